@@ -1,0 +1,1 @@
+"""Tensor Lab's Qt views. Only this package imports PySide6 and pyqtgraph."""
