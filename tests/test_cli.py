@@ -1,0 +1,106 @@
+"""``tensor-lab run`` as a user runs it: a real process, its output and exit code."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import torch
+
+from app.document import RECIPES_DIR, WELCOME
+
+
+def tensor_lab(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("QT_QPA_PLATFORM", None)
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)
+
+
+def test_run_prints_what_python_prints():
+    python = subprocess.run([sys.executable, str(WELCOME)], capture_output=True, text=True)
+    lab = tensor_lab("run", str(WELCOME))
+    assert lab.returncode == 0, lab.stderr
+    assert lab.stdout == python.stdout
+    assert lab.stdout.startswith("tensor([ 0,  1,  2")
+
+
+def test_import_os_is_refused_with_exit_2_and_nothing_runs(tmp_path):
+    marker = tmp_path / "ran.txt"
+    recipe = tmp_path / "evil.py"
+    recipe.write_text(f'import torch\nimport os\nprint("hello")\nopen({str(marker)!r}, "w")\n')
+    lab = tensor_lab("run", str(recipe))
+    assert lab.returncode == 2
+    assert "line 2" in lab.stderr
+    assert lab.stdout == ""
+    assert not marker.exists()
+    as_json = tensor_lab("run", str(recipe), "--json")
+    assert as_json.returncode == 2
+    assert json.loads(as_json.stdout)["errors"][0]["line"] == 2
+
+
+def test_json_report_shape_and_special_values(tmp_path):
+    recipe = tmp_path / "r.py"
+    recipe.write_text('import torch\nx = torch.tensor([1.0, float("nan"), float("inf"), '
+                      'float("-inf")])\nm = torch.eye(2, dtype=torch.int64)\nprint(m)\n')
+    lab = tensor_lab("run", str(recipe), "--json")
+    assert lab.returncode == 0, lab.stderr
+    report = json.loads(lab.stdout)
+    assert list(report["tensors"]) == ["x", "m"]
+    assert report["tensors"]["x"] == {"shape": [4], "dtype": "torch.float32", "device": "cpu",
+                                      "values": [1.0, "nan", "inf", "-inf"]}
+    assert report["tensors"]["m"]["values"] == torch.eye(2, dtype=torch.int64).tolist()
+    assert report["errors"] == []
+    assert not math.isnan(report["tensors"]["x"]["values"][0])
+
+
+def test_failing_step_exits_1_with_torchs_message_and_no_traceback(tmp_path):
+    recipe = tmp_path / "r.py"
+    recipe.write_text("import torch\nx = torch.ones(2)\ny = torch.randint(5, 2, (3,))\n")
+    try:
+        torch.randint(5, 2, (3,))
+    except RuntimeError as e:
+        message = str(e)
+    for args in (("run", str(recipe)), ("run", str(recipe), "--json")):
+        lab = tensor_lab(*args)
+        assert lab.returncode == 1
+        assert "Traceback" not in lab.stdout + lab.stderr
+    report = json.loads(lab.stdout)
+    assert report["errors"] == [{"line": 3, "step": "y", "message": message,
+                                 "type": "RuntimeError"}]
+    assert list(report["tensors"]) == ["x"]
+
+
+def test_missing_file_exits_2(tmp_path):
+    assert tensor_lab("run", str(tmp_path / "nope.py")).returncode == 2
+
+
+def test_run_imports_no_qt(tmp_path):
+    code = ("import sys; sys.argv=['tensor-lab','run',%r];"
+            "from app.cli import main; rc = main(); "
+            "assert not any(m.startswith(('PySide6','pyqtgraph','shiboken')) "
+            "for m in sys.modules), 'Qt imported'; sys.exit(rc)") % str(WELCOME)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_core_runs_with_pyside6_unavailable():
+    """The core imports and evaluates with PySide6 and pyqtgraph blocked outright."""
+    code = (
+        "import sys\n"
+        "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
+        "import app.catalog, app.document, app.evaluator, app.jsonout, app.reader, app.writer\n"
+        f"doc = app.document.Document(); doc.open({str(WELCOME)!r})\n"
+        "assert doc.run.ok and doc.run.namespace['x'].numel() == 12\n"
+        "print('core ok')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "core ok" in proc.stdout
+
+
+def test_every_shipped_recipe_runs():
+    for path in sorted(RECIPES_DIR.glob("*.py")):
+        assert tensor_lab("run", str(path)).returncode == 0, path

@@ -1,0 +1,118 @@
+"""The recipe reader: what it accepts, and how it refuses everything else."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from app.expr import Call, Const, Ref, Seq
+from app.reader import RecipeError, read_recipe
+
+HEAD = "import torch\n"
+
+
+def test_reads_docstring_seed_assignments_and_print():
+    recipe = read_recipe('"""Title\n\nLesson."""\nimport torch\n\ntorch.manual_seed(3)\n'
+                         "x = torch.zeros(2, 3, dtype=torch.float64)\nprint(x)\n")
+    assert recipe.title == "Title"
+    assert [s.name for s in recipe.steps] == [None, "x", None]
+    assert recipe.steps[0].expr == Call("torch.manual_seed", (Const(3),))
+    assert recipe.steps[1].expr == Call("torch.zeros", (Const(2), Const(3)),
+                                        (("dtype", Const(torch.float64)),))
+    assert recipe.steps[2].expr == Call("print", (Ref("x"),))
+    assert recipe.steps[1].line == 7  # docstring 1-3, import 4, blank 5, seed 6
+
+
+@pytest.mark.parametrize(("literal", "expected"), [
+    ('float("nan")', math.nan), ('float("inf")', math.inf), ('float("-inf")', -math.inf),
+    ("-float('inf')", -math.inf), ("-3", -3), ("2.5", 2.5),
+])
+def test_special_literals(literal, expected):
+    recipe = read_recipe(HEAD + f"x = torch.tensor([{literal}, 1.0])\n")
+    value = recipe.steps[0].expr.args[0].items[0]
+    if isinstance(value, Const):
+        got = value.value
+    else:  # -float('inf') stays a negation of a literal
+        assert value.op == "-"
+        got = -value.operand.value
+    assert (math.isnan(got) and math.isnan(expected)) or got == expected
+
+
+def test_arithmetic_on_numbers_and_names_bound_earlier():
+    recipe = read_recipe(HEAD + "a = torch.zeros(3 * 4)\nb = torch.zeros_like(a)\n")
+    assert recipe.steps[1].expr == Call("torch.zeros_like", (Ref("a"),))
+    assert recipe.steps[0].expr.args[0].op == "*"
+
+
+def test_comments_above_a_step_are_kept():
+    recipe = read_recipe(HEAD + "# first line\n# second line\nx = torch.ones(2)\n")
+    assert recipe.steps[0].comment == "first line\nsecond line"
+
+
+def test_nn_and_functional_imports_are_allowed():
+    read_recipe("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n")
+
+
+@pytest.mark.parametrize(("source", "line", "words"), [
+    ("import os\n", 1, "only 'import torch'"),
+    (HEAD + "import subprocess as torch2\n", 2, "only 'import torch'"),
+    (HEAD + "from os import system\n", 2, "only 'import torch'"),
+    (HEAD + "x = __import__('os')\n", 2, "unknown function"),
+    (HEAD + "x = torch.zeros(2)\ny = x.__class__\n", 3, "dunder"),
+    (HEAD + "x = torch.zeros(2)\ny = x.grad.__class__.__bases__\n", 3, "dunder"),
+    (HEAD + "f = lambda: 1\n", 2, "lambda"),
+    (HEAD + "for i in range(3):\n    pass\n", 2, "loop"),
+    (HEAD + "while True:\n    pass\n", 2, "loop"),
+    (HEAD + "x = torch.load('model.pt')\n", 2, "unknown function 'torch.load'"),
+    (HEAD + "x = torch.zeros(2)\ny = x.numpy()\n", 3, "unknown tensor method '.numpy'"),
+    (HEAD + "x = open('f')\n", 2, "unknown function 'open'"),
+    (HEAD + "x = torch.zeros(y)\n", 2, "'y' is not defined"),
+    (HEAD + "def f():\n    pass\n", 2, "function definitions"),
+    (HEAD + "x = [i for i in range(3)]\n", 2, "comprehensions"),
+    (HEAD + "x = torch.zeros(2)\nx += 1\n", 3, "augmented assignment"),
+    (HEAD + "x = torch.zeros(*[2, 3])\n", 2, "unpacking"),
+    (HEAD + "x = f'{1}'\n", 2, "f-strings"),
+    ("x = torch.zeros(2)\n", 1, "before 'import torch'"),
+    (HEAD + "torch = 3\n", 2, "cannot be assigned"),
+    (HEAD + "x = torch.nn.modules.Linear(2, 2)\n", 2, "unknown function"),
+    (HEAD + "x = getattr(torch, 'load')\n", 2, "unknown function 'getattr'"),
+    (HEAD + "x = (\n", 2, "syntax error"),
+])
+def test_refusals_name_line_and_reason(source, line, words):
+    with pytest.raises(RecipeError) as info:
+        read_recipe(source)
+    assert info.value.line == line
+    assert words in info.value.reason
+    assert str(info.value).startswith(f"line {line}, column ")
+
+
+def test_refusals_for_bytes_that_are_not_text():
+    with pytest.raises(RecipeError, match="not UTF-8"):
+        read_recipe(b"import torch\n\xff\xfe\n")
+    with pytest.raises(RecipeError, match="NUL bytes"):
+        read_recipe(b"import torch\n\x00\x01\x02")
+    assert read_recipe(b"").steps == ()
+
+
+def test_deep_nesting_is_refused_without_crashing():
+    deep = "[" * 200 + "]" * 200
+    with pytest.raises(RecipeError):
+        read_recipe(HEAD + f"x = torch.tensor({deep})\n")
+
+
+def test_huge_integer_literal_is_refused():
+    with pytest.raises(RecipeError, match="64 bits"):
+        read_recipe(HEAD + f"x = torch.zeros({10**30})\n")
+
+
+def test_with_no_grad_block_marks_its_steps():
+    recipe = read_recipe(HEAD + "x = torch.ones(2)\nwith torch.no_grad():\n    y = x * 2\n")
+    assert recipe.steps[1].block == "no_grad"
+    assert isinstance(recipe.steps[1].expr.left, Ref)
+
+
+def test_tuple_arguments_become_sequences():
+    recipe = read_recipe(HEAD + "x = torch.full((2, 3), 7.0)\n")
+    assert recipe.steps[0].expr.args[0] == Seq((Const(2), Const(3)), "tuple")

@@ -1,0 +1,72 @@
+"""The lesson text (the recipe's docstring) and the output its print steps wrote."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
+
+from app.document import Document
+
+
+class LessonPane(QWidget):
+    """Shows the recipe's docstring: its first line as the title, the rest as Markdown."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenExternalLinks(True)
+        self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        self._set_model_connected(True)
+        self._on_model_changed()
+
+    def _set_model_connected(self, connect: bool) -> None:
+        signal = self._document.recipe.changed
+        signal.connect(self._on_model_changed) if connect \
+            else signal.disconnect(self._on_model_changed)
+
+    def _on_model_changed(self) -> None:
+        text = self._document.recipe.docstring.strip()
+        if not text:
+            self.browser.setMarkdown(self.tr("*This recipe has no lesson text. "
+                                             "A docstring at the top of the file becomes "
+                                             "its title and lesson.*"))
+            return
+        title, _, body = text.partition("\n")
+        self.browser.setMarkdown(f"### {title.strip()}\n\n{body.strip()}")
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)
+
+
+class OutputPane(QWidget):
+    """What the recipe's ``print`` steps wrote on the last run, as ``python`` would show it."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setToolTip(self.tr("What the recipe prints, the same as 'python recipe.py'"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+        self._set_model_connected(True)
+        self._on_model_evaluated(document.run)
+
+    def _set_model_connected(self, connect: bool) -> None:
+        signal = self._document.evaluated
+        signal.connect(self._on_model_evaluated) if connect \
+            else signal.disconnect(self._on_model_evaluated)
+
+    def _on_model_evaluated(self, _run) -> None:
+        self.text.setPlainText(self._document.output)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)
