@@ -1,0 +1,209 @@
+"""What the viewer says about a tensor: its facts, its statistics, and 2-D planes of it.
+
+Qt-free and vectorised: every function here is a handful of torch calls, so a
+4096 x 4096 tensor costs milliseconds, never a Python loop over its elements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import torch
+
+#: Shown where a statistic does not exist (an empty tensor, no finite values).
+MISSING = "—"
+
+
+def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
+    """The layout facts of ``t``, as ``(label, text)`` pairs in display order.
+
+    Parameters
+    ----------
+    t : torch.Tensor
+        Any tensor; nothing is read from its elements.
+
+    Returns
+    -------
+    list of (str, str)
+        shape, dtype, device, numel, bytes (``numel * element_size``), strides,
+        storage offset, is_contiguous, requires_grad, is_leaf and grad_fn (the
+        node's class name, or ``None``).
+    """
+    strided = t.layout == torch.strided
+    grad_fn = t.grad_fn
+    return [
+        ("shape", _tuple_text(tuple(t.shape))),
+        ("dtype", str(t.dtype)),
+        ("device", str(t.device)),
+        ("numel", f"{t.numel():,}"),
+        ("bytes", _bytes_text(t.numel() * t.element_size())),
+        ("strides", _tuple_text(t.stride()) if strided else MISSING),
+        ("storage offset", str(t.storage_offset()) if strided else MISSING),
+        ("is_contiguous", str(t.is_contiguous()) if strided else MISSING),
+        ("requires_grad", str(t.requires_grad)),
+        ("is_leaf", str(t.is_leaf)),
+        ("grad_fn", type(grad_fn).__name__ if grad_fn is not None else "None"),
+    ]
+
+
+def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
+    """Summary statistics of ``t``'s values, as ``(label, text)`` pairs.
+
+    min, max, mean and std are taken over the **finite** elements only: NaN and
+    ±inf are left out of all four and counted instead, under ``NaN`` and ``inf``.
+    std is the sample standard deviation (``correction=1``). Integer and bool
+    tensors are summarised on a float64 copy (min and max stay exact integers);
+    complex tensors are summarised by magnitude, and their labels say ``|z|``.
+    Where a statistic has no values to work on (an empty tensor, no finite
+    element, std of fewer than two) it reads ``"—"``. Meta tensors have no values,
+    so every statistic reads ``"—"``.
+
+    Parameters
+    ----------
+    t : torch.Tensor
+        The tensor to summarise; it is detached first and never modified.
+
+    Returns
+    -------
+    list of (str, str)
+        ``min``, ``max``, ``mean``, ``std``, ``NaN``, ``inf`` in that order.
+    """
+    t = t.detach()
+    labels = ["min", "max", "mean", "std"]
+    if t.is_complex():
+        t = t.abs()
+        labels = [f"{k} |z|" for k in labels]
+    if t.device.type == "meta" or t.layout != torch.strided:
+        return [(k, MISSING) for k in labels] + [("NaN", MISSING), ("inf", MISSING)]
+    t = t.reshape(-1)
+    if not t.is_floating_point():
+        # Integers and bools have no NaN or inf: min and max are exact, the rest is float.
+        exact = t.to(torch.int64) if t.dtype == torch.bool else t
+        values = _summary(t.to(torch.float64), _extremes(exact))
+        return list(zip(labels, values, strict=True)) + [("NaN", "0"), ("inf", "0")]
+    if t.dtype in (torch.float16, torch.bfloat16) or t.element_size() < 2:
+        t = t.float()  # half precision sums lose too much; float8 has no reductions
+    extremes = _extremes(t)
+    if extremes is None or all(bool(torch.isfinite(e)) for e in extremes):
+        # aminmax propagates NaN and would return an inf, so every element is finite.
+        values_t, n_nan, n_inf = t, 0, 0
+    else:
+        values_t, n_nan = _finite_values(t)
+        n_inf = t.numel() - values_t.numel() - n_nan
+        extremes = _extremes(values_t)
+    values = _summary(values_t, extremes)
+    return list(zip(labels, values, strict=True)) + [("NaN", f"{n_nan:,}"), ("inf", f"{n_inf:,}")]
+
+
+def _extremes(t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """``(min, max)`` of ``t``, or None when it is empty."""
+    if t.numel() == 0:
+        return None
+    lo, hi = torch.aminmax(t)
+    return lo, hi
+
+
+def _finite_values(t: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """The finite elements of the 1-D float tensor ``t``, and how many of the rest are NaN."""
+    if t.device.type == "cpu":
+        # numpy's isfinite and boolean indexing are several times faster than torch's on CPU.
+        a = t.numpy()
+        n_nan = int(np.count_nonzero(np.isnan(a)))
+        return torch.from_numpy(a[np.isfinite(a)]), n_nan
+    return t[torch.isfinite(t)], int(torch.count_nonzero(torch.isnan(t)))
+
+
+def _summary(values: torch.Tensor, extremes: tuple[torch.Tensor, torch.Tensor] | None
+             ) -> list[str]:
+    """min and max (from ``extremes``), mean and std (of the 1-D ``values``), as text."""
+    n = values.numel()
+    if n == 0 or extremes is None:
+        return [MISSING] * 4
+    lo, hi = extremes
+    std = _number_text(values.std().item()) if n > 1 else MISSING
+    return [_number_text(lo.item()), _number_text(hi.item()), _number_text(values.mean().item()),
+            std]
+
+
+def plane(t: torch.Tensor, rows_dim: int, cols_dim: int,
+          index: Mapping[int, int] | None = None) -> torch.Tensor:
+    """The 2-D slice of ``t`` spanned by ``rows_dim`` and ``cols_dim``.
+
+    Parameters
+    ----------
+    t : torch.Tensor
+        A tensor of any number of dimensions.
+    rows_dim, cols_dim : int
+        The dimensions shown as rows and as columns; negative values count from
+        the end. They must differ. Ignored for 0-D and 1-D tensors.
+    index : mapping of int to int, optional
+        The fixed index of every other dimension; a dimension left out is taken
+        at 0.
+
+    Returns
+    -------
+    torch.Tensor
+        A detached 2-D view: ``(t.shape[rows_dim], t.shape[cols_dim])``. A 0-D
+        tensor gives a 1 x 1 plane and a 1-D tensor a single row, 1 x N.
+
+    Raises
+    ------
+    ValueError
+        When the two dimensions are the same.
+    IndexError
+        When a dimension or a fixed index is out of range.
+    """
+    t = t.detach()
+    if t.ndim == 0:
+        return t.reshape(1, 1)
+    if t.ndim == 1:
+        return t.unsqueeze(0)
+    rows, cols = _dim(rows_dim, t.ndim), _dim(cols_dim, t.ndim)
+    if rows == cols:
+        raise ValueError(f"rows and columns must be different dimensions, both are {rows}")
+    fixed = {_dim(d, t.ndim): i for d, i in (index or {}).items()}
+    key = tuple(slice(None) if d in (rows, cols) else fixed.get(d, 0) for d in range(t.ndim))
+    out = t[key]
+    return out.T if rows > cols else out
+
+
+def plane_array(p: torch.Tensor) -> np.ndarray:
+    """A numpy array of the plane ``p`` for display: a view of it where numpy can, else a copy.
+
+    The tensor is detached and brought to the CPU (only ``p`` itself travels).
+    dtypes numpy lacks (bfloat16, float8, complex32...) are widened to float32
+    or complex64.
+    """
+    p = p.detach().cpu().resolve_conj().resolve_neg()
+    try:
+        return p.numpy()
+    except (TypeError, RuntimeError):
+        return p.to(torch.complex64 if p.is_complex() else torch.float32).numpy()
+
+
+def _dim(d: int, ndim: int) -> int:
+    if not -ndim <= d < ndim:
+        raise IndexError(f"dimension {d} is out of range for a {ndim}-D tensor")
+    return d % ndim
+
+
+def _tuple_text(values: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ("," if len(values) == 1 else "") + ")"
+
+
+def _bytes_text(n: int) -> str:
+    if n < 1024:
+        return f"{n:,} B"
+    for unit, size in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n >= size:
+            return f"{n:,} B ({n / size:.1f} {unit})"
+    return f"{n:,} B"  # pragma: no cover - the loop always returns
+
+
+def _number_text(v: float | int | bool) -> str:
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    return f"{v:.6g}"

@@ -1,0 +1,154 @@
+"""A heatmap of one 2-D plane of a tensor, with a colour bar.
+
+The plot, image and colour bar are made once; a new plane only calls
+``setImage`` and sets the levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from widgets.tensor_table_model import full_precision
+
+
+class _IndexAxis(pg.AxisItem):
+    """An axis of element indices: ticks at whole numbers only."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list:
+        levels = [(s, o) for s, o in super().tickSpacing(minVal, maxVal, size) if s >= 1]
+        return levels or [(1.0, 0.0)]
+
+
+class HeatmapView(QWidget):
+    """Shows a 2-D array as colours: row 0 at the top, as in the grid.
+
+    NaN and ±inf cells are left transparent; the colour levels span the finite
+    values only. bool and integer planes are shown as numbers, complex ones by
+    magnitude. Cell ``(r, c)`` is centred on ``(c, r)``, so axis ticks are indices.
+    Hovering a cell shows its index and value above the plot.
+
+    Parameters
+    ----------
+    parent : QWidget, optional
+        The usual Qt parent.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._values: np.ndarray = np.zeros((0, 0))
+        # Composition rather than subclassing: GraphicsLayoutWidget sets instance
+        # attributes (``clear`` among them) that would shadow this class's methods.
+        self._graphics = pg.GraphicsLayoutWidget()
+        self._readout = QLabel(" ")
+        self._readout.setTextFormat(Qt.TextFormat.PlainText)
+        self._readout.setToolTip(self.tr("The hovered cell's index in the plane and its value"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self._readout)
+        layout.addWidget(self._graphics, 1)
+
+        background = self.palette().color(QPalette.ColorRole.Base)
+        ink = self.palette().color(QPalette.ColorRole.Text)
+        self._graphics.setBackground(background)
+        axes = {side: _IndexAxis(side) for side in ("left", "bottom")}
+        self._plot: pg.PlotItem = self._graphics.addPlot(row=0, col=0, axisItems=axes)
+        self._plot.invertY(True)
+        self._plot.setMenuEnabled(False)
+        self._plot.hideButtons()
+        self._plot.getViewBox().setDefaultPadding(0.0)
+        self._image = pg.ImageItem(axisOrder="row-major")
+        self._plot.addItem(self._image)
+        self._bar = pg.ColorBarItem(colorMap="viridis", width=14, interactive=False, pen=ink)
+        self._bar.setImageItem(self._image, insert_in=self._plot)
+        for axis in (*axes.values(), self._bar.axis):
+            axis.setPen(ink)
+            axis.setTextPen(ink)
+        self._graphics.scene().sigMouseMoved.connect(self._on_view_mouse_moved)
+
+    # -- accessors ---------------------------------------------------------------------
+    @property
+    def image_item(self) -> pg.ImageItem:
+        return self._image
+
+    @property
+    def color_bar(self) -> pg.ColorBarItem:
+        return self._bar
+
+    @property
+    def values(self) -> np.ndarray:
+        """The plane shown, as given."""
+        return self._values
+
+    def levels(self) -> tuple[float, float]:
+        """The value range the colours span."""
+        lo, hi = self._bar.levels()
+        return float(lo), float(hi)
+
+    def set_axis_labels(self, rows: str, cols: str) -> None:
+        """Name the dimensions the plot's axes run along."""
+        self._plot.setLabel("left", rows)
+        self._plot.setLabel("bottom", cols)
+
+    # -- the plane ---------------------------------------------------------------------
+    def set_plane(self, values: np.ndarray) -> None:
+        """Show the 2-D array ``values``."""
+        shape_changed = values.shape != self._values.shape
+        self._values = values
+        self._readout.setText(" ")
+        if values.size == 0:
+            self._image.hide()
+            self._image.clear()  # lets go of the last plane's memory
+            return
+        image, levels = heatmap_image(values)
+        self._image.setImage(image, autoLevels=False)
+        self._image.setRect(QRectF(-0.5, -0.5, values.shape[1], values.shape[0]))
+        self._image.show()
+        self._bar.setLevels(levels)
+        if shape_changed:
+            self._plot.getViewBox().autoRange(padding=0.0)
+
+    def clear_plane(self) -> None:
+        self.set_plane(np.zeros((0, 0)))
+
+    def _on_view_mouse_moved(self, pos: QPointF) -> None:
+        rows, cols = self._values.shape
+        point = self._plot.getViewBox().mapSceneToView(pos)
+        row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
+        inside = self._plot.getViewBox().sceneBoundingRect().contains(pos)
+        if inside and 0 <= row < rows and 0 <= col < cols:
+            value = full_precision(self._values[row, col])
+            self._readout.setText(self.tr("[{row}, {col}] = {value}").format(
+                row=row, col=col, value=value))
+        else:
+            self._readout.setText(" ")
+
+
+def heatmap_image(values: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """A float image of ``values`` with non-finite cells as NaN, and its colour levels.
+
+    The levels are the finite minimum and maximum, widened around a constant
+    plane so it still gets a colour, and ``(0, 1)`` when nothing is finite.
+    """
+    if values.dtype == np.bool_:
+        image = values.astype(np.float32)
+    elif np.iscomplexobj(values):
+        image = np.abs(values)
+    elif values.dtype in (np.float32, np.float64):
+        image = values  # no copy unless there is a NaN or an inf to rewrite
+    else:
+        image = values.astype(np.float64 if values.dtype.itemsize > 4 else np.float32)
+    finite = np.isfinite(image)
+    if not finite.all():
+        image = np.where(finite, image, np.nan)
+    if not finite.any():
+        return image, (0.0, 1.0)
+    lo, hi = float(np.nanmin(image)), float(np.nanmax(image))
+    if lo == hi:
+        pad = abs(lo) * 0.5 or 0.5
+        lo, hi = lo - pad, hi + pad
+    return image, (lo, hi)
