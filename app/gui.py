@@ -15,9 +15,10 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     """Run the window; with ``screenshot``, render offscreen to that PNG and return."""
     if screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings, QTimer, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
+    qInstallMessageHandler(_on_qt_message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
@@ -62,6 +63,15 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
         return 1
     print(path)
     return 0
+
+
+#: Qt messages that say nothing to a user: the offscreen platform's known limits.
+_QUIET = ("This plugin does not support propagateSizeHints",)
+
+
+def _on_qt_message(_mode, _context, message: str) -> None:
+    if not message.startswith(_QUIET):
+        print(message, file=sys.stderr)
 
 
 def since_start() -> float:

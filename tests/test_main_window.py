@@ -1,0 +1,104 @@
+"""End to end: the main window on real recipes, files, undo, settings and a screenshot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+
+from app.document import WELCOME, Document
+from app.expr import Call, Const
+from app.reader import read_recipe_file
+from app.recipe import Step
+from app.writer import write_recipe
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    doc = Document()
+    doc.open_welcome()
+    win = MainWindow(doc)
+    monkeypatch.setattr(win, "confirm_discard", lambda: True)
+    monkeypatch.setattr(win, "show_error", lambda title, text: win.errors.append(text))
+    win.errors = []
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    return win
+
+
+def test_opens_on_the_welcome_recipe_with_every_panel(window):
+    assert window.document.recipe == read_recipe_file(str(WELCOME))
+    assert window.code.text() == write_recipe(window.document.recipe)
+    assert window.steps.list.count() == len(window.document.recipe.steps)
+    assert "Welcome to Tensor Lab" in window.windowTitle()
+    assert all(d.isVisible() for d in window.docks.values() if d.objectName() != "dock_output")
+
+
+def test_code_pane_follows_every_edit_and_undo(window):
+    recipe = window.document.recipe
+    before = window.code.text()
+    window.steps.list.setCurrentRow(1)
+    assert window.document.selected == 1
+    window.steps.delete_selected()
+    assert window.code.text() == write_recipe(recipe) != before
+    window.undo_stack.undo()
+    assert window.code.text() == before
+    window.undo_stack.redo()
+    assert window.code.text() != before
+
+
+def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
+    path = tmp_path / "mine.py"
+    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2), Const(2)))))
+    assert window.document.modified and window.isWindowModified()
+    assert window._save_to(str(path))
+    assert not window.document.modified
+    assert path.read_text() == window.code.text()
+    saved = window.document.recipe.snapshot()
+    window.document.new()
+    assert window.open_path(str(path))
+    assert window.document.recipe.snapshot() == saved
+    assert window.recent_files()[0] == str(path)
+    python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+    assert python.returncode == 0 and python.stdout == window.document.output
+
+
+def test_refused_file_keeps_the_current_recipe(window, tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import torch\nimport os\n")
+    before = window.document.recipe.snapshot()
+    assert not window.open_path(str(bad))
+    assert window.document.recipe.snapshot() == before
+    assert "Line 2" in window.errors[0]
+
+
+def test_layout_is_saved_in_qsettings(window, qtbot):
+    window.docks["lesson"].hide()
+    window.save_settings()
+    assert QSettings().value("window/state") is not None
+    other = MainWindow(Document())
+    qtbot.addWidget(other)
+    other.restore_settings()
+    other.show()
+    assert not other.docks["lesson"].isVisible()
+
+
+def test_screenshot_has_real_content(tmp_path):
+    out = tmp_path / "shot.png"
+    proc = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out)],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 800)
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint32,
+                           count=image.width() * image.height())
+    assert len(np.unique(pixels)) > 200, "looks blank"
+    dark = np.count_nonzero((pixels & 0xFFFFFF) < 0x101010)
+    assert dark < 0.5 * pixels.size, "mostly black"
