@@ -38,7 +38,7 @@ def available_devices(refresh: bool = False) -> list[Device]:
 
 @functools.cache
 def _probe() -> tuple[Device, ...]:
-    found = [Device("cpu", platform.processor() or "CPU")]
+    found = [Device("cpu", _cpu_name())]
     if torch.cuda.is_available():
         found += [Device(f"cuda:{i}", torch.cuda.get_device_name(i))
                   for i in range(torch.cuda.device_count())]
@@ -46,3 +46,15 @@ def _probe() -> tuple[Device, ...]:
     if mps is not None and mps.is_available():
         found.append(Device("mps", "Apple Metal (MPS)"))
     return tuple(found)
+
+
+def _cpu_name() -> str:
+    """The processor's model name; ``platform.processor()`` is empty on most Linux systems."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return " ".join(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "CPU"
