@@ -22,3 +22,30 @@ def _fresh_settings(tmp_path, monkeypatch):
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "settings"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _catch_qt_leaks(request):
+    """Fail a test that leaves a visible top-level widget or a running thread behind."""
+    import threading
+
+    threads_before = set(threading.enumerate())
+    yield
+    try:
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QApplication
+    except ImportError:
+        return
+    app = QApplication.instance()
+    if app is None:
+        return
+    app.processEvents()
+    leaked = [w for w in QApplication.topLevelWidgets()
+              if w.isVisible()
+              and w.windowType() not in (Qt.WindowType.ToolTip, Qt.WindowType.Popup)]
+    for widget in leaked:
+        widget.close()
+    extra = [t for t in threading.enumerate()
+             if t not in threads_before and t.is_alive() and not t.daemon]
+    assert not leaked, f"{request.node.name} left widgets open: {leaked}"
+    assert not extra, f"{request.node.name} left threads running: {extra}"
