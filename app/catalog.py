@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
 from app.expr import Call, Const, Expr, Seq
 
 
@@ -26,6 +28,10 @@ PARAM_KINDS = frozenset(
     {"tensor", "tensors", "size", "data", "int", "float", "number", "bool", "dtype",
      "device", "str", "dim", "seed", "any"}
 )
+
+
+#: How ``app.provenance`` traces an op's output elements back to its inputs (see ``OpSpec``).
+PROVENANCE_KINDS = frozenset({"ids", "elementwise", "reduction", "grad", "none"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,9 @@ class Param:
         A ``size`` given as ``f(2, 3)`` rather than ``f((2, 3))``.
     doc : str
         One line for the tooltip.
+    varargs_in_function : bool
+        False when only the method spreads the sizes: ``x.reshape(3, 4)`` but
+        ``torch.reshape(x, (3, 4))``.
     """
 
     name: str
@@ -56,6 +65,7 @@ class Param:
     doc: str = ""
     minimum: float | None = None
     maximum: float | None = None
+    varargs_in_function: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
@@ -88,6 +98,21 @@ class OpSpec:
         A tiny example in Python.
     creates : bool
         Allocates a new tensor whose size follows from the arguments (budget-checked).
+    also_in : tuple of str
+        Further namespaces with the same function: ``("F",)`` for ``torch.softmax``,
+        which is also ``F.softmax``. Every spelling reads, writes and runs the same.
+    receiver : str
+        The parameter that becomes the tensor before the dot in the method form:
+        ``input`` for ``torch.view(input, ...)`` versus ``input.view(...)``.
+    operator : str
+        The Python operator that does the same, such as ``"*"`` for ``mul``.
+    provenance : str
+        How an output element is traced back to input elements (``app.provenance``):
+        ``"ids"`` when output elements are input elements moved about without looking at
+        their values (view, gather, cat...); ``"elementwise"`` when each comes from the
+        broadcast-aligned input elements; ``"reduction"`` when it comes from every element
+        along the reduced ``dim``; ``"grad"`` to ask autograd (matmul, sum, softmax...);
+        ``"none"`` when the output is not made of input elements.
     """
 
     name: str
@@ -99,6 +124,14 @@ class OpSpec:
     method: bool = False
     creates: bool = False
     extra: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    also_in: tuple[str, ...] = ()
+    receiver: str = "input"
+    operator: str = ""
+    provenance: str = "grad"
+
+    def __post_init__(self) -> None:
+        if self.provenance not in PROVENANCE_KINDS:
+            raise ValueError(f"unknown provenance kind {self.provenance!r}")
 
     @property
     def function_key(self) -> str | None:
@@ -109,6 +142,28 @@ class OpSpec:
     @property
     def method_key(self) -> str | None:
         return f"Tensor.{self.name}" if self.method else None
+
+    @property
+    def function_keys(self) -> tuple[str, ...]:
+        """Every function spelling: ``("torch.softmax", "F.softmax")``."""
+        first = self.function_key
+        return (() if first is None else (first,)) + tuple(f"{ns}.{self.name}"
+                                                           for ns in self.also_in)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every spelling a recipe may use, functions first, then the method."""
+        method = self.method_key
+        return self.function_keys + (() if method is None else (method,))
+
+    @property
+    def in_place(self) -> bool:
+        """Changes the tensor it is called on (``add_``, ``masked_fill_``)."""
+        return self.name.endswith("_") and not self.name.endswith("__")
+
+    def method_params(self) -> tuple[Param, ...]:
+        """The parameters of the method form: all but the receiver."""
+        return tuple(p for p in self.params if p.name != self.receiver)
 
     @property
     def doc_url(self) -> str:
@@ -129,15 +184,20 @@ class OpSpec:
                 return p
         raise KeyError(name)
 
-    def make_call(self, values: dict[str, Expr], *, receiver: Expr | None = None) -> Call:
+    def make_call(self, values: dict[str, Expr], *, receiver: Expr | None = None,
+                  namespace: str | None = None) -> Call:
         """Build the call for form ``values``; parameters equal to their default are left out.
 
-        With ``receiver`` the call is the method form, else the function form.
+        With ``receiver`` the call is the method form (the receiver parameter's value in
+        ``values``, if any, is ignored), else the function form, spelled in ``namespace``
+        (one of ``namespace`` and ``also_in``; the first by default).
         """
         args: list[Expr] = [] if receiver is None else [receiver]
         kwargs: list[tuple[str, Expr]] = []
         positional = True
-        for p in self.params:
+        params = self.params if receiver is None else self.method_params()
+        spread = receiver is not None
+        for p in params:
             if p.name not in values:
                 positional = positional and p.required
                 continue
@@ -145,14 +205,22 @@ class OpSpec:
             if not p.required and isinstance(value, Const) and _same(value.value, p.default):
                 positional = False
                 continue
-            if p.varargs and isinstance(value, Seq) and positional and not p.keyword_only:
+            if p.varargs and isinstance(value, Seq) and positional and not p.keyword_only \
+                    and (spread or p.varargs_in_function):
                 args.extend(value.items)
             elif positional and not p.keyword_only:
                 args.append(value)
             else:
                 kwargs.append((p.name, value))
                 positional = False
-        op = f"Tensor.{self.name}" if receiver is not None else self.function_key
+        if receiver is not None:
+            op: str | None = f"Tensor.{self.name}"
+        elif namespace is not None and namespace != self.namespace:
+            if namespace not in self.also_in:
+                raise ValueError(f"{self.name} is not in namespace {namespace!r}")
+            op = f"{namespace}.{self.name}"
+        else:
+            op = self.function_key
         assert op is not None, f"{self.name} has no function form"
         return Call(op, tuple(args), tuple(kwargs))
 
@@ -160,10 +228,14 @@ class OpSpec:
         """Map a call's arguments back to parameter names (the inverse of ``make_call``)."""
         args = list(call.args[1:] if call.is_method else call.args)
         bound: dict[str, Expr] = {}
-        params = [p for p in self.params if not p.keyword_only]
+        params = [p for p in (self.method_params() if call.is_method else self.params)
+                  if not p.keyword_only]
         for p in params:
             if not args:
                 break
+            if p.kind == "device" and isinstance(args[0], Const) \
+                    and isinstance(args[0].value, torch.dtype):
+                continue  # x.to(torch.float64): torch's dtype-only overload skips device
             if p.varargs:  # takes every remaining positional argument
                 items, args = args, []
                 if len(items) == 1 and isinstance(items[0], Seq):
@@ -188,9 +260,7 @@ class Catalog:
         self.specs = list(specs)
         self._by_key: dict[str, OpSpec] = {}
         for spec in self.specs:
-            for key in (spec.function_key, spec.method_key):
-                if key is None:
-                    continue
+            for key in spec.keys:
                 if key in self._by_key:
                     raise ValueError(f"duplicate catalogue key {key}")
                 self._by_key[key] = spec
@@ -213,9 +283,9 @@ class Catalog:
 
 
 def _load() -> Catalog:
-    from app import catalog_creation
+    from app import catalog_autograd, catalog_creation, catalog_ops
 
-    return Catalog(catalog_creation.SPECS)
+    return Catalog(catalog_creation.SPECS + catalog_ops.SPECS + catalog_autograd.SPECS)
 
 
 CATALOG = _load()

@@ -35,6 +35,12 @@ _UNARY: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "+": operator.pos,
 _NAMESPACES = {"torch": torch, "F": torch.nn.functional, "nn": torch.nn}
 
 
+#: Ops that only read a tensor's shape or make a view of it: they never touch its
+#: elements, so an expanded tensor of any apparent size is fine to pass them.
+_NO_COPY = frozenset({"size", "dim", "numel", "view", "expand", "transpose", "t", "permute",
+                      "squeeze", "unsqueeze", "detach", "chunk", "split"})
+
+
 class RecipeRuntimeError(Exception):
     """Raised for a recipe asking for something the lab will not do (too much memory...)."""
 
@@ -143,6 +149,16 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
     return run
 
 
+def evaluate_expr(expr: Expr, namespace: dict[str, Any], *,
+                  budget_bytes: int = DEFAULT_BUDGET) -> Any:
+    """The value of one expression, with ``namespace`` giving the names it reads.
+
+    The same rules as ``evaluate``: only catalogue entries and operators can run.
+    Errors are raised, not recorded. ``print`` calls write to ``sys.stdout``.
+    """
+    return _Evaluator(namespace, sys.stdout, budget_bytes).eval(expr)
+
+
 def _message(e: BaseException) -> str:
     text = str(e)
     if isinstance(e, KeyError) and text.startswith("'"):
@@ -167,6 +183,8 @@ class _Evaluator:
         if isinstance(e, BinOp):
             left, right = self.eval(e.left), self.eval(e.right)
             _check_arithmetic(e.op, left, right)
+            if e.op != "@":
+                self.check_broadcast(e.op, [left, right])
             return _BINARY[e.op](left, right)
         if isinstance(e, UnaryOp):
             return _UNARY[e.op](self.eval(e.operand))
@@ -197,13 +215,17 @@ class _Evaluator:
             return print(*args, **kwargs, file=self.stdout)
         if spec.creates:
             self.check_budget(spec, e, args, kwargs)
+        else:
+            self.check_inputs(spec, args, kwargs)
         if e.is_method:
             receiver = args.pop(0)
             if not isinstance(receiver, torch.Tensor):
                 raise TypeError(f"'.{spec.name}()' is a tensor method, but this is a "
                                 f"{type(receiver).__name__}")
             return getattr(receiver, spec.name)(*args, **kwargs)
-        return getattr(_NAMESPACES[spec.namespace], spec.name)(*args, **kwargs)
+        # F.softmax and torch.softmax share one spec: call the spelling the recipe used
+        namespace = e.op.rsplit(".", 1)[0]
+        return getattr(_NAMESPACES[namespace], spec.name)(*args, **kwargs)
 
     def check_budget(self, spec: OpSpec, e: Call, args: list[Any], kwargs: dict) -> None:
         """Refuse an allocation over budget before torch attempts it."""
@@ -220,6 +242,52 @@ class _Evaluator:
             raise RecipeRuntimeError(
                 f"{spec.name} would allocate {numel * itemsize / 2**30:.1f} GiB; the lab's "
                 f"budget is {self.budget / 2**30:.1f} GiB per tensor")
+
+    def check_inputs(self, spec: OpSpec, args: list[Any], kwargs: dict) -> None:
+        """Refuse ops whose result would be over budget, where that is cheap to tell.
+
+        An ``expand``-ed tensor takes no memory, but almost any op on it allocates or
+        visits every element it appears to have; broadcasting and ``repeat`` multiply sizes.
+        """
+        tensors = [t for t in _flat(args) + _flat(list(kwargs.values()))
+                   if isinstance(t, torch.Tensor)]
+        if spec.name not in _NO_COPY:
+            for t in tensors:
+                self.check_size(spec.name, t.numel(), t.dtype)
+        if spec.provenance == "elementwise":
+            self.check_broadcast(spec.name, args + list(kwargs.values()))
+        if spec.name == "repeat" and tensors:
+            sizes = [a for a in _flat(args[1:]) if isinstance(a, int)]
+            if len(sizes) >= tensors[0].dim():
+                self.check_size("repeat", math.prod(max(s, 0) for s in sizes)
+                                * max(tensors[0].numel(), 1), tensors[0].dtype)
+
+    def check_broadcast(self, what: str, values: list[Any]) -> None:
+        tensors = [v for v in values if isinstance(v, torch.Tensor)]
+        if len(tensors) < 2:
+            return
+        try:
+            shape = torch.broadcast_shapes(*(t.shape for t in tensors))
+        except RuntimeError:
+            return  # torch will say so, in its own words
+        self.check_size(what, math.prod(shape), tensors[0].dtype)
+
+    def check_size(self, what: str, numel: int, dtype: torch.dtype) -> None:
+        if numel * dtype.itemsize > self.budget:
+            raise RecipeRuntimeError(
+                f"{what} would need {numel * dtype.itemsize / 2**30:.1f} GiB; "
+                f"the lab's budget is {self.budget / 2**30:.1f} GiB per tensor")
+
+
+def _flat(values: list[Any]) -> list[Any]:
+    """``values`` with lists and tuples (one level deep, as in ``torch.cat((a, b))``) opened."""
+    out: list[Any] = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
 
 
 def _numel(spec: OpSpec, values: dict[str, Any], sizes: dict[str, Seq]) -> int | None:
@@ -247,8 +315,8 @@ def _numel(spec: OpSpec, values: dict[str, Any], sizes: dict[str, Seq]) -> int |
             start, end = 0, start
         try:
             return max(0, math.ceil((float(end) - float(start)) / float(step)))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return None
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None  # infinite or NaN bounds: torch gives its own error
     return None
 
 
