@@ -25,6 +25,10 @@ def run_report(run: RecipeRun) -> dict[str, Any]:
         for i, r in enumerate(run.results) if r.status == "error"
     ]
     report: dict[str, Any] = {"tensors": tensors, "errors": errors}
+    warnings = [{"line": r.step.line or (i + 1), "step": r.step.label, "message": w}
+                for i, r in enumerate(run.results) for w in r.warnings]
+    if warnings:
+        report["warnings"] = warnings
     if values:
         report["values"] = values
     return report
