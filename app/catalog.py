@@ -283,9 +283,10 @@ class Catalog:
 
 
 def _load() -> Catalog:
-    from app import catalog_autograd, catalog_creation, catalog_ops
+    from app import catalog_autograd, catalog_creation, catalog_lessons, catalog_nn, catalog_ops
 
-    return Catalog(catalog_creation.SPECS + catalog_ops.SPECS + catalog_autograd.SPECS)
+    return Catalog(catalog_creation.SPECS + catalog_ops.SPECS + catalog_autograd.SPECS
+                   + catalog_nn.SPECS + catalog_lessons.SPECS)
 
 
 CATALOG = _load()

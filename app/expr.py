@@ -29,10 +29,10 @@ class Ref:
 
 @dataclass(frozen=True)
 class Seq:
-    """A list or tuple display, ``[a, b]`` or ``(a, b)``."""
+    """A list or tuple display, ``[a, b]`` or ``(a, b)``; or ``{"k": v}`` for nn.ModuleDict."""
 
     items: tuple[Expr, ...]
-    kind: str = "list"  # "list" | "tuple"
+    kind: str = "list"  # "list" | "tuple" | "dict" (items are (key, value) tuples)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,19 @@ to bytecode: the only thing done with its text is ``ast.parse``.
 from __future__ import annotations
 
 import ast
+import contextlib
+from collections.abc import Iterable, Iterator
 
 import torch
 
 from app.catalog import CATALOG
+from app.catalog_nn import MODULE_METHODS
 from app.expr import (TENSOR_ATTRIBUTES, Attr, BinOp, Call, Const, Expr, Ref, Seq, Slice,
                       Subscript, UnaryOp)
+from app.modules import MODULE_CALL, MODULE_CLASS_NAMES, read_class
 from app.recipe import RESERVED_NAMES, Recipe, Step
+from app.training import script as training_script
+from app.training.settings import TrainingSettings
 
 #: Files larger than this are refused before they are read into memory.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -57,7 +63,7 @@ _FORBIDDEN = {
     ast.DictComp: "comprehensions are not allowed in recipes",
     ast.GeneratorExp: "generator expressions are not allowed in recipes",
     ast.JoinedStr: "f-strings are not allowed in recipes",
-    ast.Dict: "dicts are not allowed in recipes",
+    ast.Dict: "dicts are not allowed in recipes, except as nn.ModuleDict's argument",
     ast.Set: "sets are not allowed in recipes",
     ast.BoolOp: "'and'/'or' are not allowed in recipes",
     ast.IfExp: "conditional expressions are not allowed in recipes",
@@ -110,16 +116,32 @@ def read_recipe(source: str | bytes) -> Recipe:
         except UnicodeDecodeError as e:
             line = source[: e.start].count(b"\n") + 1
             raise RecipeError(line, 0, "the file is not UTF-8 text") from None
+    if len(source) > MAX_FILE_BYTES:
+        raise RecipeError(0, 0, "the text is too large to be a recipe")
     if "\x00" in source:
         line = source[: source.index("\x00")].count("\n") + 1
         raise RecipeError(line, 0, "the file holds NUL bytes: it is binary, not a recipe")
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError as e:  # lone surrogates, from text that never was a file
+        line = source[: e.start].count("\n") + 1
+        raise RecipeError(line, 0, "the text holds characters that are not Unicode") from None
+    # Generated training code after the marker line is neither parsed nor run.
+    source, generated = training_script.split_generated(source)
     try:
         tree = ast.parse(source, mode="exec")
     except SyntaxError as e:
         raise RecipeError(e.lineno or 0, e.offset or 0, f"syntax error: {e.msg}") from None
     except (RecursionError, MemoryError):
-        raise RecipeError(0, 0, "the file is nested too deeply to be a recipe") from None
-    return _Reader(source).module(tree)
+        raise _too_deep(source) from None
+    reader = _Reader(source)
+    try:
+        recipe = reader.module(tree)
+    except RecursionError:  # a chain of thousands of .attr or () that ast could still read
+        raise _too_deep(source) from None
+    recipe.warnings = tuple(reader.warnings
+                            + training_script.code_warnings(recipe.training, generated))
+    return recipe
 
 
 class _Reader:
@@ -127,7 +149,13 @@ class _Reader:
         self.lines = source.splitlines()
         self.imported: set[str] = set()
         self.bound: set[str] = set()
+        #: Names bound to what may be an nn.Module, and to recipe classes: they may be called.
+        self.modules: set[str] = set()
+        self.classes: set[str] = set()
+        self.in_method = False
         self.literals = 0
+        self.training: TrainingSettings | None = None
+        self.warnings: list[str] = []
 
     # -- statements ------------------------------------------------------------
     def module(self, tree: ast.Module) -> Recipe:
@@ -139,7 +167,7 @@ class _Reader:
         steps: list[Step] = []
         for stmt in body:
             steps.extend(self.statement(stmt, ""))
-        return Recipe(steps, docstring)
+        return Recipe(steps, docstring, self.training)
 
     def statement(self, node: ast.stmt, block: str) -> list[Step]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -147,6 +175,11 @@ class _Reader:
             return []
         if isinstance(node, ast.With):
             return self.with_(node, block)
+        if training_script.is_settings(node):
+            self.settings(node, block)  # type: ignore[arg-type]
+            return []
+        if isinstance(node, ast.ClassDef):
+            return [self.class_(node, block)]
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
                 raise _err(node, "assign to one plain name, for example y = x.view(3, 4)")
@@ -154,7 +187,7 @@ class _Reader:
             if name in RESERVED_NAMES or name.startswith("__"):
                 raise _err(node.targets[0], f"'{name}' cannot be assigned in a recipe")
             expr = self.expr(node.value, 0)
-            self.bound.add(name)
+            self.bind(name, node.value)
             return [Step(name, expr, self.comment_above(node), block, node.lineno)]
         if isinstance(node, ast.Expr):
             if not isinstance(node.value, ast.Call):
@@ -165,6 +198,80 @@ class _Reader:
             return []
         raise _err(node, _FORBIDDEN.get(type(node),
                                         f"'{type(node).__name__}' statements are not allowed"))
+
+    def class_(self, node: ast.ClassDef, block: str) -> Step:
+        """``class Net(nn.Module): ...``: a ``ModuleDef`` step named after the class."""
+        if block or self.in_method:
+            raise _err(node, "a class is defined at the top level of a recipe, not in a block")
+        if node.name in RESERVED_NAMES or node.name.startswith("__"):
+            raise _err(node, f"'{node.name}' cannot name a class in a recipe")
+        defn = read_class(node, self)
+        self.bind(node.name, None, is_class=True)
+        return Step(node.name, defn,  # type: ignore[arg-type]
+                    self.comment_above(node), "", node.lineno)
+
+    def bind(self, name: str, value: ast.expr | None, is_class: bool = False) -> None:
+        """Record that ``name`` is bound from here on, and whether it may be called."""
+        self.bound.add(name)
+        self.modules.discard(name)
+        self.classes.discard(name)
+        if is_class:
+            self.classes.add(name)
+        elif value is not None and self.module_like(value):
+            self.modules.add(name)
+
+    @contextlib.contextmanager
+    def method_scope(self, names: Iterable[str]) -> Iterator[None]:
+        """Read a method body: only its parameters (self first) and its own names are seen."""
+        saved = self.bound, self.modules, self.classes, self.in_method
+        self.bound = set(names)
+        self.modules, self.classes, self.in_method = self.bound & {"self"}, set(), True
+        try:
+            yield
+        finally:
+            self.bound, self.modules, self.classes, self.in_method = saved
+
+    def module_like(self, node: ast.expr) -> bool:
+        """Whether ``node`` may be an nn.Module: it may be called and its attributes read.
+
+        What it really is gets checked when the recipe is evaluated.
+        """
+        while True:  # walked without recursion, as _dotted is
+            if isinstance(node, (ast.Attribute, ast.Subscript)):
+                node = node.value
+                continue
+            if not isinstance(node, ast.Call):
+                return isinstance(node, ast.Name) and node.id in self.modules
+            func = node.func
+            if isinstance(func, ast.Name):
+                return func.id in self.classes
+            if not isinstance(func, ast.Attribute):
+                return False
+            method = MODULE_METHODS.get(f"Module.{func.attr}")
+            if method is None:
+                path = _dotted(func)
+                spec = CATALOG.get("nn." + path.removeprefix("torch.nn.").removeprefix("nn."))
+                return path.startswith(("nn.", "torch.nn.")) and spec is not None \
+                    and bool(spec.extra.get("module"))
+            if not method.extra["returns_self"]:
+                return False
+            node = func.value  # net.eval() is net
+
+    def refuse(self, node: ast.AST, reason: str, forbidden: bool = False) -> RecipeError:
+        """The error for ``node``; with ``forbidden``, the usual words for a refused kind."""
+        return _err(node, _FORBIDDEN.get(type(node), reason) if forbidden else reason)
+
+    def settings(self, node: ast.Assign, block: str) -> None:
+        """``training = dict(...)``: literals only, validated as ``TrainingSettings``."""
+        if block or self.training is not None or "dict" in self.bound:
+            raise _err(node, "one 'training = dict(...)' is allowed, at the top level, "
+                             "with 'dict' not rebound")
+        try:
+            self.training, warnings = training_script.read_settings(node)
+        except training_script.LiteralError as e:
+            raise _err(e.node, e.reason) from None
+        self.warnings += warnings
+        self.bound.discard(training_script.NAME)  # the name is the settings dict now
 
     def import_(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import) and len(node.names) == 1:
@@ -274,6 +381,11 @@ class _Reader:
             raise _err(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
             return Attr(self.expr(node.value, depth), node.attr)
+        if self.module_like(node.value):  # lin.weight, seq[0].bias, drop.training
+            if node.attr in MODULE_CLASS_NAMES:
+                raise _err(node, f"'.{node.attr}' is a method of nn.Module, not a value: call "
+                                 "the module itself, as in lin(x)")
+            return Attr(self.expr(node.value, depth), node.attr)
         raise _err(node, f"attribute '{node.attr}' is not allowed in recipes")
 
     def call(self, node: ast.Call, depth: int) -> Expr:
@@ -284,21 +396,46 @@ class _Reader:
         if isinstance(func, ast.Name) and func.id == "float" and func.id not in self.bound:
             return self.float_call(node)
         op, receiver = self.callee(func, depth)
-        if CATALOG.get(op) is None:
+        spec = CATALOG.get(op)
+        if spec is None and op != MODULE_CALL and op not in MODULE_METHODS:
             what = "tensor method" if receiver is not None else "function"
             raise _err(node, f"unknown {what} '{op.replace('Tensor.', '.')}': not in the "
                              "op catalogue")
-        args = tuple(self.expr(a, depth + 1) for a in node.args)
-        kwargs = tuple((kw.arg, self.expr(kw.value, depth + 1)) for kw in node.keywords
-                       if kw.arg is not None)
+        dicts = spec is not None and bool(spec.extra.get("dict_args"))
+        args = tuple(self.argument(a, depth + 1, dicts) for a in node.args)
+        kwargs = tuple((kw.arg, self.argument(kw.value, depth + 1, dicts))
+                       for kw in node.keywords if kw.arg is not None)
         return Call(op, args if receiver is None else (receiver, *args), kwargs)
+
+    def argument(self, node: ast.expr, depth: int, dicts: bool) -> Expr:
+        """A call argument; ``{"name": module, ...}`` too where the op takes a dict."""
+        if not dicts or not isinstance(node, ast.Dict):
+            return self.expr(node, depth)
+        items = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                raise _err(value, "** unpacking is not allowed in recipes")
+            if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+                raise _err(key, 'the keys of this dict are strings, such as "head"')
+            items.append(Seq((self.constant(key), self.expr(value, depth + 1)), "tuple"))
+        return Seq(tuple(items), "dict")
 
     def callee(self, func: ast.expr, depth: int) -> tuple[str, Expr | None]:
         """The catalogue key a call names, and its receiver for a method."""
         if isinstance(func, ast.Name):
-            if func.id == "print" and func.id not in self.bound:
-                return "print", None
+            if func.id in self.bound:
+                if func.id == "self":
+                    raise _err(func, "a module cannot call itself")
+                if func.id in self.modules or func.id in self.classes:
+                    return MODULE_CALL, Ref(func.id)
+                raise _err(func, f"'{func.id}' is not a module or a recipe class: it cannot "
+                                 "be called")
+            spec = CATALOG.get(func.id)
+            if spec is not None and spec.namespace == "builtins":
+                return func.id, None
             raise _err(func, f"unknown function '{func.id}'")
+        if isinstance(func, ast.Subscript) and self.module_like(func.value):
+            return MODULE_CALL, self.expr(func, depth + 1)
         if not isinstance(func, ast.Attribute):
             raise _err(func, "only named functions and methods can be called")
         if func.attr.startswith("_"):
@@ -313,6 +450,11 @@ class _Reader:
                     raise _err(func, f"unknown function '{path}': not in the op catalogue")
                 self.need(head if head in ("nn", "F") else "torch", func)
                 return f"{module}.{rest}", None
+        if CATALOG.get(f"Tensor.{func.attr}") is None:
+            if f"Module.{func.attr}" in MODULE_METHODS:
+                return f"Module.{func.attr}", self.expr(func.value, depth + 1)
+            if self.module_like(func.value):  # self.fc(x): call the submodule
+                return MODULE_CALL, self.expr(func, depth + 1)
         return f"Tensor.{func.attr}", self.expr(func.value, depth + 1)
 
     def float_call(self, node: ast.Call) -> Const:
@@ -328,15 +470,26 @@ class _Reader:
 
 def _dotted(node: ast.expr) -> str:
     """``torch.nn.functional.softmax`` for a chain of names; ``...()`` for a bare call."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return f"{inner}.{node.attr}" if inner else ""
-    if isinstance(node, ast.Call) and not node.args and not node.keywords:
-        inner = _dotted(node.func)
-        return f"{inner}()" if inner else ""
-    return ""
+    parts: list[str] = []  # walked without recursion: hostile chains are thousands long
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Attribute):
+            parts.append("." + node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call) and not node.args and not node.keywords:
+            parts.append("()")
+            node = node.func
+        else:
+            return ""
+    return node.id + "".join(reversed(parts))
+
+
+def _too_deep(source: str) -> RecipeError:
+    """The refusal of a file too deeply nested to read, at its most bracketed line."""
+    counts = [sum(line.count(c) for c in ".([{+-*/@%&|^~<>") + line.count("not ")
+              for line in source.split("\n")]
+    line = max(range(len(counts)), key=counts.__getitem__) + 1 if counts else 0
+    return RecipeError(line, 0, "nested too deeply to be a recipe: too many brackets, dots "
+                                "or operators in one expression")
 
 
 def _err(node: ast.AST, reason: str) -> RecipeError:

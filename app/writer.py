@@ -8,6 +8,7 @@ import math
 import torch
 
 from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
+from app.modules import MODULE_CALL, ModuleDef, write_class
 from app.recipe import Recipe, Step
 
 #: Lines longer than this wrap nested list literals one row per line.
@@ -26,7 +27,14 @@ def write_recipe(recipe: Recipe) -> str:
     out.extend(f"import {line}" for line in imports_needed(recipe))
     out.append("")
     block = ""
+    after_class = False
     for step in recipe.steps:
+        is_class = isinstance(step.expr, ModuleDef)
+        if is_class or after_class:  # two blank lines around a class, as PEP 8 has it
+            while out and not out[-1]:
+                out.pop()
+            out += ["", ""]
+        after_class = is_class
         if step.block != block:
             if step.block:
                 out.append(f"with torch.{step.block}():")
@@ -37,11 +45,18 @@ def write_recipe(recipe: Recipe) -> str:
                 out.append("")
             out.extend(f"{indent}# {c}".rstrip() for c in step.comment.splitlines())
         out.append(indent + write_step(step, indent))
-    return "\n".join(out).rstrip("\n") + "\n"
+    text = "\n".join(out).rstrip("\n") + "\n"
+    if recipe.training is not None:
+        from app.training.script import training_text
+
+        text += "\n\n" + training_text(recipe.training)
+    return text
 
 
 def write_step(step: Step, indent: str = "") -> str:
-    """One statement, ``name = expr`` or a bare call."""
+    """One statement, ``name = expr`` or a bare call; a module class is its whole text."""
+    if isinstance(step.expr, ModuleDef):
+        return write_class(step.name or "Module", step.expr)
     head = f"{step.name} = " if step.name else ""
     text = head + write_expr(step.expr)
     if len(indent + text) > LINE_LENGTH:
@@ -57,8 +72,11 @@ def write_expr(expr: Expr, wrap_at: int | None = None) -> str:
 def imports_needed(recipe: Recipe) -> list[str]:
     """The import lines (without ``import``) the recipe's steps use."""
     needed = ["torch"]
-    ops = {n.op.split(".", 1)[0] for s in recipe.steps for n in walk(s.expr)
-           if isinstance(n, Call)}
+    exprs = [e for s in recipe.steps
+             for e in (s.expr.expressions() if isinstance(s.expr, ModuleDef) else (s.expr,))]
+    ops = {n.op.split(".", 1)[0] for e in exprs for n in walk(e) if isinstance(n, Call)}
+    if any(isinstance(s.expr, ModuleDef) for s in recipe.steps):
+        ops.add("nn")  # class Net(nn.Module)
     if "nn" in ops:
         needed.append("torch.nn as nn")
     if "F" in ops:
@@ -104,6 +122,8 @@ class _Writer:
             index = e.index
             if isinstance(index, Seq) and index.kind == "tuple" and index.items:
                 inner = ", ".join(self.fmt(i, 0) for i in index.items)
+                if len(index.items) == 1:
+                    inner += ","  # x[0,] is a one-element tuple index, not x[0]
             else:
                 inner = self.fmt(index, 0)
             return f"{self.fmt(e.value, _PRIMARY)}[{inner}]", _PRIMARY
@@ -119,6 +139,10 @@ class _Writer:
         args = list(e.args)
         if e.is_method:
             head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
+        elif e.op == MODULE_CALL:  # lin(x), Net()
+            head = self.fmt(args.pop(0), _PRIMARY)
+        elif e.op.startswith("Module."):  # net.parameters()
+            head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
         else:
             head = e.op
         parts = [self.fmt(a, 0) for a in args]
@@ -126,6 +150,9 @@ class _Writer:
         return f"{head}({', '.join(parts)})"
 
     def seq(self, e: Seq) -> str:
+        if e.kind == "dict":  # (key, value) pairs: {"a": nn.Linear(2, 2)}
+            pairs = [i.items for i in e.items]  # type: ignore[attr-defined]
+            return "{" + ", ".join(f"{self.fmt(k, 0)}: {self.fmt(v, 0)}" for k, v in pairs) + "}"
         open_, close = ("[", "]") if e.kind == "list" else ("(", ")")
         nested = self.wrap_at is not None and e.items and all(
             isinstance(i, Seq) for i in e.items)

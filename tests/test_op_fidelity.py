@@ -63,6 +63,11 @@ NO_OPINFO = frozenset({
     "Tensor.size", "Tensor.dim",
     # autograd steps (catalog_autograd): they change autograd state, not values
     "Tensor.backward", "Tensor.retain_grad", "Tensor.requires_grad_", "Tensor.detach_",
+    # modules and builtins (catalog_nn): tests/test_nn_recipes.py runs them
+    "nn.Linear", "nn.Embedding", "nn.Dropout", "nn.ReLU", "nn.Tanh", "nn.Sigmoid",
+    "nn.Sequential", "nn.ModuleList", "nn.ModuleDict", "nn.Parameter", "len", "list",
+    # the gallery's lessons (catalog_lessons): tests/test_gallery.py runs them
+    "torch.Tensor", "Tensor.is_contiguous",
 })
 
 STATS: Counter[str] = Counter()

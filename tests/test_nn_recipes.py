@@ -1,0 +1,446 @@
+"""The nn lessons (issue 6): module classes in recipes, read without running anything.
+
+Every ``recipes/nn_*.py`` must print under ``python`` exactly what the lab prints, read back
+to the same steps after writing, and evaluate without error. Around that: what the lessons
+show, checked against torch or by hand; hostile class bodies refused with line, column and
+reason; sizes over budget refused before torch allocates.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from torch import nn
+
+from app.catalog import CATALOG
+from app.document import RECIPES_DIR, Document
+from app.evaluator import RecipeRun, evaluate
+from app.expr import Attr, Call, Const, Ref
+from app.jsonout import run_report
+from app.modules import MODULE_CALL, ModuleDef
+from app.reader import RecipeError, read_recipe, read_recipe_file
+from app.recipe import Recipe, Step
+from app.writer import write_recipe
+
+NN_RECIPES = sorted(RECIPES_DIR.glob("nn_*.py"))
+HEAD = "import torch\nimport torch.nn as nn\n"
+
+
+@pytest.fixture(scope="module")
+def python_stdout() -> dict[str, str]:
+    """What ``python RECIPE.py`` prints for each nn recipe: one process each, run together."""
+    procs = {p.name: subprocess.Popen([sys.executable, str(p)], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True)
+             for p in NN_RECIPES}
+    out = {}
+    for name, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, f"{name}: {stderr}"
+        out[name] = stdout
+    return out
+
+
+def lab(recipe: Recipe) -> tuple[RecipeRun, str]:
+    printed = io.StringIO()
+    return evaluate(recipe, stdout=printed), printed.getvalue()
+
+
+def test_the_nn_lessons_are_shipped() -> None:
+    names = {p.stem for p in NN_RECIPES}
+    assert {"nn_parameter_buffer", "nn_containers", "nn_embedding", "nn_dropout",
+            "nn_linear_allclose"} <= names
+
+
+@pytest.mark.parametrize("path", NN_RECIPES, ids=lambda p: p.stem)
+def test_recipe_prints_what_python_prints_and_round_trips(path: Path, python_stdout) -> None:
+    recipe = read_recipe_file(str(path))
+    assert recipe.warnings == ()
+    run, printed = lab(recipe)
+    assert run.ok, [(r.step.label, r.error) for r in run.results if not r.ok]
+    assert printed == python_stdout[path.name]
+    again = read_recipe(write_recipe(recipe))
+    assert again.steps == recipe.steps and again.docstring == recipe.docstring
+    assert write_recipe(again) == write_recipe(recipe)
+    json.dumps(run_report(run))  # the --json report copes with modules and state dicts
+
+
+@pytest.mark.parametrize("path", NN_RECIPES, ids=lambda p: p.stem)
+def test_lesson_text_in_english_then_chinese(path: Path) -> None:
+    doc = read_recipe_file(str(path)).docstring
+    english, _, rest = doc.partition("\n\n")
+    assert english.isascii() and english.strip()
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in rest)
+    first_chinese = next(i for i, ch in enumerate(doc) if "\u4e00" <= ch <= "\u9fff")
+    assert doc[:first_chinese].count("\n\n") >= 2  # the English lesson text comes first
+
+
+# -- what the lessons show ---------------------------------------------------------------------
+def _run(path: str) -> RecipeRun:
+    run, _ = lab(read_recipe_file(str(RECIPES_DIR / path)))
+    assert run.ok
+    return run
+
+
+def test_parameter_buffer_and_plain_attribute_end_up_where_torch_puts_them() -> None:
+    m = _run("nn_parameter_buffer.py").value("m")
+
+    class Scaler(nn.Module):  # the same module written in plain torch
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Parameter(torch.ones(3))
+            self.register_buffer("mean", torch.tensor([0.5, 0.5, 0.5]))
+            self.register_buffer("calls", torch.zeros(1), persistent=False)
+            self.note = torch.tensor([7.0, 8.0, 9.0])
+
+    ref = Scaler()
+    assert list(m.state_dict()) == list(ref.state_dict()) == ["scale", "mean"]
+    assert [n for n, _ in m.named_parameters()] == ["scale"]
+    assert [n for n, _ in m.named_buffers()] == ["mean", "calls"]
+    assert torch.equal(m.note, ref.note) and "note" not in m.state_dict()
+    assert torch.equal(m(torch.tensor([1.0, 2.0, 3.0])), torch.tensor([0.5, 1.5, 2.5]))
+
+
+def test_containers_name_their_parameters_by_position_and_key() -> None:
+    run = _run("nn_containers.py")
+    assert list(run.value("seq").state_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    assert run.value("y").shape == (5, 2) and run.value("box").shape == (5, 4)
+    assert run.value("label").shape == (5, 3)
+    net = run.value("net")
+    assert isinstance(net.blocks, nn.ModuleList) and isinstance(net.heads, nn.ModuleDict)
+    x = run.value("x")
+    h = torch.relu(net.blocks[1](torch.relu(net.blocks[0](net.body(x)))))
+    assert torch.equal(run.value("box"), net.heads["box"](h))
+
+
+def test_embedding_adds_one_dimension_and_looks_rows_up() -> None:
+    run = _run("nn_embedding.py")
+    emb, batch = run.value("emb"), run.value("batch")
+    assert run.value("vectors").shape == (3, 4)
+    assert run.value("batch_vectors").shape == (2, 3, 4)
+    assert torch.equal(run.value("batch_vectors"), emb.weight[batch])
+
+
+def test_dropout_drops_in_train_and_passes_through_in_eval() -> None:
+    run = _run("nn_dropout.py")
+    x = run.value("x")
+    train_out = run.value("train_out")
+    assert set(train_out.unique().tolist()) == {0.0, 2.0}  # dropped, or scaled by 1/(1-p)
+    assert torch.equal(run.value("eval_out"), x)
+    torch.manual_seed(0)
+    assert torch.equal(train_out, nn.functional.dropout(torch.ones(2, 8), 0.5))
+
+
+def test_linear_is_x_at_w_transposed_plus_b_within_tolerance() -> None:
+    run = _run("nn_linear_allclose.py")
+    lin, x, y = run.value("lin"), run.value("x"), run.value("y")
+    assert torch.allclose(y, x @ lin.weight.T + lin.bias, atol=1e-6)
+    diff = (y - run.value("by_sum")).abs().max().item()
+    assert 0 < diff < 1e-6  # rounding in float32, a few epsilons
+    assert (run.value("y64") - run.value("sum64")).abs().max().item() < 1e-12
+
+
+def test_readme_example_runs() -> None:
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = text.split("```python\nclass Scaler", 1)[1].split("```", 1)[0]
+    run, printed = lab(read_recipe(HEAD + "\n\nclass Scaler" + example))
+    assert run.ok and printed == "['scale', 'mean']\n"
+
+
+def test_document_opens_an_nn_recipe() -> None:
+    doc = Document()
+    doc.open(RECIPES_DIR / "nn_containers.py")
+    assert doc.run.ok and doc.recipe.steps[0].name == "TwoHeads"
+    assert doc.output.startswith("Sequential(")
+
+
+# -- the class as data ---------------------------------------------------------------------
+CLASS = HEAD + '''
+
+# A comment above the class.
+class Net(nn.Module):
+    """Two layers."""
+
+    def __init__(self, hidden=8, scale=2.0):
+        super().__init__()
+        # The first layer.
+        self.fc = nn.Linear(4, hidden)
+        self.out = nn.Linear(hidden, 1)
+        self.scale = scale
+        self.register_buffer("mask", torch.ones(hidden))
+
+    def forward(self, x, shift=0.0):
+        h = torch.relu(self.fc(x)) * self.mask
+        # Scaled output.
+        return self.out(h) * self.scale + shift
+
+
+torch.manual_seed(0)
+net = Net(hidden=3)
+y = net(torch.ones(2, 4), shift=1.0)
+'''
+
+
+def test_a_class_is_one_step_holding_its_methods_as_data() -> None:
+    recipe = read_recipe(CLASS)
+    step = recipe.steps[0]
+    assert step.name == "Net" and step.comment == "A comment above the class."
+    defn = step.expr
+    assert isinstance(defn, ModuleDef) and defn.docstring == "Two layers."
+    assert defn.init_params == (("hidden", Const(8)), ("scale", Const(2.0)))
+    assert [s.name for s in defn.init] == ["fc", "out", "scale", None]
+    assert defn.init[0].comment == "The first layer."
+    assert defn.init[0].expr == Call("nn.Linear", (Const(4), Ref("hidden")))
+    assert defn.forward_params == (("x", None), ("shift", Const(0.0)))
+    assert defn.return_comment == "Scaled output."
+    assert recipe.steps[2].expr == Call(MODULE_CALL, (Ref("Net"),), (("hidden", Const(3)),))
+    assert write_recipe(recipe) == CLASS
+    assert step.reads == []  # a class reads no step: it sees only its own names
+
+
+def test_the_built_module_matches_the_same_class_in_plain_torch() -> None:
+    run, _ = lab(read_recipe(CLASS))
+    assert run.ok
+    net = run.value("net")
+
+    class Net(nn.Module):
+        def __init__(self, hidden=8, scale=2.0):
+            super().__init__()
+            self.fc = nn.Linear(4, hidden)
+            self.out = nn.Linear(hidden, 1)
+            self.scale = scale
+            self.register_buffer("mask", torch.ones(hidden))
+
+        def forward(self, x, shift=0.0):
+            return self.out(torch.relu(self.fc(x)) * self.mask) * self.scale + shift
+
+    torch.manual_seed(0)
+    ref = Net(hidden=3)
+    assert type(net).__name__ == "Net" and isinstance(net, nn.Module)
+    assert repr(net) == repr(ref)
+    assert list(net.state_dict()) == list(ref.state_dict())
+    assert torch.equal(run.value("y"), ref(torch.ones(2, 4), shift=1.0))
+    run.value("y").sum().backward()  # autograd flows through the walked forward
+    assert net.fc.weight.grad is not None
+
+
+def test_renaming_a_class_renames_its_uses() -> None:
+    recipe = read_recipe(CLASS)
+    recipe.rename(0, "Model")
+    text = write_recipe(recipe)
+    assert "class Model(nn.Module):" in text and "net = Model(hidden=3)" in text
+    run, _ = lab(recipe)
+    assert run.ok and type(run.value("net")).__name__ == "Model"
+
+
+class Net:
+    """Python's own signature for CLASS's ``__init__(self, hidden=8, scale=2.0)``."""
+
+    def __init__(self, hidden=8, scale=2.0):
+        pass
+
+
+@pytest.mark.parametrize(("args", "python"), [
+    ("1, 2, 3", lambda: Net(1, 2, 3)),
+    ("size=3", lambda: Net(size=3)),  # type: ignore[call-arg]
+    ("2, hidden=3", lambda: Net(2, hidden=3)),  # type: ignore[misc]
+])
+def test_wrong_arguments_are_refused_in_pythons_words(args: str, python) -> None:
+    run, _ = lab(read_recipe(CLASS.replace("net = Net(hidden=3)", f"net = Net({args})")))
+    with pytest.raises(TypeError) as error:
+        python()
+    assert run.results[2].error == str(error.value)
+    assert run.results[2].error_type == "TypeError"
+
+
+def test_a_class_without_forward_gives_torchs_error() -> None:
+    run, _ = lab(read_recipe(HEAD + "class Holder(nn.Module):\n    def __init__(self):\n"
+                                    "        super().__init__()\n"
+                                    "        self.w = nn.Parameter(torch.ones(2))\n\n\n"
+                                    "h = Holder()\ny = h(torch.ones(2))\n"))
+
+    class Holder(nn.Module):
+        pass
+
+    with pytest.raises(NotImplementedError) as torch_error:
+        Holder()(torch.ones(2))
+    assert run.results[1].ok
+    assert run.results[2].error == str(torch_error.value)
+    assert run.results[2].error_type == "NotImplementedError"
+
+
+def test_module_attribute_and_method_results_are_what_torch_gives() -> None:
+    run, printed = lab(read_recipe(HEAD + (
+        "torch.manual_seed(0)\nlin = nn.Linear(3, 2)\nw = lin.weight\nn = lin.in_features\n"
+        "seq = nn.Sequential(lin, nn.Sigmoid())\nfirst = seq[0]\ntail = seq[1:]\n"
+        "heads = nn.ModuleDict({\"a\": nn.Tanh()})\nsd = seq.state_dict()\nw0 = sd[\"0.weight\"]\n"
+        "names = list(sd.keys())\ncount = len(seq)\nseq.eval()\nmode = lin.training\n"
+        "lin.zero_grad()\np = nn.Parameter(torch.zeros(2))\n")))
+    assert run.ok, [(r.step.label, r.error) for r in run.results if not r.ok]
+    lin = run.value("lin")
+    assert run.value("w") is lin.weight and run.value("n") == 3
+    assert run.value("first") is lin and isinstance(run.value("tail"), nn.Sequential)
+    assert torch.equal(run.value("w0"), lin.weight)
+    assert run.value("names") == ["0.weight", "0.bias"] and run.value("count") == 2
+    assert run.value("mode") is False
+    assert isinstance(run.value("p"), nn.Parameter) and run.value("p").requires_grad
+
+
+# -- refusals ------------------------------------------------------------------------------
+def _class(init: str = "", forward: str = "        return x\n", head: str = "") -> str:
+    return (HEAD + "\n\nclass Net(nn.Module):\n" + head + "    def __init__(self):\n"
+            "        super().__init__()\n" + init + "\n    def forward(self, x):\n" + forward)
+
+
+# class on line 5, super().__init__() on 7, further __init__ lines from 8, forward's body on
+# line 10 plus the number of those
+@pytest.mark.parametrize(("source", "line", "column", "words"), [
+    (_class(head="    def helper(self):\n        return 1\n\n"), 6, 5, "method 'helper'"),
+    (_class("        for i in range(3):\n            pass\n"), 8, 9, "loops"),
+    (_class("        while True:\n            pass\n"), 8, 9, "loops"),
+    (_class("        exec('import os')\n"), 8, 9, "__init__ may only assign"),
+    (_class(forward="        y = exec('x')\n        return x\n"), 10, 13,
+     "unknown function 'exec'"),
+    (_class(forward="        y = eval('x')\n        return x\n"), 10, 13,
+     "unknown function 'eval'"),
+    (_class("        self.__dict__ = {}\n"), 8, 9, "dunder"),
+    (_class(forward="        return self.__dict__\n"), 10, 16, "dunder"),
+    (_class(forward="        c = self.__class__\n        return x\n"), 10, 13, "dunder"),
+    (_class(forward="        c = x.__class__.__bases__\n        return x\n"), 10, 13, "dunder"),
+    (_class("        self.fc = nn.Linear(2, 2)\n",
+            "        c = self.fc.weight.__class__\n        return x\n"), 11, 13, "dunder"),
+    (_class(forward="        return self._modules\n"), 10, 16, "private"),
+    (_class(forward="        return getattr(self, 'fc')\n"), 10, 16, "unknown function 'getattr'"),
+    (_class(forward="        return vars(self)\n"), 10, 16, "unknown function 'vars'"),
+    (_class(forward="        return type(x)\n"), 10, 16, "unknown function 'type'"),
+    (_class(forward="        return super().forward(x)\n"), 10, 16, "unknown function 'super'"),
+    (_class(forward="        return self.forward(x)\n"), 10, 16, "method of nn.Module"),
+    (_class(forward="        return self(x)\n"), 10, 16, "cannot call itself"),
+    (_class(forward="        if x:\n            return x\n        return x\n"), 10, 9, "if"),
+    (_class(forward="        return x\n        y = x\n"), 10, 9, "last statement"),
+    (_class(forward="        y = x\n"), 10, 9, "ends with return"),
+    (_class(forward="        self.y = x\n        return x\n"), 10, 9, "plain names only"),
+    (_class(forward="        f = lambda: 1\n        return x\n"), 10, 13, "lambda"),
+    (_class(forward="        del x\n        return 1\n"), 10, 9, "del"),
+    (_class(forward="        global y\n        return x\n"), 10, 9, "global"),
+    (_class(forward="        '''doc'''\n        return x\n"), 10, 9, "docstring goes on the class"),
+    (_class(forward="        class A(nn.Module):\n            pass\n        return x\n"), 10, 9,
+     "class definitions"),
+    (_class("        import os\n"), 8, 9, "__init__ may only assign"),
+    (_class("        self.forward = nn.Linear(2, 2)\n"), 8, 9, "hide nn.Module's own"),
+    (_class("        self.training = 3\n"), 8, 9, "hide nn.Module's own"),
+    (_class("        self.register_buffer('__class__', torch.ones(2))\n"), 8, 30,
+     "register_buffer's name"),
+    (_class("        self.register_buffer('parameters', torch.ones(2))\n"), 8, 30,
+     "hide nn.Module's own"),
+    (_class("        w = torch.ones(2)\n"), 8, 9, "attributes of self only"),
+    (_class("        super().__init__()\n"), 8, 9, "__init__ may only assign"),
+    (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        self.a = 1\n", 5, 9,
+     "starts with super().__init__()"),
+    (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super(Net, self).__init__()\n",
+     5, 9, "starts with super().__init__()"),
+    (HEAD + "class Net(nn.Module):\n    size = 3\n", 4, 5, "class attributes"),
+    (HEAD + "class Net(nn.Module):\n    @staticmethod\n    def forward(x):\n        return x\n",
+     4, 6, "decorators"),
+    (HEAD + "@nn.Module\nclass Net(nn.Module):\n    pass\n", 3, 2, "decorators"),
+    (HEAD + "class Net(object):\n    pass\n", 3, 11, "derives from nn.Module"),
+    (HEAD + "class Net(nn.Module, dict):\n    pass\n", 3, 1, "derives from nn.Module"),
+    (HEAD + "class Net(nn.Module, metaclass=type):\n    pass\n", 3, 22, "class keywords"),
+    (HEAD + "class Net(nn.Module):\n    def __init__(self, n=print('hi')):\n"
+            "        super().__init__()\n", 4, 26, "a default must be a literal"),
+    (HEAD + "class Net(nn.Module):\n    def forward(self, *xs):\n        return xs\n", 4, 24,
+     "only plain parameters"),
+    (HEAD + "class Net(nn.Module):\n    def forward(self, x, **kw):\n        return x\n", 4, 28,
+     "only plain parameters"),
+    (HEAD + "class Net(nn.Module):\n    def forward(self, x: open('f')):\n        return x\n",
+     4, 26, "annotations"),
+    (HEAD + "class Net(nn.Module):\n    def forward(x):\n        return x\n", 4, 5,
+     "takes self as its first parameter"),
+    (HEAD + "class Net(nn.Module):\n    async def forward(self, x):\n        return x\n", 4, 5,
+     "method 'forward'"),
+    (HEAD + "class Net(nn.Module):\n    def forward(self, x):\n        return x\n"
+            "    def forward(self, x):\n        return x\n", 6, 5, "defined twice"),
+    (HEAD + "w = torch.ones(2)\nclass Net(nn.Module):\n    def forward(self, x):\n"
+            "        return x * w\n", 6, 20, "'w' is not defined"),
+    (HEAD + "with torch.no_grad():\n    class Net(nn.Module):\n        pass\n", 4, 5,
+     "top level"),
+    (HEAD + "class torch(nn.Module):\n    pass\n", 3, 1, "cannot name a class"),
+    ("import torch\nclass Net(nn.Module):\n    pass\n", 2, 11, "before 'import torch.nn as nn'"),
+    (HEAD + "x = {'a': 1}\n", 3, 5, "dicts are not allowed"),
+    (HEAD + "x = nn.Sequential({'a': nn.ReLU()})\n", 3, 19, "dicts are not allowed"),
+    (HEAD + "x = nn.ModuleDict({1: nn.ReLU()})\n", 3, 20, "keys of this dict are strings"),
+    (HEAD + "x = nn.ModuleDict({**{}})\n", 3, 22, "unpacking"),
+    (HEAD + "x = torch.ones(2)\ny = x(3)\n", 4, 5, "not a module"),
+    (HEAD + "m = nn.Module()\n", 3, 5, "unknown function 'nn.Module'"),
+    (HEAD + "lin = nn.Linear(2, 2)\nf = lin.forward(torch.ones(2))\n", 4, 5,
+     "method of nn.Module"),
+    (HEAD + "lin = nn.Linear(2, 2)\nf = lin.apply\n", 4, 5, "method of nn.Module"),
+    (HEAD + "lin = nn.Linear(2, 2)\nf = lin.__dict__\n", 4, 5, "dunder"),
+    (HEAD + "x = torch.ones(2)\nf = x.weight\n", 4, 5, "attribute 'weight' is not allowed"),
+])
+def test_hostile_code_is_refused_naming_line_column_and_reason(source: str, line: int,
+                                                               column: int,
+                                                               words: str) -> None:
+    with pytest.raises(RecipeError) as info:
+        read_recipe(source)
+    assert (info.value.line, info.value.column) == (line, column), info.value
+    assert words in info.value.reason
+
+
+def test_the_evaluator_checks_again_what_it_is_handed() -> None:
+    """Steps built in code rather than read get the same limits."""
+    lin = Step("lin", Call("nn.Linear", (Const(2), Const(2))))
+    steps = [
+        lin,
+        Step("f", Attr(Ref("lin"), "forward")),
+        Step("d", Attr(Ref("lin"), "__dict__")),
+        Step("s", Attr(Attr(Ref("lin"), "weight"), "storage")),
+        Step(None, Call("Module.register_buffer", (Ref("lin"), Const("__class__"),
+                                                    Call("torch.ones", (Const(2),))))),
+        Step("c", Call(MODULE_CALL, (Call("torch.ones", (Const(2),)),))),
+        Step("p", Call("Module.parameters", (Call("torch.ones", (Const(2),)),))),
+        Step("e", Call("Module.__init__", (Ref("lin"),))),
+        Step("net", Call(MODULE_CALL, (Ref("Net"),))),
+    ]
+    bad = ModuleDef(init=(Step("forward", Call("nn.ReLU")),))
+    steps.insert(-1, Step("Net", bad))  # type: ignore[arg-type]
+    run, _ = lab(Recipe(steps))
+    statuses = [(r.step.label, r.status) for r in run.results]
+    assert statuses == [("lin", "ok")] + [(s.label, "error") for s in steps[1:-2]] + [
+        ("Net", "ok"), ("net", "error")]
+
+
+@pytest.mark.parametrize("text", [
+    "lin = nn.Linear(10**6, 10**6)\n",
+    "emb = nn.Embedding(10**9, 1024)\n",
+    "lin = nn.Linear(1, 10**5)\nx = torch.zeros(1).expand(10**5, 1)\ny = lin(x)\n",
+    # small layers, a big batch: the second layer's output is over budget
+    "seq = nn.Sequential(nn.Linear(1, 10), nn.ReLU(), nn.Linear(10, 1000))\n"
+    "y = seq(torch.zeros(10**6, 1))\n",
+    "emb = nn.Embedding(10, 10**5)\ny = emb(torch.zeros(10**5, dtype=torch.long))\n",
+    "x = torch.zeros(10**6)\nrows = list(x)\n",
+    "class Big(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.w = nn.Parameter(torch.zeros(10**6, 10**6))\n\n\nb = Big()\n",
+])
+def test_sizes_over_budget_are_refused_before_torch_allocates(text: str) -> None:
+    run, _ = lab(read_recipe(HEAD + text))
+    assert [r.error for r in run.errors] and all(
+        "budget" in r.error or "the lab stops at" in r.error for r in run.errors)
+    for layer in run.namespace.values():  # the size checks leave no hooks behind
+        if isinstance(layer, nn.Module):
+            assert all(not m._forward_pre_hooks for m in layer.modules())
+
+
+def test_catalogue_describes_the_nn_callables() -> None:
+    for key in ("nn.Linear", "nn.Embedding", "nn.Dropout", "nn.ReLU", "nn.Tanh", "nn.Sigmoid",
+                "nn.Sequential", "nn.ModuleList", "nn.ModuleDict", "nn.Parameter",
+                "torch.allclose", "torch.equal", "Tensor.abs", "Tensor.max", "len", "list"):
+        spec = CATALOG.get(key)
+        assert spec is not None and spec.summary and spec.example, key
+        run, _ = lab(read_recipe(HEAD + f"example = {spec.example}\n"))
+        assert run.ok, (key, run.results[0].error)
