@@ -5,9 +5,25 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench lint screenshot clean
+.PHONY: install run test bench lint screenshot clean translations
 
-install: $(STAMP)
+# Translations: resources/i18n/tensor_lab_<lang>.ts are the sources (committed); the
+# compiled .qm files are built here, as part of the install.
+I18N_TS := $(wildcard resources/i18n/*.ts)
+I18N_QM := $(I18N_TS:.ts=.qm)
+I18N_SOURCES = $(sort $(wildcard app/*.py app/*/*.py widgets/*.py))
+LUPDATE_FLAGS := -tr-function-alias tr+=_tr -locations none -no-obsolete -source-language en
+
+install: $(STAMP) $(I18N_QM)
+
+%.qm: %.ts $(STAMP)
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+
+# Re-extract every UI text into the .ts files (translations already there are kept),
+# then rebuild the .qm files.
+translations: $(STAMP)
+	$(VENV)/bin/pyside6-lupdate $(LUPDATE_FLAGS) $(I18N_SOURCES) -ts $(I18N_TS)
+	for ts in $(I18N_TS); do $(VENV)/bin/pyside6-lrelease -silent $$ts -qm $${ts%.ts}.qm; done
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,6 +36,10 @@ run: install
 
 test: install
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# A benchmark, not a test: prints one table, writes bench.json (see tools/bench.py).
+bench: install
+	QT_QPA_PLATFORM=offscreen $(PY) tools/bench.py $(BENCH_ARGS)
 
 screenshot: install
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/tensor-lab --screenshot resources/screenshots/main.png

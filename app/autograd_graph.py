@@ -17,7 +17,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 import torch
 
 from app.evaluator import RecipeRun, StepResult
@@ -407,6 +406,8 @@ def layered_layout(graph: AutogradGraph) -> dict[str, tuple[float, float]]:
     """
     if not graph.nodes:
         return {}
+    import networkx as nx  # here, not at the top: it costs a second of start-up
+
     g = nx.DiGraph()
     g.add_nodes_from(graph.nodes)
     g.add_edges_from((e.source, e.target) for e in graph.edges)

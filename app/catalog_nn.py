@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from app.catalog import Catalog, OpSpec, Param
+from app.i18n import QT_TRANSLATE_NOOP
 
 _DEVICE = Param("device", "device", None, keyword_only=True,
                 doc="Where the module's tensors live: cpu, cuda:N or mps.")
@@ -34,9 +35,10 @@ _MODULES: list[OpSpec] = [
             Param("out_features", "int", minimum=0, doc="Size of each output's last dimension."),
             Param("bias", "bool", True, doc="Learn an additive bias as well."),
             _DEVICE, _DTYPE),
-           "A fully connected layer: y = x @ weight.T + bias, applied to the last dimension of "
-           "x. weight is (out_features, in_features) and starts random (Kaiming uniform), so "
-           "set the seed first.",
+           QT_TRANSLATE_NOOP("OpSpec", "A fully connected layer: y = x @ weight.T + bias, "
+                                       "applied to the last dimension of x. weight is "
+                                       "(out_features, in_features) and starts random (Kaiming "
+                                       "uniform), so set the seed first."),
            "nn.Linear(3, 2)", creates=True, provenance="none",
            extra={"module": True, "numel": ("in_features", "out_features")}),
     OpSpec("Embedding", "nn", "nn",
@@ -45,43 +47,51 @@ _MODULES: list[OpSpec] = [
             Param("padding_idx", "int", None,
                   doc="An id whose vector stays zero and gets no gradient; None for none."),
             _DEVICE, _DTYPE),
-           "A lookup table: each integer id picks one row of weight, so ids of shape S give "
-           "vectors of shape S + (embedding_dim,).",
+           QT_TRANSLATE_NOOP("OpSpec", "A lookup table: each integer id picks one row of weight, "
+                                       "so ids of shape S give vectors of shape S + "
+                                       "(embedding_dim,)."),
            "nn.Embedding(10, 3)", creates=True, provenance="none",
            extra={"module": True, "numel": ("num_embeddings", "embedding_dim")}),
     OpSpec("Dropout", "nn", "nn",
            (Param("p", "float", 0.5, minimum=0.0, maximum=1.0,
                   doc="Probability that an element is zeroed."), _INPLACE),
-           "In training mode, zeroes each element with probability p and scales the others "
-           "by 1 / (1 - p), so the expected value stays the same. In eval mode it does "
-           "nothing.",
+           QT_TRANSLATE_NOOP("OpSpec", "In training mode, zeroes each element with probability p "
+                                       "and scales the others by 1 / (1 - p), so the expected "
+                                       "value stays the same. In eval mode it does nothing."),
            "nn.Dropout(0.5)", provenance="none", extra={"module": True}),
-    _activation("ReLU", "max(x, 0) as a module, for nn.Sequential.", _INPLACE),
-    _activation("Tanh", "The hyperbolic tangent as a module, for nn.Sequential."),
-    _activation("Sigmoid", "1 / (1 + exp(-x)) as a module, for nn.Sequential."),
+    _activation("ReLU", QT_TRANSLATE_NOOP("OpSpec", "max(x, 0) as a module, for nn.Sequential."),
+                        _INPLACE),
+    _activation("Tanh", QT_TRANSLATE_NOOP("OpSpec", "The hyperbolic tangent as a module, for "
+                                                    "nn.Sequential.")),
+    _activation("Sigmoid", QT_TRANSLATE_NOOP("OpSpec", "1 / (1 + exp(-x)) as a module, for "
+                                                       "nn.Sequential.")),
     OpSpec("Sequential", "nn", "nn",
            (Param("modules", "any", varargs=True, doc="The modules, in the order they run."),),
-           "Runs its modules one after the other: the output of each is the input of the "
-           "next. seq[0] is the first module; its parameters are named 0.weight, 0.bias ...",
+           QT_TRANSLATE_NOOP("OpSpec", "Runs its modules one after the other: the output of each "
+                                       "is the input of the next. seq[0] is the first module; "
+                                       "its parameters are named 0.weight, 0.bias ..."),
            "nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))", provenance="none",
            extra={"module": True}),
     OpSpec("ModuleList", "nn", "nn",
            (Param("modules", "any", None, doc="A list of modules."),),
-           "A list of modules whose parameters belong to the module that holds it. It has "
-           "no forward: call its items, layers[0](x).",
+           QT_TRANSLATE_NOOP("OpSpec", "A list of modules whose parameters belong to the module "
+                                       "that holds it. It has no forward: call its items, "
+                                       "layers[0](x)."),
            "nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2)])", provenance="none",
            extra={"module": True}),
     OpSpec("ModuleDict", "nn", "nn",
            (Param("modules", "any", None, doc='A dict of modules: {"name": module, ...}.'),),
-           "A dict of modules, looked up by name: heads[\"class\"](x). Its parameters are "
-           "named after the keys.",
+           QT_TRANSLATE_NOOP("OpSpec", "A dict of modules, looked up by name: "
+                                       "heads[\"class\"](x). Its parameters are named after the "
+                                       "keys."),
            'nn.ModuleDict({"a": nn.Linear(2, 2), "b": nn.Linear(2, 3)})', provenance="none",
            extra={"module": True, "dict_args": True}),
     OpSpec("Parameter", "nn", "nn",
            (Param("data", "tensor", None, doc="The tensor to wrap; its values are kept."),
             Param("requires_grad", "bool", True, doc="Record operations for autograd.")),
-           "A tensor marked as a learnable parameter: assigned to a module attribute, it "
-           "appears in parameters() and state_dict() and the optimizer trains it.",
+           QT_TRANSLATE_NOOP("OpSpec", "A tensor marked as a learnable parameter: assigned to a "
+                                       "module attribute, it appears in parameters() and "
+                                       "state_dict() and the optimizer trains it."),
            "nn.Parameter(torch.ones(2))", provenance="none"),
 ]
 
@@ -92,47 +102,50 @@ _COMPARISON: list[OpSpec] = [
             Param("rtol", "float", 1e-05, doc="Relative tolerance: a share of |other|."),
             Param("atol", "float", 1e-08, doc="Absolute tolerance, added to rtol * |other|."),
             Param("equal_nan", "bool", False, doc="Count NaN as equal to NaN.")),
-           "True when every |input - other| <= atol + rtol * |other|: equal up to rounding. "
-           "rtol covers large values; near zero only atol helps.",
+           QT_TRANSLATE_NOOP("OpSpec", "True when every |input - other| <= atol + rtol * "
+                                       "|other|: equal up to rounding. rtol covers large values; "
+                                       "near zero only atol helps."),
            "torch.allclose(torch.tensor([1.0, 0.0]), torch.tensor([1.000001, 1e-7]), "
            "atol=1e-6)",
            method=True, provenance="none"),
     OpSpec("equal", "torch", "comparison",
            (Param("input", "tensor", doc="The tensor to check."),
             Param("other", "tensor", doc="The tensor to compare with.")),
-           "True when both tensors have the same shape and exactly the same elements: not a "
-           "single bit of rounding allowed.",
+           QT_TRANSLATE_NOOP("OpSpec", "True when both tensors have the same shape and exactly "
+                                       "the same elements: not a single bit of rounding allowed."),
            "torch.equal(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))",
            method=True, provenance="none"),
     OpSpec("abs", "torch", "elementwise", (Param("input", "tensor", doc="The tensor to work on."),),
-           "The absolute value of every element.",
+           QT_TRANSLATE_NOOP("OpSpec", "The absolute value of every element."),
            "torch.abs(torch.tensor([-1.5, 0.0, 2.0]))", method=True, provenance="elementwise"),
     OpSpec("max", "torch", "reduction",
            (Param("input", "tensor", doc="The tensor to work on."),
             Param("dim", "dim", None,
                   doc="The dimension to reduce; None gives the largest element of all."),
             Param("keepdim", "bool", False, doc="Keep the reduced dimension with size 1.")),
-           "The largest element. With dim, a (values, indices) pair: the largest along dim "
-           "and where it is.",
+           QT_TRANSLATE_NOOP("OpSpec", "The largest element. With dim, a (values, indices) pair: "
+                                       "the largest along dim and where it is."),
            "torch.max(torch.tensor([[1, 5], [7, 0]]))", method=True),
     OpSpec("min", "torch", "reduction",
            (Param("input", "tensor", doc="The tensor to work on."),
             Param("dim", "dim", None,
                   doc="The dimension to reduce; None gives the smallest element of all."),
             Param("keepdim", "bool", False, doc="Keep the reduced dimension with size 1.")),
-           "The smallest element. With dim, a (values, indices) pair: the smallest along dim "
-           "and where it is.",
+           QT_TRANSLATE_NOOP("OpSpec", "The smallest element. With dim, a (values, indices) "
+                                       "pair: the smallest along dim and where it is."),
            "torch.min(torch.tensor([[1, 5], [7, 0]]))", method=True),
 ]
 
 _BUILTIN: list[OpSpec] = [
     OpSpec("len", "builtins", "output", (Param("obj", "any", doc="A tensor, list or module."),),
-           "The number of items: a tensor's first dimension, a list's length, the modules in "
-           "a Sequential or ModuleList.", "len(torch.zeros(3, 2))", provenance="none"),
+           QT_TRANSLATE_NOOP("OpSpec", "The number of items: a tensor's first dimension, a "
+                                       "list's length, the modules in a Sequential or ModuleList."),
+           "len(torch.zeros(3, 2))", provenance="none"),
     OpSpec("list", "builtins", "output",
            (Param("iterable", "any", doc="What to list: parameters(), keys(), a tensor ..."),),
-           "The items as a Python list, so print shows them all: list(net.parameters()), "
-           "list(sd.keys()).", "list(torch.arange(3))", provenance="none"),
+           QT_TRANSLATE_NOOP("OpSpec", "The items as a Python list, so print shows them all: "
+                                       "list(net.parameters()), list(sd.keys())."),
+           "list(torch.arange(3))", provenance="none"),
 ]
 
 #: The Python functions behind the builtins entries.
@@ -153,29 +166,42 @@ _RECURSE = Param("recurse", "bool", True, doc="Include the submodules' too.")
 #: Methods a recipe may call on a module (``net.parameters()``), as ``Module.<name>``;
 #: ``keys``/``values``/``items`` also on a state_dict.
 MODULE_METHODS = Catalog([
-    _method("parameters", "The module's parameters, its submodules' included, one by one: "
-            "wrap it in list() to see them.", _RECURSE),
-    _method("named_parameters", "(name, parameter) pairs: the names are the attribute paths, "
-            "such as fc.weight.", Param("prefix", "str", ""), _RECURSE),
-    _method("buffers", "The module's buffers (register_buffer), its submodules' included.",
+    _method("parameters", QT_TRANSLATE_NOOP("OpSpec", "The module's parameters, its submodules' "
+                                                      "included, one by one: wrap it in list() "
+                                                      "to see them."), _RECURSE),
+    _method("named_parameters", QT_TRANSLATE_NOOP("OpSpec", "(name, parameter) pairs: the names "
+                                                            "are the attribute paths, such as "
+                                                            "fc.weight."),
+                                Param("prefix", "str", ""), _RECURSE),
+    _method("buffers", QT_TRANSLATE_NOOP("OpSpec", "The module's buffers (register_buffer), its "
+                                                   "submodules' included."),
             _RECURSE),
-    _method("state_dict", "Every parameter and persistent buffer by name: what torch.save "
-            "stores. Plain tensor attributes are not in it.",
+    _method("state_dict", QT_TRANSLATE_NOOP("OpSpec", "Every parameter and persistent buffer by "
+                                                      "name: what torch.save stores. Plain "
+                                                      "tensor attributes are not in it."),
             Param("prefix", "str", "", keyword_only=True),
             Param("keep_vars", "bool", False, keyword_only=True)),
-    _method("train", "Switches the module and its submodules to training mode (Dropout "
-            "drops); returns the module.", Param("mode", "bool", True), returns_self=True),
-    _method("eval", "Switches the module and its submodules to evaluation mode (Dropout "
-            "passes everything through); returns the module.", returns_self=True),
-    _method("register_buffer", "Adds a tensor the module keeps and saves but does not train.",
+    _method("train", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
+                                                 "training mode (Dropout drops); returns the "
+                                                 "module."),
+                     Param("mode", "bool", True), returns_self=True),
+    _method("eval", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
+                                                "evaluation mode (Dropout passes everything "
+                                                "through); returns the module."),
+                    returns_self=True),
+    _method("register_buffer", QT_TRANSLATE_NOOP("OpSpec", "Adds a tensor the module keeps and "
+                                                           "saves but does not train."),
             Param("name", "str", doc="The attribute name."),
             Param("tensor", "tensor", doc="The buffer's value."),
             Param("persistent", "bool", True, doc="Also save it in the state_dict.")),
-    _method("zero_grad", "Clears the .grad of every parameter.",
+    _method("zero_grad", QT_TRANSLATE_NOOP("OpSpec", "Clears the .grad of every parameter."),
             Param("set_to_none", "bool", True, doc="Set .grad to None instead of zeros.")),
-    _method("keys", "The names, in order.", receivers=(nn.ModuleDict, dict)),
-    _method("values", "The values, in order.", receivers=(nn.ModuleDict, dict)),
-    _method("items", "(name, value) pairs, in order.", receivers=(nn.ModuleDict, dict)),
+    _method("keys", QT_TRANSLATE_NOOP("OpSpec", "The names, in order."),
+                    receivers=(nn.ModuleDict, dict)),
+    _method("values", QT_TRANSLATE_NOOP("OpSpec", "The values, in order."),
+                      receivers=(nn.ModuleDict, dict)),
+    _method("items", QT_TRANSLATE_NOOP("OpSpec", "(name, value) pairs, in order."),
+                     receivers=(nn.ModuleDict, dict)),
 ])
 
 #: Types of the values a recipe may read as a module's attribute (``lin.weight``,

@@ -35,6 +35,7 @@ def run_main(argv: list[str]) -> int:
     from app.evaluator import evaluate
     from app.jsonout import run_report
     from app.reader import RecipeError, read_recipe_file
+    from app.training.script import run_training_for_cli
 
     try:
         recipe = read_recipe_file(args.recipe)
@@ -49,19 +50,32 @@ def run_main(argv: list[str]) -> int:
         print(f"tensor-lab: {args.recipe}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
 
+    for warning in recipe.warnings:
+        print(f"tensor-lab: {args.recipe}: warning: {warning}", file=sys.stderr)
+    trained = None
     if args.json:
         captured = io.StringIO()
         run = evaluate(recipe, stdout=captured)
         report = run_report(run)
+        if run.ok and recipe.training is not None:
+            trained = run_training_for_cli(recipe.training, captured)
+            report.update(trained.report)
         report["stdout"] = captured.getvalue()
         print(json.dumps(report))
     else:
         run = evaluate(recipe, stop_on_error=True)
         sys.stdout.flush()
+        for r in run.results:
+            for w in r.warnings:
+                print(f"{args.recipe}:{r.step.line or 0}: {w}", file=sys.stderr)
         for r in run.errors:
             where = f"line {r.step.line}" if r.step.line else r.step.label
             print(f"{args.recipe}: {where}: {r.error_type}: {r.error}", file=sys.stderr)
-    return EXIT_OK if run.ok else EXIT_STEP_FAILED
+        if run.ok and recipe.training is not None:
+            trained = run_training_for_cli(recipe.training, sys.stdout)
+            if trained.error:
+                print(f"{args.recipe}: training: {trained.error}", file=sys.stderr)
+    return EXIT_OK if run.ok and not (trained and trained.error) else EXIT_STEP_FAILED
 
 
 def gui_main(argv: list[str]) -> int:
@@ -74,6 +88,12 @@ def gui_main(argv: list[str]) -> int:
     parser.add_argument("--screenshot", metavar="OUT.png",
                         help="render the window offscreen at 1280x800, save it, and exit")
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot")
+    parser.add_argument("--present", action="store_true",
+                        help="start in presenter mode: big text, cells and plot lines")
+    parser.add_argument("--lang", metavar="LOCALE",
+                        help="the interface language, such as en or zh_CN (remembered)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"),
+                        help="the colour theme (remembered)")
     args = parser.parse_args(argv)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -82,4 +102,5 @@ def gui_main(argv: list[str]) -> int:
 
     from app.gui import launch
 
-    return launch(args.recipe, screenshot=args.screenshot, size=(width, height))
+    return launch(args.recipe, screenshot=args.screenshot, size=(width, height),
+                  present=args.present, lang=args.lang, theme=args.theme)

@@ -325,8 +325,8 @@ class _Evaluator:
         if spec.provenance == "elementwise":
             self.check_broadcast(spec.name, args + list(kwargs.values()))
         if spec.name == "repeat" and tensors:
-            sizes = [a for a in _flat(args[1:]) if isinstance(a, int)]
-            if len(sizes) >= tensors[0].dim():
+            sizes = [_index(a) for a in _flat(args[1:])]  # x.repeat(torch.tensor(n), 1) too
+            if len(sizes) >= tensors[0].dim() and all(isinstance(s, int) for s in sizes):
                 self.check_size("repeat", math.prod(max(s, 0) for s in sizes)
                                 * max(tensors[0].numel(), 1), tensors[0].dtype)
 

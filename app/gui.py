@@ -5,18 +5,34 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
 ORGANIZATION = "TensorLab"
 APPLICATION = "Tensor Lab"
+#: Compiled translations: ``tensor_lab_<locale>.qm`` (``tensor_lab_zh_CN.qm``).
+I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
+
+_translators: list = []  # installed QTranslators, kept alive here
 
 
 def launch(recipe: str | None = None, *, screenshot: str | None = None,
-           size: tuple[int, int] = (1280, 800)) -> int:
-    """Run the window; with ``screenshot``, render offscreen to that PNG and return."""
+           size: tuple[int, int] = (1280, 800), present: bool = False,
+           lang: str | None = None, theme: str | None = None) -> int:
+    """Run the window; with ``screenshot``, render offscreen to that PNG and return.
+
+    ``lang`` (a locale such as ``zh_CN``) and ``theme`` are remembered in the settings,
+    except for a screenshot, which leaves the settings as they were.
+    """
     if screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import QSettings, QTimer, qInstallMessageHandler
+    # torch before PySide6: once PySide6 is loaded, its import hook reads the source of
+    # every module imported after it, and torch has hundreds.
+    import torch  # noqa: F401
+    from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
+
+    from widgets.settings_store import load_settings, save_settings
+    from widgets.theme import apply_theme
 
     qInstallMessageHandler(_on_qt_message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -24,28 +40,111 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     app.setApplicationName(APPLICATION)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 
-    window = make_window(recipe, restore_layout=not screenshot)
+    settings = load_settings()
+    with settings.events.blocked():
+        if lang is not None:
+            settings.language = lang
+        if theme is not None:
+            settings.theme = theme
+    if not screenshot and (lang is not None or theme is not None):
+        save_settings(settings)
+    install_translators(settings.language)
+    apply_theme(settings.theme, settings.high_contrast)
+    window = make_window(recipe, restore_layout=not screenshot, present=present,
+                         settings=settings)
     if screenshot:
         return save_screenshot(window, screenshot, size)
     window.show()
-    if os.environ.get("TENSOR_LAB_STARTUP_TIMING"):
-        QTimer.singleShot(0, lambda: print(f"first paint after {since_start():.2f} s",
-                                           flush=True))
-    return app.exec()
+    timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
+    if timing:
+        _report_first_paint(app, quit_after=timing == "exit")
+    from widgets.autosave_hook import start_autosave
+
+    autosave = start_autosave(window)  # offers to restore a crashed session's work first
+    code = app.exec()
+    autosave.finish()  # a clean exit: nothing to offer next time
+    return code
 
 
-def make_window(recipe: str | None = None, *, restore_layout: bool = True):
-    """The main window on ``recipe``, or on the welcome recipe (never an empty window)."""
+def _report_first_paint(app, quit_after: bool) -> None:
+    """Print "first paint after X s" once the first widget has painted (``make bench``).
+
+    With ``quit_after`` the process then leaves at once, skipping interpreter teardown.
+    """
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    def report() -> None:
+        print(f"first paint after {since_start():.3f} s", flush=True)
+        if quit_after:
+            os._exit(0)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                app.removeEventFilter(self)
+                QTimer.singleShot(0, report)  # after this frame's painting is done
+            return False
+
+    hook = FirstPaint(app)  # parented: lives as long as the application
+    app.installEventFilter(hook)
+
+
+def make_window(recipe: str | None = None, *, restore_layout: bool = True,
+                present: bool = False, settings=None):
+    """The main window on ``recipe``, or on the welcome recipe (never an empty window).
+
+    ``present`` starts it in presenter mode; ``settings`` (``app.settings.Settings``) are
+    read from ``QSettings`` when not given.
+    """
     from app.document import Document
     from widgets.main_window import MainWindow
 
     document = Document()
-    window = MainWindow(document)
+    window = MainWindow(document, settings=settings)
     if restore_layout:
         window.restore_settings()
     if recipe is None or not window.open_path(recipe):
         document.open_welcome()
+    if present:
+        window.presenter.set_enabled(True)
     return window
+
+
+def translation_file(language: str) -> Path | None:
+    """The ``.qm`` file for ``language`` (``zh_CN``, falling back to ``zh``), if shipped."""
+    for name in (language, language.split("_")[0]):
+        path = I18N_DIR / f"tensor_lab_{name}.qm"
+        if name and path.is_file():
+            return path
+    return None
+
+
+def install_translators(language: str = "") -> str:
+    """Translate the UI into ``language`` (a locale name; ``""`` follows the system).
+
+    Installs Tensor Lab's own translation when ``resources/i18n`` has one, and Qt's
+    translation of its standard dialogs. Returns the locale name used. Call it before
+    the window is made: widgets read their texts when they are built.
+    """
+    from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+    app = QCoreApplication.instance()
+    for translator in _translators:
+        app.removeTranslator(translator)
+    _translators.clear()
+    locale = QLocale(language) if language else QLocale.system()
+    own = translation_file(locale.name())
+    if own is not None:
+        translator = QTranslator(app)
+        if translator.load(str(own)):
+            app.installTranslator(translator)
+            _translators.append(translator)
+    qt_base = QTranslator(app)
+    if qt_base.load(locale, "qtbase", "_",
+                    QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_base)
+        _translators.append(qt_base)
+    return locale.name()
 
 
 def save_screenshot(window, path: str, size: tuple[int, int]) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import warnings
 from collections.abc import Iterable, Iterator
 
 import torch
@@ -129,7 +130,10 @@ def read_recipe(source: str | bytes) -> Recipe:
     # Generated training code after the marker line is neither parsed nor run.
     source, generated = training_script.split_generated(source)
     try:
-        tree = ast.parse(source, mode="exec")
+        with warnings.catch_warnings():  # "invalid escape sequence": the file's, not ours
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(source, mode="exec")
     except SyntaxError as e:
         raise RecipeError(e.lineno or 0, e.offset or 0, f"syntax error: {e.msg}") from None
     except (RecursionError, MemoryError):

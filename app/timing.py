@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from torch.utils.benchmark import Timer
 
 from app.catalog import CATALOG
 from app.devices import Device
@@ -129,6 +128,8 @@ def _time_on(expr: Expr, inputs: dict[str, Any], device: str, min_run_time: floa
             return evaluate_expr(local, dict(namespace))
 
         step()  # fail here, with torch's message, rather than inside the Timer
+        from torch.utils.benchmark import Timer  # here: it imports setuptools, slow to start
+
         timer = Timer(stmt="step()", globals={"step": step}, timer=_clock(device),
                       num_threads=torch.get_num_threads(), label=device)
         m = timer.blocked_autorange(min_run_time=min_run_time)

@@ -32,6 +32,7 @@ import torch
 
 # Three rows of four scores.
 x = torch.arange(12.0).view(3, 4)
+
 # For each row, the columns to pick: row 0 takes column 3, then column 0.
 index = torch.tensor([[3, 0], [1, 1], [2, 0]])
 y = torch.gather(x, 1, index)

@@ -30,6 +30,7 @@ import torch
 
 x = torch.arange(1.0, 26.0).view(5, 5)
 lower = torch.tril(x, diagonal=1)
+
 # The causal mask: ones on and below the main diagonal.
 mask = torch.tril(torch.ones(5, 5))
 print(lower)

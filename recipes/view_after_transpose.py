@@ -32,13 +32,16 @@ Category: shapes
 import torch
 
 x = torch.arange(6).view(2, 3)
+
 # The transpose: the same memory, strides (1, 3).
 t = x.t()
 print(x.is_contiguous())
 print(t.is_contiguous())
+
 # The fixes: reshape copies when it has to, contiguous() copies first.
 r = t.reshape(6)
 c = t.contiguous().view(6)
 print(r)
+
 # The lesson: this line raises "view size is not compatible with input tensor's size and stride".
 v = t.view(6)

@@ -49,3 +49,71 @@ def _catch_qt_leaks(request):
              if t not in threads_before and t.is_alive() and not t.daemon]
     assert not leaked, f"{request.node.name} left widgets open: {leaked}"
     assert not extra, f"{request.node.name} left threads running: {extra}"
+
+
+# -- uncaught exceptions and Qt warnings that pytest-qt does not see -----------------------------
+class _Uncaught:
+    """What reached ``sys.excepthook`` or Qt's message handler while no one else was looking.
+
+    Installed once, before any test: pytest-qt swaps in its own hook and handler for each
+    test and then puts these back, so they hear exactly what pytest-qt does not: Qt
+    messages while a test tears down (pytest-qt stops listening after the call), tests
+    marked ``no_qt_log`` or ``qt_no_exception_capture``, and runs without pytest-qt.
+    """
+
+    def __init__(self) -> None:
+        import sys
+
+        self.records: list[str] = []
+        self.watching = False
+        self._previous_hook = sys.excepthook
+        sys.excepthook = self.excepthook
+        try:
+            from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+        except ImportError:  # core-only environments
+            return
+        self._levels = {QtMsgType.QtWarningMsg: "warning", QtMsgType.QtCriticalMsg: "critical",
+                        QtMsgType.QtFatalMsg: "fatal"}
+        self._previous_handler = qInstallMessageHandler(self.qt_message)
+
+    def excepthook(self, kind, value, traceback) -> None:
+        if self.watching:
+            self.records.append(f"uncaught {kind.__name__}: {value}")
+        self._previous_hook(kind, value, traceback)
+
+    def qt_message(self, mode, context, message: str) -> None:
+        level = self._levels.get(mode)
+        if self.watching and level is not None:
+            self.records.append(f"Qt {level}: {message}")
+        if self._previous_handler is not None:
+            self._previous_handler(mode, context, message)
+        else:  # what Qt's default handler does
+            import sys
+
+            print(message, file=sys.stderr)
+
+
+_UNCAUGHT = _Uncaught()
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_uncaught(request):
+    """Fail a test in which an exception reached ``sys.excepthook`` or Qt logged a warning.
+
+    pytest-qt already fails on both while a test runs (``qt_log_level_fail = WARNING``);
+    this covers the rest (see ``_Uncaught``). ``qt_log_ignore`` patterns are honoured.
+    """
+    import re
+
+    _UNCAUGHT.records.clear()
+    _UNCAUGHT.watching = True
+    yield
+    _UNCAUGHT.watching = False
+    ignore = list(request.config.getini("qt_log_ignore"))
+    marker = request.node.get_closest_marker("qt_log_ignore")
+    if marker is not None:
+        ignore += list(marker.args)
+    records = [r for r in _UNCAUGHT.records
+               if not (r.startswith("Qt ") and any(re.search(p, r) for p in ignore))]
+    _UNCAUGHT.records.clear()
+    assert not records, f"{request.node.name}: " + "; ".join(records)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -52,10 +52,10 @@ from app.evaluator import RecipeRun
 from app.expr import Ref, references
 from app.writer import write_step
 from widgets.graph_view import KIND_COLOURS, GraphView
+from widgets.theme import current_palette
 from widgets.tensor_table_model import PlaneAddress, TensorTableModel
 from widgets.undo import push_edit
 
-ERROR_COLOUR = "#c62828"
 _FACT_KEYS = ("tensor", "is_leaf", "requires_grad", "grad_fn", "retains_grad", ".grad")
 _LEAVES_LISTED = 10  # the status line names this many leaves, then counts the rest
 _ONES = "ones"  # the gradient combo's data for torch.ones_like(out)
@@ -153,7 +153,8 @@ class AutogradPanel(QWidget):
                            ("saved", self.tr("saved")), ("cut", self.tr("cut off"))):
             swatch = QLabel()
             swatch.setFixedSize(14, 14)
-            border = "dashed " + ERROR_COLOUR if kind == "cut" else "solid #455a64"
+            border = ("dashed " + current_palette().error if kind == "cut"
+                      else "solid " + current_palette().muted)
             swatch.setStyleSheet(f"background: {KIND_COLOURS[kind]}; border: 1px {border};")
             swatch.setToolTip(legend_tip)
             label = QLabel(text)
@@ -406,8 +407,19 @@ class AutogradPanel(QWidget):
     def _on_view_hessian(self) -> None:
         self._show_matrix("hessian")
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._stale:
+            self._refresh()
+
     # -- rendering ----------------------------------------------------------------------------
     def _refresh(self) -> None:
+        if not self.isVisible():
+            # Behind another tab: draw when shown. The graph's layout (networkx) is the
+            # costly part, and nobody would see it; this keeps it out of start-up.
+            self._stale = True
+            return
+        self._stale = False
         doc = self._document
         run = doc.run
         previous = self._name
@@ -611,7 +623,7 @@ class AutogradPanel(QWidget):
         if lesson is not None:
             parts.append(self.tr("<b>Why:</b> {0}").format(html.escape(lesson.cause)))
             parts.append(self.tr("<b>Fix:</b> {0}").format(html.escape(lesson.fix)))
-        self._error.setText(f"<span style='color:{ERROR_COLOUR}'>" + "<br>".join(parts)
+        self._error.setText(f"<span style='color:{current_palette().error}'>" + "<br>".join(parts)
                             + "</span>")
         self._error.show()
 

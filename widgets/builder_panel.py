@@ -31,7 +31,9 @@ from app.expr import Call, Const, Expr, Ref, walk
 from app.reader import RecipeError, read_recipe
 from app.recipe import Recipe, Step, check_name
 from app.writer import write_step
-from widgets.param_form import ERROR_STYLE, ParamForm
+from widgets.i18n_text import op_summary
+from widgets.param_form import ParamForm
+from widgets.theme import error_style
 from widgets.undo import push_edit
 
 SEED_OP = "torch.manual_seed"
@@ -154,7 +156,7 @@ class BuilderPanel(QWidget):
         self.function_combo = QComboBox()
         for spec in self._specs:
             self.function_combo.addItem(spec.function_key or spec.name)
-            self.function_combo.setItemData(self.function_combo.count() - 1, spec.summary,
+            self.function_combo.setItemData(self.function_combo.count() - 1, op_summary(spec),
                                             Qt.ItemDataRole.ToolTipRole)
         self.function_combo.setToolTip(self.tr("The torch function that creates the tensor."))
         self.summary = QLabel()
@@ -184,7 +186,7 @@ class BuilderPanel(QWidget):
                                         "recipe file."))
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet(ERROR_STYLE)
+        self.status.setStyleSheet(error_style())
         self.status.hide()
 
         self.add_button = QPushButton(self.tr("Add"))
@@ -347,7 +349,7 @@ class BuilderPanel(QWidget):
             self.name_edit.setText(step.name or "")
         self._loaded, self._name_auto = step, True
         self._loaded_call = self.current_call()  # the same call spelled the form's way
-        self.summary.setText(spec.summary)
+        self.summary.setText(op_summary(spec))
 
     # -- view to model ------------------------------------------------------------------------
     def _on_view_function_changed(self, index: int) -> None:
@@ -355,7 +357,7 @@ class BuilderPanel(QWidget):
         with QSignalBlocker(self.form):
             self.form.set_spec(spec, self._tensor_names())
             self.form.set_values({**example_values(spec), **self.form.values()})
-        self.summary.setText(spec.summary)
+        self.summary.setText(op_summary(spec))
         self._refresh()
 
     def _on_view_name_edited(self, _text: str) -> None:
@@ -420,7 +422,7 @@ class BuilderPanel(QWidget):
         else:
             message = for_add or ""
         self.name_message.setText(message)
-        self.name_message.setStyleSheet(HINT_STYLE if own_name else ERROR_STYLE)
+        self.name_message.setStyleSheet(HINT_STYLE if own_name else error_style())
         self.name_message.setVisible(bool(message))
         self.add_button.setEnabled(not errors and for_add is None)
         changed = index is not None and call is not None and (

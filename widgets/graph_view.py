@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.autograd_graph import AutogradGraph, GraphNode, layered_layout
+from widgets.theme import current_palette, qcolour
 
 #: Fill colour of each node kind (light, so the dark text reads on any theme).
 KIND_COLOURS = {
@@ -37,10 +38,8 @@ KIND_COLOURS = {
     "saved": "#ffe0b2",       # orange: tensors saved for backward
     "cut": "#ffffff",         # white, dashed red outline: where detach/no_grad cut the graph
 }
-_TEXT = QColor("#202020")
-_EDGE = QColor("#606060")
-_CUT = QColor("#c62828")
-_SELECTED = QColor("#1565c0")
+_TEXT = QColor("#202020")  # on the light node fills, whatever the theme
+# Edges, cuts and the selection take the theme's colours (``widgets.theme``) when drawn.
 _PAD_X, _PAD_Y, _GAP_X, _GAP_Y = 10.0, 4.0, 24.0, 26.0
 _MIN_WIDTH, _MAX_WIDTH = 70.0, 260.0
 _MIN_ZOOM, _MAX_ZOOM = 0.05, 4.0
@@ -77,9 +76,9 @@ class NodeItem(QGraphicsPathItem):
 
     def set_selected(self, on: bool) -> None:
         if on:
-            pen = QPen(_SELECTED, 3)
+            pen = QPen(QColor(current_palette().highlight), 3)
         elif self.node.kind == "cut":
-            pen = QPen(_CUT, 1.5, Qt.PenStyle.DashLine)
+            pen = QPen(qcolour("error"), 1.5, Qt.PenStyle.DashLine)
         else:
             pen = QPen(QColor("#455a64"), 1.2)
         self.setPen(pen)
@@ -229,7 +228,7 @@ class GraphView(QGraphicsView):
         path = QPainterPath(start)
         bend = max((end.y() - start.y()) / 2, 12.0)
         path.cubicTo(start + QPointF(0, bend), end - QPointF(0, bend), end)
-        colour = _CUT if kind == "cut" else _EDGE
+        colour = qcolour("error") if kind == "cut" else qcolour("muted")
         pen = QPen(colour, 1.3)
         if kind in ("saved", "cut"):
             pen.setStyle(Qt.PenStyle.DashLine)

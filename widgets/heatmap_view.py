@@ -10,9 +10,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
+from app.palette import Palette
 from widgets.tensor_table_model import full_precision
+from widgets.theme import current_palette, theme_notifier
 
 
 class _IndexAxis(pg.AxisItem):
@@ -52,9 +54,6 @@ class HeatmapView(QWidget):
         layout.addWidget(self._readout)
         layout.addWidget(self._graphics, 1)
 
-        background = self.palette().color(QPalette.ColorRole.Base)
-        ink = self.palette().color(QPalette.ColorRole.Text)
-        self._graphics.setBackground(background)
         axes = {side: _IndexAxis(side) for side in ("left", "bottom")}
         self._plot: pg.PlotItem = self._graphics.addPlot(row=0, col=0, axisItems=axes)
         self._plot.invertY(True)
@@ -63,12 +62,23 @@ class HeatmapView(QWidget):
         self._plot.getViewBox().setDefaultPadding(0.0)
         self._image = pg.ImageItem(axisOrder="row-major")
         self._plot.addItem(self._image)
-        self._bar = pg.ColorBarItem(colorMap="viridis", width=14, interactive=False, pen=ink)
+        self._bar = pg.ColorBarItem(colorMap=current_palette().colormap, width=14,
+                                    interactive=False)
         self._bar.setImageItem(self._image, insert_in=self._plot)
-        for axis in (*axes.values(), self._bar.axis):
+        self._axes = (*axes.values(), self._bar.axis)
+        self._apply_theme(current_palette())
+        theme_notifier().changed.connect(self._apply_theme)
+        self._graphics.scene().sigMouseMoved.connect(self._on_view_mouse_moved)
+
+    def _apply_theme(self, palette: Palette) -> None:
+        """Background, axes and colour map in the theme's colours (at start and on change)."""
+        colours = QApplication.palette(self)  # the new palette, even before this widget's
+        ink = colours.color(QPalette.ColorRole.Text)
+        self._graphics.setBackground(colours.color(QPalette.ColorRole.Base))
+        self._bar.setColorMap(pg.colormap.get(palette.colormap))
+        for axis in self._axes:
             axis.setPen(ink)
             axis.setTextPen(ink)
-        self._graphics.scene().sigMouseMoved.connect(self._on_view_mouse_moved)
 
     # -- accessors ---------------------------------------------------------------------
     @property

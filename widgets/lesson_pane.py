@@ -6,14 +6,21 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from app.document import Document
+from app.gallery import for_display, lesson_text
 
 
 class LessonPane(QWidget):
-    """Shows the recipe's docstring: its first line as the title, the rest as Markdown."""
+    """Shows the recipe's docstring: its first line as the title, the rest as Markdown.
 
-    def __init__(self, document: Document, parent: QWidget | None = None):
+    A lesson written in two languages (``app.gallery``: English, then Simplified Chinese)
+    shows the half of ``language``; ``set_language`` switches.
+    """
+
+    def __init__(self, document: Document, parent: QWidget | None = None,
+                 language: str = "en"):
         super().__init__(parent)
         self._document = document
+        self._language = language
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(True)
         self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))
@@ -35,8 +42,19 @@ class LessonPane(QWidget):
                                              "A docstring at the top of the file becomes "
                                              "its title and lesson.*"))
             return
+        text = for_display(lesson_text(text, self._language)) or text
         title, _, body = text.partition("\n")
         self.browser.setMarkdown(f"### {title.strip()}\n\n{body.strip()}")
+
+    @property
+    def language(self) -> str:
+        return self._language
+
+    def set_language(self, language: str) -> None:
+        """Show the lesson's half for ``language`` (``en``, ``zh_CN``)."""
+        if language != self._language:
+            self._language = language
+            self._on_model_changed()
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._set_model_connected(False)

@@ -5,42 +5,77 @@ from __future__ import annotations
 import os
 
 import torch
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtCore import QByteArray, QSignalBlocker, Qt
+from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QTabWidget, QWidget)
 
-from app import __version__
 from app.document import RECIPES_DIR, Document
 from app.reader import RecipeError
+from app.settings import Settings
+from widgets.actions import RecipeDrop, WindowActions, show_about
+from widgets.autograd_panel import AutogradPanel
 from widgets.builder_panel import BuilderPanel
 from widgets.code_pane import CodePane
+from widgets.dock_layout import DockTabBarGuard, tidy_tab_bars
+from widgets.docs_panel import DocsPanel
+from widgets.exports import TensorExports
+from widgets.gallery_panel import GalleryPanel, lesson_language
 from widgets.lesson_pane import LessonPane, OutputPane
+from widgets.op_panel import OpPanel
+from widgets.op_view import OpView
+from widgets.presenter import PresenterMode
+from widgets.settings_store import load_settings, save_settings
 from widgets.steps_panel import StepsPanel
+from widgets.storage_view import StorageView
+from widgets.training_panel import TrainingPanel
 from widgets.viewer_panel import ViewerPanel
 
-MAX_RECENT = 8
 FILE_FILTER = "Recipes (*.py);;All files (*)"
 
 
 class MainWindow(QMainWindow):
     """Tensor Lab's window. It owns the document and the undo stack and wires the panels."""
 
-    def __init__(self, document: Document | None = None, parent: QWidget | None = None):
+    def __init__(self, document: Document | None = None, parent: QWidget | None = None,
+                 settings: Settings | None = None):
         super().__init__(parent)
         self.document = document if document is not None else Document()
+        self.settings = settings if settings is not None else load_settings()
         self.undo_stack = QUndoStack(self)
         self.setObjectName("MainWindow")
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
                             | QMainWindow.DockOption.AllowTabbedDocks)
 
         self.viewer = ViewerPanel(self.document)
-        self.setCentralWidget(self.viewer)
+        self.autograd = AutogradPanel(self.document, self.undo_stack)
+        self.views = QTabWidget(self)
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.viewer, self.tr("Tensor"))
+        self.views.addTab(self.autograd, self.tr("Autograd graph"))
+        self.views.setTabToolTip(0, self.tr("The selected step's tensor: facts, statistics, "
+                                            "every value"))
+        self.views.setTabToolTip(1, self.tr("The backward graph of the selected tensor: "
+                                            "grad_fn nodes, leaves and their gradients"))
+        self.op_view = OpView(self.document, self.undo_stack)
+        self.storage_view = StorageView(self.document)
+        self.views.setTabToolTip(self.views.addTab(self.op_view, self.tr("Op explained")),
+                                 self.tr("The selected step's inputs and output side by side; "
+                                         "hover an output cell to see where it came from"))
+        self.views.setTabToolTip(self.views.addTab(self.storage_view, self.tr("Memory")),
+                                 self.tr("Which tensors share memory: views versus copies, "
+                                         "with data_ptr, offset and strides"))
+        self.training = TrainingPanel(self.document, self.undo_stack)
+        self.training.add_to_tabs(self.views)  # shown while the recipe has a training setup
+        self.setCentralWidget(self.views)
         self.steps = StepsPanel(self.document, self.undo_stack)
         self.builder = BuilderPanel(self.document, self.undo_stack)
+        self.ops = OpPanel(self.document, self.undo_stack)
         self.code = CodePane(self.document)
         self.output = OutputPane(self.document)
-        self.lesson = LessonPane(self.document)
+        self.lesson = LessonPane(self.document, language=lesson_language(self.settings.language))
+        self.gallery = GalleryPanel(self.document, language=self.lesson.language)
+        self.docs_panel = DocsPanel(self.document, self.builder, self.ops)
 
         self.docks: dict[str, QDockWidget] = {}
         self._dock("steps", self.tr("Steps"), self.steps, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -48,6 +83,15 @@ class MainWindow(QMainWindow):
                    Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("builder", self.tr("Builder"), self.builder,
                    Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("ops", self.tr("Ops"), self.ops, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["builder"], self.docks["ops"])
+        self._dock("docs", self.tr("Docs"), self.docs_panel,
+                   Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["ops"], self.docks["docs"])
+        self._dock("gallery", self.tr("Gallery"), self.gallery,
+                   Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["docs"], self.docks["gallery"])
+        self.docks["builder"].raise_()
         self._dock("code", self.tr("Code"), self.code, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._dock("output", self.tr("Output"), self.output,
                    Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -61,7 +105,16 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Vertical)
         self._default_state = self.saveState()
 
-        self._build_menus()
+        self.presenter = PresenterMode(self, self.settings)
+        self.exports = TensorExports(self)
+        self.exports.install_viewer_menus(self.viewer)
+        self.window_actions = WindowActions(self)
+        self.recent_menu = self.window_actions.recent_menu
+        self.presenter.toggled.connect(self._on_view_presenter_toggled)
+        self.settings.events.connect(self._on_model_settings_changed)
+        self._drop = RecipeDrop(self)
+        self._tab_bars = DockTabBarGuard(self)
+        self._refresh_recent_menu()
         self._build_status_bar()
         self._set_model_connected(True)
         self._update_title()
@@ -74,69 +127,15 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         self.docks[key] = dock
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setStatusTip(tip or text.replace("&", "").rstrip("."))
-        action.setToolTip(action.statusTip())
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu(self.tr("&File"))
-        self._action(file, self.tr("&New"), self.new_recipe, QKeySequence.StandardKey.New,
-                     self.tr("Start an empty recipe"))
-        self._action(file, self.tr("&Open..."), self.open_dialog, QKeySequence.StandardKey.Open,
-                     self.tr("Open a recipe (.py); it is read, never run"))
-        self.recent_menu = file.addMenu(self.tr("Open &Recent"))
-        self.recent_menu.setToolTipsVisible(True)
-        self._action(file, self.tr("Open &Welcome Recipe"), self.document.open_welcome,
-                     tip=self.tr("Open the recipe Tensor Lab starts with"))
-        file.addSeparator()
-        self._action(file, self.tr("&Save"), self.save, QKeySequence.StandardKey.Save,
-                     self.tr("Save the recipe as a Python script"))
-        self._action(file, self.tr("Save &As..."), self.save_as,
-                     QKeySequence.StandardKey.SaveAs, self.tr("Save the recipe under a new name"))
-        file.addSeparator()
-        self._action(file, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit,
-                     self.tr("Close Tensor Lab"))
-
-        edit = bar.addMenu(self.tr("&Edit"))
-        undo = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        edit.addActions([undo, redo])
-        edit.addSeparator()
-        self._action(edit, self.tr("Move Step &Up"), lambda: self.steps.move_selected(-1),
-                     "Alt+Up")
-        self._action(edit, self.tr("Move Step &Down"), lambda: self.steps.move_selected(1),
-                     "Alt+Down")
-        self._action(edit, self.tr("&Delete Step"), self.steps.delete_selected,
-                     QKeySequence.StandardKey.Delete)
-
-        view = bar.addMenu(self.tr("&View"))
-        for dock in self.docks.values():
-            view.addAction(dock.toggleViewAction())
-        view.addSeparator()
-        self._action(view, self.tr("&Reset Layout"), self.reset_layout,
-                     tip=self.tr("Put every panel back where it started"))
-
-        help_ = bar.addMenu(self.tr("&Help"))
-        self._action(help_, self.tr("&About Tensor Lab"), self.about)
-        self._refresh_recent_menu()
-
     def _build_status_bar(self) -> None:
         from app.devices import available_devices
 
         devices = ", ".join(d.id for d in available_devices())
         cuda = f" · CUDA {torch.version.cuda}" if torch.cuda.is_available() else ""
-        info = QLabel(self.tr("torch {0}{1} · devices: {2}").format(
-            torch.__version__, cuda, devices))
-        info.setToolTip(self.tr("The PyTorch build in use and the devices it can reach"))
+        info = QLabel(self.tr("│  torch {0}{1} · default device: {2} · devices: {3}").format(
+            torch.__version__, cuda, self.settings.default_device, devices))
+        info.setToolTip(self.tr("The default device, the PyTorch build in use and the "
+                                "devices it can reach"))
         self.shape_label = QLabel()
         self.shape_label.setToolTip(self.tr("Shape and dtype of the selected step's tensor"))
         self.statusBar().addPermanentWidget(self.shape_label)
@@ -147,7 +146,10 @@ class MainWindow(QMainWindow):
         for signal, slot in ((doc.path_changed, self._on_model_path),
                              (doc.modified_changed, self._on_model_modified),
                              (doc.selection_changed, self._on_model_selection),
-                             (doc.evaluated, self._on_model_evaluated)):
+                             (doc.evaluated, self._on_model_evaluated),
+                             (self.gallery.open_requested, self.open_from_gallery),
+                             (self.gallery.reset_requested, self.reset_to_original),
+                             (self.settings.events.language, self._on_model_language)):
             signal.connect(slot) if connect else signal.disconnect(slot)
 
     # -- files -------------------------------------------------------------------
@@ -200,6 +202,32 @@ class MainWindow(QMainWindow):
         self._add_recent(path)
         return True
 
+    def show_gallery(self) -> None:
+        """Show the gallery panel, raised, with the keyboard in its search box."""
+        self.docks["gallery"].show()
+        self.docks["gallery"].raise_()
+        self.gallery.ensure_scanned()
+        self.gallery.search_edit.setFocus()
+
+    def open_from_gallery(self, path: str) -> bool:
+        """Open a lesson picked in the gallery, asking first about unsaved changes."""
+        return self.confirm_discard() and self.open_path(path)
+
+    def reset_to_original(self) -> bool:
+        """Open the recipe's file again, discarding its changes (after asking)."""
+        path = self.document.path
+        if path is None:
+            self.statusBar().showMessage(self.tr("This recipe has no file to go back to."), 8000)
+            return False
+        if self.document.modified and QMessageBox.question(
+                self, self.tr("Reset to the original"),
+                self.tr("Discard every change made to {0} and open the file as it "
+                        "was saved?").format(os.path.basename(path)),
+                QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel) != QMessageBox.StandardButton.Reset:
+            return False
+        return self.open_path(path)
+
     def confirm_discard(self) -> bool:
         """True when there are no unsaved changes, or the user chose what to do with them."""
         if not self.document.modified:
@@ -219,15 +247,10 @@ class MainWindow(QMainWindow):
 
     # -- recent files and layout ---------------------------------------------------
     def recent_files(self) -> list[str]:
-        value = QSettings().value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+        return list(self.settings.recent_recipes)
 
     def _add_recent(self, path: str) -> None:
-        path = os.path.abspath(path)
-        recent = [path] + [p for p in self.recent_files() if p != path]
-        QSettings().setValue("recent", recent[:MAX_RECENT])
+        self.settings.add_recent(os.path.abspath(path))
         self._refresh_recent_menu()
 
     def _refresh_recent_menu(self) -> None:
@@ -244,28 +267,28 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def restore_settings(self) -> None:
-        settings = QSettings()
-        geometry = settings.value("window/geometry")
-        state = settings.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
+        """Put the window and its panels where the settings say they were."""
+        if self.settings.window_geometry:
+            self.restoreGeometry(QByteArray(self.settings.window_geometry))
+        if self.settings.window_state:
+            self.restoreState(QByteArray(self.settings.window_state))
+            tidy_tab_bars(self)
 
     def save_settings(self) -> None:
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/state", self.saveState())
+        """Remember the window's layout, and store every setting."""
+        with self.settings.events.blocked():
+            self.settings.window_geometry = bytes(self.saveGeometry().data())
+            self.settings.window_state = bytes(self.saveState().data())
+        save_settings(self.settings)
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state)
         for dock in self.docks.values():
             dock.show()
+        tidy_tab_bars(self)
 
     def about(self) -> None:
-        QMessageBox.about(self, self.tr("About Tensor Lab"), self.tr(
-            "<b>Tensor Lab</b> {0}<br>A desktop lab for exploring PyTorch.<br><br>"
-            "torch {1}<br>Qt {2}").format(__version__, torch.__version__, _qt_version()))
+        show_about(self)
 
     # -- model → view ------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -273,6 +296,18 @@ class MainWindow(QMainWindow):
             else self.document.recipe.title
         self.setWindowTitle(self.tr("{0}[*] — Tensor Lab").format(name))
         self.setWindowModified(self.document.modified)
+
+    def _on_model_settings_changed(self, *_: object) -> None:
+        save_settings(self.settings)
+
+    def _on_view_presenter_toggled(self, on: bool) -> None:
+        self.window_actions.update_presenter_keys(on)
+        with QSignalBlocker(self.window_actions["view.presenter"]):
+            self.window_actions["view.presenter"].setChecked(on)
+
+    def _on_model_language(self, language: str) -> None:
+        self.lesson.set_language(lesson_language(language))
+        self.gallery.set_language(self.lesson.language)
 
     def _on_model_path(self, _path) -> None:
         self._update_title()
@@ -298,10 +333,5 @@ class MainWindow(QMainWindow):
             return
         self.save_settings()
         self._set_model_connected(False)
+        self.training.shutdown()  # ends the training process, if one runs
         super().closeEvent(event)
-
-
-def _qt_version() -> str:
-    from PySide6 import __version__ as pyside_version
-
-    return pyside_version

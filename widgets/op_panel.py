@@ -42,7 +42,9 @@ from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe import Step, check_name
 from app.writer import write_expr, write_step
 from widgets.builder_panel import bind_call
-from widgets.param_form import ERROR_STYLE, ParamForm
+from widgets.i18n_text import lesson_text, op_summary
+from widgets.param_form import ParamForm
+from widgets.theme import current_palette, error_style
 from widgets.timing_view import TimingView
 from widgets.undo import push_edit
 
@@ -57,7 +59,6 @@ BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
 #: Optional parameters of these kinds are written as keywords: ``diagonal=1``, ``dim=0``.
 KEYWORD_KINDS = frozenset({"dim", "int", "bool", "float", "number", "dtype", "device", "str"})
 HINT_STYLE = "color: palette(placeholder-text);"
-LESSON_STYLE = "QFrame#lesson { border: 1px solid #c0392b; border-radius: 4px; }"
 _SPEC_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -239,7 +240,7 @@ class OpPanel(QWidget):
                 if spec.category == category:
                     child = QTreeWidgetItem([spec.name])
                     child.setData(0, _SPEC_ROLE, i)
-                    child.setToolTip(0, spec.summary)
+                    child.setToolTip(0, op_summary(spec))
                     top.addChild(child)
             self.op_tree.addTopLevelItem(top)
         self.op_tree.expandAll()
@@ -332,9 +333,10 @@ class OpPanel(QWidget):
         # errors as lessons
         self.lesson_box = QFrame()
         self.lesson_box.setObjectName("lesson")
-        self.lesson_box.setStyleSheet(LESSON_STYLE)
+        self.lesson_box.setStyleSheet("QFrame#lesson { border: 1px solid %s; border-radius: 4px; }"
+                                      % current_palette().error)
         self.lesson_box.setToolTip(self.tr("Why the step failed, and what to change."))
-        self.error_label = self._lesson_label(ERROR_STYLE)
+        self.error_label = self._lesson_label(error_style())
         self.error_label.setFont(mono)
         self.cause_label = self._lesson_label("")
         self.fix_label = self._lesson_label("")
@@ -675,7 +677,7 @@ class OpPanel(QWidget):
     def _show_spec(self, spec: OpSpec) -> None:
         key = spec.function_key or f"Tensor.{spec.name}"
         self.title.setText(key)
-        self.summary.setText(spec.summary)
+        self.summary.setText(op_summary(spec))
         self.signature.setText(signature(spec))
         self.doc_link.setText('<a href="{0}">{1}</a>'.format(
             html.escape(spec.doc_url, quote=True), html.escape(self.tr("docs"))))
@@ -725,7 +727,7 @@ class OpPanel(QWidget):
             self.preview.setStyleSheet("")
         problem = self._name_problem()
         self.name_message.setText(problem or "")
-        self.name_message.setStyleSheet(ERROR_STYLE)
+        self.name_message.setStyleSheet(error_style())
         self.name_message.setVisible(bool(problem))
         self.apply_button.setVisible(not editing)
         self.apply_button.setEnabled(call is not None and problem is None)
@@ -753,8 +755,10 @@ class OpPanel(QWidget):
         lesson = None
         if explain is not None and failed.status == "error":
             lesson = explain(_op_key(failed.step.expr), failed.error_type, failed.error)
-        self.cause_label.setText(self.tr("Why: {0}").format(lesson.cause) if lesson else "")
-        self.fix_label.setText(self.tr("Fix: {0}").format(lesson.fix) if lesson else "")
+        self.cause_label.setText(self.tr("Why: {0}").format(lesson_text(lesson.cause))
+                                 if lesson else "")
+        self.fix_label.setText(self.tr("Fix: {0}").format(lesson_text(lesson.fix))
+                               if lesson else "")
         self.cause_label.setVisible(lesson is not None)
         self.fix_label.setVisible(lesson is not None)
         self.lesson_box.show()

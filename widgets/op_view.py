@@ -34,6 +34,7 @@ from app.expr import Expr, Ref, Seq
 from app.provenance import Provenance, trace
 from app.writer import write_step
 from widgets.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
+from widgets.i18n_text import lesson_text, op_summary
 from widgets.op_extras import EXTRAS, Decoration, OpExtra
 from widgets.step_view import StepView, make_step_view, op_key, tensor_parts
 
@@ -331,14 +332,16 @@ class OpView(QWidget):
         self.code.setText(write_step(sv.step))
         result = sv.result
         # a failed step shows its lesson instead of the op's summary
-        self.summary.setText(sv.spec.summary if sv.spec is not None and result.ok else "")
+        self.summary.setText(op_summary(sv.spec) if sv.spec is not None and result.ok else "")
         self.summary.setVisible(bool(self.summary.text()))
         if result.status == "error":
             self.error_label.setText(f"{result.error_type}: {result.error}")
             lesson = explain(op_key(sv.step.expr), result.error_type, result.error) \
                 if explain is not None else None
-            self.cause_label.setText(self.tr("Why: {0}").format(lesson.cause) if lesson else "")
-            self.fix_label.setText(self.tr("Fix: {0}").format(lesson.fix) if lesson else "")
+            self.cause_label.setText(self.tr("Why: {0}").format(lesson_text(lesson.cause))
+                                     if lesson else "")
+            self.fix_label.setText(self.tr("Fix: {0}").format(lesson_text(lesson.fix))
+                                   if lesson else "")
             self.cause_label.setVisible(lesson is not None)
             self.fix_label.setVisible(lesson is not None)
             self.error_box.show()

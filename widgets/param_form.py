@@ -33,13 +33,15 @@ from app.devices import available_devices
 from app.expr import Const, Expr, Ref, Seq
 from app.reader import MAX_DEPTH, MAX_LITERALS
 from app.writer import write_expr
+from widgets.theme import error_style, role_style
 
 #: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
 DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
                "uint8", "bool")
 #: What a QSpinBox can hold (a C int); the lowest value is kept to mean "default".
 INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
-ERROR_STYLE = "color: #c0392b;"
+#: Error text in the light theme; ``widgets.theme.error_style()`` follows the theme in use.
+ERROR_STYLE = role_style("error")
 
 _DATA_TOKEN = re.compile(r"""
     (?P<space>\s+) | (?P<open>[\[(]) | (?P<close>[\])]) | (?P<comma>,) | (?P<sign>[+-])
@@ -51,7 +53,8 @@ _FLOAT = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:nan|inf(?
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("ParamForm", text)
+    # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
+    return QCoreApplication.translate("", text)
 
 
 class InputError(ValueError):
@@ -540,7 +543,7 @@ class ParamForm(QWidget):
         self._spec, self._names = spec, list(names)
         self._fields, self._messages, self._notes = {}, {}, {}
         self._extra = QLabel()
-        self._extra.setStyleSheet(ERROR_STYLE)
+        self._extra.setStyleSheet(error_style())
         self._extra.setWordWrap(True)
         with QSignalBlocker(self):
             for p in spec.params:
@@ -560,7 +563,7 @@ class ParamForm(QWidget):
                 write_expr(Const(p.default)))
         field.widget.setToolTip(tip)
         message = QLabel()
-        message.setStyleSheet(ERROR_STYLE)
+        message.setStyleSheet(error_style())
         message.setWordWrap(True)
         message.hide()
         cell = QWidget()

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QBrush, QColor, QUndoStack
+from PySide6.QtGui import QBrush, QUndoStack
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QToolButton,
                                QVBoxLayout, QWidget)
 
 from app.document import Document
 from app.recipe import Recipe, check_name
 from app.writer import write_step
+from widgets.theme import error_style, qcolour, theme_notifier
 from widgets.undo import push_edit
 
-#: Colour per step status, picked to read on light and dark themes alike.
-STATUS_COLOURS = {"ok": "#2e7d32", "error": "#c62828", "blocked": "#8d6e63",
-                  "skipped": "#9e9e9e"}
+#: The palette role (``app.palette``) that colours each step status; the marks below
+#: tell the statuses apart without colour.
+STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "muted"}
 _STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○"}
 
 
@@ -32,7 +33,7 @@ class StepsPanel(QWidget):
                                   | QListWidget.EditTrigger.EditKeyPressed)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
-        self.message.setStyleSheet(f"color: {STATUS_COLOURS['error']}")
+        self.message.setStyleSheet(error_style())
         self.message.hide()
 
         buttons = QHBoxLayout()
@@ -55,6 +56,7 @@ class StepsPanel(QWidget):
 
         self.list.currentRowChanged.connect(self._on_view_row)
         self.list.itemChanged.connect(self._on_view_item_edited)
+        theme_notifier().changed.connect(self._on_view_theme_changed)
         self._set_model_connected(True)
         self._on_model_evaluated(document.run)
 
@@ -113,7 +115,7 @@ class StepsPanel(QWidget):
                 status = result.status if result else "skipped"
                 item = QListWidgetItem(f"{_STATUS_MARK[status]}  {write_step(step)}")
                 item.setData(Qt.ItemDataRole.UserRole, i)
-                item.setForeground(QBrush(QColor(STATUS_COLOURS[status])))
+                item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
                 tip = write_step(step)
                 if result and result.status == "error":
                     tip += "\n\n" + result.error
@@ -132,6 +134,9 @@ class StepsPanel(QWidget):
         with QSignalBlocker(self.list):
             self.list.setCurrentRow(-1 if index is None else index)
         self._update_buttons()
+
+    def _on_view_theme_changed(self, _palette) -> None:
+        self._on_model_evaluated(self._document.run)
 
     def _update_buttons(self) -> None:
         i, n = self._document.selected, len(self._document.recipe.steps)

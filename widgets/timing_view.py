@@ -29,9 +29,9 @@ from app.recipe import Recipe, Step
 from app.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, TimingError, time_step
 from app.timing import format_seconds as fmt
 from app.writer import write_step
+from widgets.theme import error_style
 
 HINT_STYLE = "color: palette(placeholder-text);"
-ERROR_STYLE = "color: #c0392b;"
 
 #: Measurements still running; kept here so a closed view never destroys a live thread.
 _LIVE: set[QThread] = set()
@@ -247,7 +247,7 @@ class TimingView(QWidget):
         self._done()
 
     def _on_worker_failed(self, message: str) -> None:
-        self._say(message, ERROR_STYLE)
+        self._say(message, error_style())
         self._done()
 
     def _say(self, text: str, style: str = "") -> None:

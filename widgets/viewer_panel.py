@@ -29,6 +29,7 @@ from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 from app.writer import write_step
 from widgets.heatmap_view import HeatmapView
 from widgets.tensor_table_model import PlaneAddress, TensorTableModel
+from widgets.theme import error_style
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
@@ -363,7 +364,7 @@ class ViewerPanel(QWidget):
         self._code.setVisible(bool(code))
         self._status.setText(status)
         self._status.setVisible(bool(status))
-        self._status.setStyleSheet("color: #c62828;" if error else "")
+        self._status.setStyleSheet(error_style() if error else "")
 
     def _show_no_tensor(self) -> None:
         self._tensor = None

@@ -1,0 +1,15 @@
+"""The training lab's engine, Qt-free.
+
+- ``settings``: ``TrainingSettings``, the typed, validated setup, and its literal form.
+- ``program``: the plain-torch training code that recipes carry and the engine runs.
+- ``data``, ``model``: the data and the MLP of a setup, with the model's summary.
+- ``loop``: ``TrainingLoop``, steps in chunks with metrics kept on the device.
+- ``worker``: ``TrainingRun``, the loop in a spawned process, steered by commands.
+- ``history``: bounded numpy histories of a run's metrics.
+- ``script``: the recipe format (settings block, marker, generated code).
+"""
+
+from app.training.settings import SettingsError, TrainingSettings
+from app.training.worker import Event, TrainingRun, warm_up
+
+__all__ = ["Event", "SettingsError", "TrainingRun", "TrainingSettings", "warm_up"]

@@ -1,0 +1,136 @@
+"""A run's metrics over time, as numpy arrays whose size stays bounded.
+
+Each ``Series`` keeps at most ``capacity`` points. When it fills up it keeps every other
+point and from then on takes every other arriving point, so a run of 10^6 steps costs
+no more memory than one of 10^5, and plots get arrays they can hand to ``setData``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.training.loop import MetricsChunk
+
+
+class Series:
+    """Steps and their values (one value, or one row of ``width`` values, per step).
+
+    Parameters
+    ----------
+    capacity : int
+        Most points kept; an even number.
+    width : int or None
+        Values per step (for per-layer metrics); None for one value per step.
+    """
+
+    def __init__(self, capacity: int = 1 << 17, width: int | None = None):
+        self.capacity = capacity + capacity % 2
+        self.stride = 1  # every stride-th arriving point is kept
+        self._shape = () if width is None else (width,)
+        self._steps = np.empty(self.capacity, dtype=np.int64)
+        self._values = np.empty((self.capacity, *self._shape), dtype=np.float64)
+        self._n = 0
+        self._seen = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def steps(self) -> np.ndarray:
+        """The kept steps, oldest first (a read-only view)."""
+        view = self._steps[: self._n]
+        view.flags.writeable = False
+        return view
+
+    @property
+    def values(self) -> np.ndarray:
+        """The kept values, shape (len,) or (len, width) (a read-only view)."""
+        view = self._values[: self._n]
+        view.flags.writeable = False
+        return view
+
+    def last(self) -> float | np.ndarray | None:
+        return self._values[self._n - 1] if self._n else None
+
+    def extend(self, steps: np.ndarray, values: np.ndarray) -> None:
+        """Append points (steps ascending)."""
+        steps = np.asarray(steps, dtype=np.int64)
+        values = np.asarray(values, dtype=np.float64).reshape(len(steps), *self._shape)
+        first, index = self._seen, np.arange(len(steps))
+        self._seen += len(steps)
+        while True:
+            kept = index[(first + index) % self.stride == 0]
+            take = min(len(kept), self.capacity - self._n)
+            self._steps[self._n: self._n + take] = steps[kept[:take]]
+            self._values[self._n: self._n + take] = values[kept[:take]]
+            self._n += take
+            if take == len(kept):
+                return
+            index = index[index >= kept[take]]
+            self._halve()
+
+    def _halve(self) -> None:
+        # New arrays: a plot may still hold a view of the old ones.
+        n = (self._n + 1) // 2
+        steps = np.empty_like(self._steps)
+        values = np.empty_like(self._values)
+        steps[:n], values[:n] = self._steps[: self._n: 2], self._values[: self._n: 2]
+        self._steps, self._values, self._n = steps, values, n
+        self.stride *= 2
+
+    def truncate(self, step: int) -> None:
+        """Forget the points after ``step`` (a checkpoint was loaded)."""
+        self._n = int(np.searchsorted(self._steps[: self._n], step, side="right"))
+        self._seen = self._n * self.stride
+
+
+class History:
+    """Everything a ``TrainingRun`` has reported so far.
+
+    Attributes
+    ----------
+    loss, lr : Series
+        Training loss and learning rate per step.
+    val_loss : Series
+        Validation loss at the logged steps.
+    output_std, grad_norm : Series
+        Per layer (``width`` = layers), at the sampled steps.
+    weights, grads : ndarray or None
+        The latest sample of the histogram layer's weights and gradients.
+    boundary : ndarray or None
+        The latest decision-boundary grid.
+    steps_per_second : float
+        Over the latest chunk.
+    """
+
+    def __init__(self, layers: int, capacity: int = 1 << 17):
+        self.loss = Series(capacity)
+        self.lr = Series(capacity)
+        self.val_loss = Series(capacity)
+        self.output_std = Series(max(2, capacity // 32), layers)
+        self.grad_norm = Series(max(2, capacity // 32), layers)
+        self.weights: np.ndarray | None = None
+        self.grads: np.ndarray | None = None
+        self.boundary: np.ndarray | None = None
+        self.steps_per_second = 0.0
+        self.step = 0
+
+    def add(self, chunk: MetricsChunk) -> None:
+        self.loss.extend(chunk.steps, chunk.loss)
+        self.lr.extend(chunk.steps, chunk.lr)
+        self.val_loss.extend(chunk.val_steps, chunk.val_loss)
+        self.output_std.extend(chunk.stat_steps, chunk.output_std)
+        self.grad_norm.extend(chunk.stat_steps, chunk.grad_norm)
+        if chunk.weights is not None:
+            self.weights, self.grads = chunk.weights, chunk.grads
+        if chunk.boundary is not None:
+            self.boundary = chunk.boundary
+        if len(chunk.steps):
+            self.step = int(chunk.steps[-1])
+            if chunk.elapsed > 0:
+                self.steps_per_second = len(chunk.steps) / chunk.elapsed
+
+    def truncate(self, step: int) -> None:
+        for series in (self.loss, self.lr, self.val_loss, self.output_std, self.grad_norm):
+            series.truncate(step)
+        self.step = step

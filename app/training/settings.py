@@ -1,0 +1,303 @@
+"""A training setup as typed, validated, immutable settings.
+
+``TrainingSettings`` is the whole setup; each section (``model``, ``data``, ``batch``,
+``optimizer``, ``schedule``, ``clip``) is a frozen dataclass whose fields carry their
+limits as metadata (``label``, ``range``, ``choices``), so forms can be built from them.
+``to_literal()`` and ``from_literal()`` convert to and from the plain dict a recipe holds;
+errors are ``SettingsError`` naming the field, such as ``optimizer.lr``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", "gelu": "GELU",
+               "identity": "Identity"}
+INITS = {"default": "PyTorch default", "normal": "N(0, 1)", "small_normal": "N(0, 0.01)",
+         "xavier_uniform": "Xavier uniform", "xavier_normal": "Xavier normal",
+         "kaiming_uniform": "Kaiming uniform", "kaiming_normal": "Kaiming normal",
+         "zeros": "Zeros"}
+CLASSIFICATION_DATA = {"spirals": "Spirals", "circles": "Circles", "moons": "Moons",
+                       "xor": "XOR", "blobs": "Gaussian blobs"}
+REGRESSION_DATA = {"sin": "sin(x)", "linear": "Linear plus noise"}
+DATA = {**CLASSIFICATION_DATA, **REGRESSION_DATA, "csv": "CSV file"}
+LOSSES = {"mse": "MSE", "cross_entropy": "Cross-entropy", "bce_with_logits": "BCE with logits"}
+OPTIMIZERS = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop"}
+SCHEDULES = {"constant": "Constant", "warmup": "Linear warm-up",
+             "cosine": "Cosine with warm-up"}
+CLIPS = {"none": "None", "value": "By value", "norm": "By norm"}
+DTYPES = {"float32": "float32", "float64": "float64"}
+#: Data kinds with a fixed number of classes.
+FIXED_CLASSES = {"moons": 2, "xor": 2}
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used, naming the field at fault.
+
+    Parameters
+    ----------
+    field : str
+        The dotted field name, such as ``optimizer.lr``.
+    reason : str
+        What is wrong, in words a student can act on.
+    """
+
+    def __init__(self, field: str, reason: str):
+        self.field, self.reason = field, reason
+        super().__init__(f"{field}: {reason}")
+
+    def within(self, section: str) -> SettingsError:
+        return SettingsError(f"{section}.{self.field}", self.reason)
+
+
+def _f(default: Any, label: str, range: tuple[float | None, float | None] | None = None,
+       choices: dict[str, str] | None = None, help: str = "") -> Any:
+    meta = {"label": label, "range": range, "choices": choices, "help": help}
+    return field(default=default, metadata=meta)
+
+
+class _Section:
+    """Checks every field against its type and metadata after construction."""
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = _check(getattr(self, f.name), hints[f.name], f.name, f.metadata)
+            object.__setattr__(self, f.name, value)
+
+    def to_literal(self) -> dict[str, Any]:
+        """The section as a dict of plain literals."""
+        return {f.name: (v.to_literal() if isinstance(v := getattr(self, f.name), _Section)
+                         else v) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_literal(cls, value: Any) -> Any:
+        """Build the section from a dict; missing keys take their defaults."""
+        if isinstance(value, cls):
+            return value
+        if not isinstance(value, dict):
+            raise SettingsError("", f"expected a dict, not {_kind(value)}")
+        hints = typing.get_type_hints(cls)
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        kwargs = {}
+        for key, item in value.items():
+            if key not in names:
+                raise SettingsError(str(key), "unknown setting; known: " + ", ".join(
+                    sorted(names)))
+            sub = hints[key]
+            if isinstance(sub, type) and issubclass(sub, _Section):
+                try:
+                    item = sub.from_literal(item)
+                except SettingsError as e:
+                    raise e.within(key) if e.field else SettingsError(key, e.reason) from None
+            kwargs[key] = item
+        return cls(**kwargs)
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__ if value is not None else "None"
+
+
+def _check(value: Any, kind: Any, name: str, meta: Any) -> Any:
+    if isinstance(kind, type) and issubclass(kind, _Section):
+        if not isinstance(value, kind):
+            raise SettingsError(name, f"expected {kind.__name__}, not {_kind(value)}")
+        return value
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise SettingsError(name, f"must be True or False, not {value!r}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(name, f"must be a whole number, not {value!r}")
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SettingsError(name, f"must be a number, not {value!r}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise SettingsError(name, f"must be a finite number, not {value!r}")
+    elif kind is str and not isinstance(value, str):
+        raise SettingsError(name, f"must be a string, not {value!r}")
+    choices = meta.get("choices")
+    if choices and value not in choices:
+        raise SettingsError(name, f"{value!r} is not one of: " + ", ".join(choices))
+    bounds = meta.get("range")
+    if bounds:
+        lo, hi = bounds
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise SettingsError(name, f"{value!r} is outside {_range_text(lo, hi)}")
+    return value
+
+
+def _range_text(lo: float | None, hi: float | None) -> str:
+    if hi is None:
+        return f"[{lo}, ...)"
+    return f"[{lo}, {hi}]" if lo is not None else f"(..., {hi}]"
+
+
+@dataclass(frozen=True)
+class ModelSettings(_Section):
+    """The MLP: ``layers`` hidden layers of ``hidden`` units between inputs and outputs."""
+
+    inputs: int = _f(2, "Inputs", (1, 4096))
+    hidden: int = _f(64, "Hidden width", (1, 4096))
+    layers: int = _f(2, "Hidden layers", (0, 100), help="Depth: up to 100 hidden layers.")
+    outputs: int = _f(2, "Outputs", (1, 4096))
+    activation: str = _f("relu", "Activation", choices=ACTIVATIONS)
+    dropout: float = _f(0.0, "Dropout p", (0.0, 0.99), help="0 means no Dropout layer.")
+    batchnorm: bool = _f(False, "BatchNorm1d")
+
+
+@dataclass(frozen=True)
+class DataSettings(_Section):
+    """Where the samples come from and how many are held out for validation."""
+
+    kind: str = _f("spirals", "Data", choices=DATA)
+    samples: int = _f(1000, "Samples", (4, 1_000_000))
+    noise: float = _f(0.1, "Noise", (0.0, 10.0))
+    validation: float = _f(0.2, "Validation split", (0.0, 0.9))
+    classes: int = _f(2, "Classes", (2, 64), help="For spirals, circles and blobs.")
+    path: str = _f("", "CSV file", help="Numbers only; the last columns are the targets.")
+    targets: int = _f(1, "Target columns", (1, 4096), help="For a CSV file.")
+
+    @property
+    def features(self) -> int | None:
+        """Input width of this data, or None when only the file can tell."""
+        if self.kind in CLASSIFICATION_DATA:
+            return 2
+        return 1 if self.kind in REGRESSION_DATA else None
+
+    @property
+    def n_classes(self) -> int | None:
+        if self.kind not in CLASSIFICATION_DATA:
+            return None
+        return FIXED_CLASSES.get(self.kind, self.classes)
+
+
+@dataclass(frozen=True)
+class BatchSettings(_Section):
+    size: int = _f(64, "Batch size", (1, 1_000_000))
+    shuffle: bool = _f(True, "Shuffle")
+    drop_last: bool = _f(False, "Drop last")
+
+
+@dataclass(frozen=True)
+class OptimizerSettings(_Section):
+    name: str = _f("adam", "Optimizer", choices=OPTIMIZERS)
+    lr: float = _f(0.01, "Learning rate", (1e-12, 1e12))
+    momentum: float = _f(0.0, "Momentum", (0.0, 0.999), help="SGD and RMSprop.")
+    nesterov: bool = _f(False, "Nesterov", help="SGD with momentum.")
+    weight_decay: float = _f(0.0, "Weight decay", (0.0, 10.0))
+
+
+@dataclass(frozen=True)
+class ScheduleSettings(_Section):
+    kind: str = _f("constant", "Schedule", choices=SCHEDULES)
+    warmup: int = _f(0, "Warm-up steps", (0, 10_000_000))
+
+
+@dataclass(frozen=True)
+class ClipSettings(_Section):
+    mode: str = _f("none", "Gradient clipping", choices=CLIPS)
+    value: float = _f(1.0, "Clip at", (1e-12, 1e12),
+                      help="The largest gradient value, or the largest total norm.")
+
+
+_DEVICE = re.compile(r"cpu|mps|cuda(:\d{1,3})?")
+
+
+@dataclass(frozen=True)
+class TrainingSettings(_Section):
+    """A whole training setup; see the module docstring for the literal form."""
+
+    model: ModelSettings = field(default_factory=ModelSettings)
+    init: str = _f("default", "Initialisation", choices=INITS)
+    data: DataSettings = field(default_factory=DataSettings)
+    batch: BatchSettings = field(default_factory=BatchSettings)
+    loss: str = _f("cross_entropy", "Loss", choices=LOSSES)
+    optimizer: OptimizerSettings = field(default_factory=OptimizerSettings)
+    schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    clip: ClipSettings = field(default_factory=ClipSettings)
+    accumulate: int = _f(1, "Accumulate batches", (1, 1024))
+    steps: int = _f(500, "Steps", (1, 100_000_000))
+    log_every: int = _f(10, "Log every", (1, 100_000_000))
+    seed: int = _f(0, "Seed", (0, 2**63 - 1))
+    dtype: str = _f("float32", "dtype", choices=DTYPES)
+    device: str = _f("cpu", "Device", help="cpu, cuda:N or mps; cpu when not present.")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not _DEVICE.fullmatch(self.device):
+            raise SettingsError("device", f"{self.device!r} is not cpu, cuda, cuda:N or mps")
+        for problem in self._conflicts():
+            raise SettingsError(*problem)
+
+    def _conflicts(self) -> list[tuple[str, str]]:
+        m, d, found = self.model, self.data, []
+        if d.features is not None and m.inputs != d.features:
+            found.append(("model.inputs", f"the {d.kind} data has {d.features} feature(s), "
+                                          f"so the model needs {d.features} input(s)"))
+        if d.kind in REGRESSION_DATA:
+            if self.loss != "mse":
+                found.append(("loss", f"{d.kind} is regression data: use mse"))
+            elif m.outputs != 1:
+                found.append(("model.outputs", f"{d.kind} data has one target: use 1 output"))
+        k = d.n_classes
+        if k is not None:
+            if self.loss == "cross_entropy" and m.outputs != k:
+                found.append(("model.outputs", f"cross-entropy on {k} classes needs {k} "
+                                               "outputs"))
+            elif self.loss != "cross_entropy" and m.outputs not in (1, k):
+                found.append(("model.outputs", f"use 1 output (the label) or {k} "
+                                               "(one-hot) with this loss"))
+        if d.kind == "csv":
+            if not d.path:
+                found.append(("data.path", "choose a CSV file"))
+            if self.loss == "cross_entropy" and d.targets != 1:
+                found.append(("data.targets", "cross-entropy takes one column of class "
+                                              "indices"))
+        if self.optimizer.nesterov and (self.optimizer.name != "sgd"
+                                        or self.optimizer.momentum <= 0):
+            found.append(("optimizer.nesterov", "Nesterov needs SGD with momentum above 0"))
+        if m.batchnorm and self.batch.size < 2:
+            found.append(("batch.size", "BatchNorm1d needs batches of at least 2"))
+        train = None if d.kind == "csv" else d.samples - round(d.samples * d.validation)
+        if train is not None and self.batch.drop_last and self.batch.size > train:
+            found.append(("batch.size", f"with drop_last, a batch larger than the {train} "
+                                        "training samples leaves no batch at all"))
+        elif train is not None and m.batchnorm and not self.batch.drop_last \
+                and train % self.batch.size == 1:
+            found.append(("batch.drop_last", f"{train} samples leave a last batch of one, "
+                                             "which BatchNorm1d cannot train on"))
+        if self.schedule.warmup > self.steps:
+            found.append(("schedule.warmup", f"{self.schedule.warmup} warm-up steps is more "
+                                             f"than the {self.steps} steps"))
+        return found
+
+    def replace(self, **changes: Any) -> TrainingSettings:
+        """A copy with ``changes``; a section may be given as a dict of its changed fields.
+
+        ``settings.replace(optimizer={"lr": 0.1}, steps=100)``
+        """
+        for name, value in list(changes.items()):
+            current = getattr(self, name)
+            if isinstance(value, dict) and isinstance(current, _Section):
+                try:
+                    changes[name] = dataclasses.replace(current, **value)  # type: ignore
+                except TypeError as e:
+                    raise SettingsError(name, str(e)) from None
+                except SettingsError as e:
+                    raise e.within(name) from None
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_literal(cls, value: Any) -> TrainingSettings:
+        """Settings from the plain dict a recipe holds; raises ``SettingsError``."""
+        settings = super().from_literal(value)
+        assert isinstance(settings, TrainingSettings)
+        return settings

@@ -1,0 +1,223 @@
+"""Autosave and crash recovery: the files (core), the timer and the offer (widgets), and a
+real app process killed with SIGKILL and started again (end to end)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.autosave import DELAY_S, Autosave, data_dir, find_recovery, process_alive
+from app.document import Document
+from app.reader import read_recipe
+from app.writer import write_recipe
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPE = "import torch\n\nx = torch.arange(6)\ny = x.view(2, 3)\n"
+EDIT = "z = torch.zeros(2, 2)"
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+# -- core: the files -----------------------------------------------------------------------------
+def test_data_dir_follows_the_environment_then_the_default(tmp_path, monkeypatch):
+    assert data_dir() == Path(os.environ["TENSOR_LAB_DATA_DIR"])  # conftest sets it
+    monkeypatch.delenv("TENSOR_LAB_DATA_DIR")
+    assert data_dir(tmp_path / "qt") == tmp_path / "qt"
+    assert data_dir().name == "Tensor Lab"
+
+
+def test_saves_atomically_and_a_clean_exit_leaves_nothing_to_restore(tmp_path):
+    session = Autosave(tmp_path, pid=dead_pid())
+    session.start()
+    session.save(RECIPE, "/somewhere/mine.py")
+    assert session.recipe_file.read_text(encoding="utf-8") == RECIPE
+    assert not [p for p in session.folder.iterdir() if p.suffix == ".tmp"]
+    marker = json.loads(session.marker_file.read_text(encoding="utf-8"))
+    assert marker["clean_exit"] is False and marker["path"] == "/somewhere/mine.py"
+    session.finish()
+    assert not session.recipe_file.exists()
+    assert json.loads(session.marker_file.read_text(encoding="utf-8"))["clean_exit"] is True
+    assert find_recovery(tmp_path) is None
+    assert not session.marker_file.exists()  # tidied away
+
+
+def test_a_failed_write_keeps_the_previous_autosave(tmp_path, monkeypatch):
+    session = Autosave(tmp_path, pid=dead_pid())
+    session.save(RECIPE)
+
+    def full_disk(*_args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    with pytest.raises(OSError):
+        session.save(RECIPE + "w = x\n")
+    monkeypatch.undo()
+    assert session.recipe_file.read_text(encoding="utf-8") == RECIPE
+    assert not [p for p in session.folder.iterdir() if p.suffix == ".tmp"]
+
+
+def test_recovery_is_offered_for_a_crashed_session_only(tmp_path):
+    crashed = Autosave(tmp_path, pid=dead_pid())
+    crashed.start()
+    crashed.save(RECIPE, None)
+    running = Autosave(tmp_path, pid=os.getppid())  # alive: another window of the lab
+    running.start()
+    running.save(RECIPE + "w = x\n")
+    empty = Autosave(tmp_path, pid=dead_pid())  # crashed before any edit
+    empty.start()
+
+    recovery = find_recovery(tmp_path)
+    assert recovery is not None and recovery.pid == crashed.pid
+    assert recovery.recipe() == read_recipe(RECIPE)
+    assert not empty.marker_file.exists()
+    recovery.discard()
+    assert find_recovery(tmp_path) is None
+    assert running.recipe_file.exists()  # never touched while its session runs
+    assert process_alive(os.getpid()) and not process_alive(crashed.pid)
+
+
+def test_the_newest_of_two_crashed_sessions_is_offered(tmp_path):
+    older, newer = Autosave(tmp_path, pid=dead_pid()), Autosave(tmp_path, pid=dead_pid())
+    older.save(RECIPE)
+    newer.save(RECIPE + "w = x\n")
+    marker = json.loads(older.marker_file.read_text(encoding="utf-8"))
+    marker["saved"] -= 60
+    older.marker_file.write_text(json.dumps(marker), encoding="utf-8")
+    assert find_recovery(tmp_path).pid == newer.pid
+
+
+# -- widgets: the timer and the offer --------------------------------------------------------------
+@pytest.fixture
+def window(qtbot):
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QWidget
+
+    host = QWidget()  # stands in for the main window: a document and an undo stack
+    qtbot.addWidget(host)
+    host.document = Document(read_recipe(RECIPE))
+    host.undo_stack = QUndoStack(host)
+    return host
+
+
+def edit(win, line: str = EDIT) -> None:
+    from widgets.undo import push_edit
+
+    step = read_recipe("import torch\n" + line + "\n").steps[0]
+    push_edit(win.undo_stack, win.document.recipe, lambda r: r.append(step), "edit")
+
+
+def test_an_edit_is_autosaved_within_two_seconds_and_a_save_removes_it(qtbot, window, tmp_path):
+    from widgets.autosave_hook import AutosaveHook
+
+    hook = AutosaveHook(window.document, Autosave(tmp_path), window)
+    assert hook.timer.isSingleShot() and hook.timer.interval() <= 2000 and DELAY_S <= 2
+    edit(window)
+    assert hook.timer.isActive()
+    first = hook.timer.remainingTime()
+    edit(window, "w = torch.ones(1)")  # a second edit does not push the write back
+    assert hook.timer.remainingTime() <= first
+    with qtbot.waitSignal(hook.timer.timeout, timeout=10_000):
+        pass
+    saved = read_recipe(hook.autosave.recipe_file.read_text(encoding="utf-8"))
+    assert saved == window.document.recipe
+
+    window.document.save(str(tmp_path / "mine.py"))
+    assert not hook.autosave.recipe_file.exists() and not hook.timer.isActive()
+    hook.finish()
+    assert find_recovery(tmp_path) is None
+
+
+def test_start_offers_the_crashed_work_and_restores_it(qtbot, window, tmp_path, monkeypatch):
+    import widgets.autosave_hook as autosave_hook
+
+    original = tmp_path / "lesson.py"
+    original.write_text(RECIPE, encoding="utf-8")
+    crashed = Autosave(tmp_path, pid=dead_pid())
+    edited = RECIPE + EDIT + "\n"
+    crashed.save(write_recipe(read_recipe(edited)), str(original))
+    asked = []
+    monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: asked.append(r) or True)
+
+    hook = autosave_hook.start_autosave(window, tmp_path)
+    assert len(asked) == 1 and asked[0].path == str(original)
+    assert window.document.recipe == read_recipe(edited)
+    assert window.document.path == str(original) and window.document.modified
+    assert not crashed.recipe_file.exists()  # offered once
+    assert hook.timer.isActive()  # the restored work is autosaved again by this session
+    hook.finish()
+
+
+def test_declining_discards_the_crashed_work(qtbot, window, tmp_path, monkeypatch):
+    import widgets.autosave_hook as autosave_hook
+
+    crashed = Autosave(tmp_path, pid=dead_pid())
+    crashed.save(RECIPE + EDIT + "\n")
+    monkeypatch.setenv("TENSOR_LAB_RESTORE_AUTOSAVE", "no")
+    hook = autosave_hook.start_autosave(window, tmp_path)
+    assert window.document.recipe == read_recipe(RECIPE)
+    assert find_recovery(tmp_path) is None
+    hook.finish()
+
+
+# -- end to end: kill -9 a real process ------------------------------------------------------------
+def _start_app(data: Path, recipe: Path, **env: str) -> subprocess.Popen:
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                   "TENSOR_LAB_DATA_DIR": str(data), **env}
+    log = open(data.parent / f"app-{len(list(data.parent.glob('app-*')))}.log", "w+b")
+    return subprocess.Popen([sys.executable, "-m", "app", str(recipe)], cwd=ROOT,
+                            env=environment, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _wait_for(condition, process: subprocess.Popen, timeout: float = 180.0) -> None:
+    """Poll ``condition`` while ``process`` runs (a start takes seconds on a busy machine)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if process.poll() is not None:
+            log = sorted(Path(process.args[-1]).parent.glob("app-*.log"))[-1]
+            raise AssertionError(f"the app exited with {process.returncode}: "
+                                 f"{log.read_text(errors='replace')[-2000:]}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError("timed out waiting for the app")
+        time.sleep(0.1)
+
+
+def _kill(process: subprocess.Popen) -> None:
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    process.stdout.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
+def test_a_killed_app_offers_its_work_on_the_next_start(tmp_path):
+    data, recipe = tmp_path / "data", tmp_path / "lesson.py"
+    recipe.write_text(RECIPE, encoding="utf-8")
+    expected = read_recipe(RECIPE + EDIT + "\n")
+
+    first = _start_app(data, recipe, TENSOR_LAB_TEST_EDIT=EDIT)
+    autosaved = data / "autosave" / f"recipe-{first.pid}.py"
+    _wait_for(autosaved.exists, first)
+    _kill(first)
+    recovery = find_recovery(data)
+    assert recovery is not None and recovery.pid == first.pid
+    assert recovery.path == str(recipe) and recovery.recipe() == expected
+
+    second = _start_app(data, recipe, TENSOR_LAB_RESTORE_AUTOSAVE="yes")
+    again = data / "autosave" / f"recipe-{second.pid}.py"
+    _wait_for(again.exists, second)  # restored: unsaved work, so autosaved again
+    _kill(second)
+    assert read_recipe(again.read_text(encoding="utf-8")) == expected
+    assert not autosaved.exists()  # the first session's files were consumed by the offer
+    assert read_recipe(recipe.read_text(encoding="utf-8")) == read_recipe(RECIPE)

@@ -1,0 +1,344 @@
+"""The gallery: every shipped lesson runs under ``python`` exactly as ``tensor-lab run`` runs it,
+opens in the lab, saves back to the same recipe and speaks English and Chinese; the
+browser finds lessons and opens them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.document import RECIPES_DIR, Document
+from app.gallery import (CATEGORIES, ERROR_MARKER, ERROR_MARKER_ZH, for_display, lesson_text,
+                         read_entry, scan, search, split_lesson)
+from app.reader import read_recipe, read_recipe_file
+from app.writer import write_recipe
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPES = sorted(p.name for p in RECIPES_DIR.glob("*.py"))
+#: One thread per process: the pairs run two at a time on two cores, and a torch that
+#: spins threads on a busy machine is many times slower. Both sides get the same setting.
+ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+@cache
+def _runs() -> dict[str, tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]]:
+    """``python RECIPE.py`` and ``python -m app run RECIPE.py`` for every recipe, two at a time."""
+    def pair(name: str):
+        path = str(RECIPES_DIR / name)
+        python = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                                cwd=ROOT, env=ENV, timeout=300)
+        lab = subprocess.run([sys.executable, "-m", "app", "run", path], capture_output=True,
+                             text=True, cwd=ROOT, env=ENV, timeout=300)
+        return python, lab
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(zip(RECIPES, pool.map(pair, RECIPES)))
+
+
+# -- what the gallery holds -------------------------------------------------------------------
+def test_the_gallery_holds_the_lessons_of_the_issue():
+    gallery = scan()
+    assert not gallery.refused
+    lessons = [e for e in gallery.entries if e.category != "start"]
+    assert len(lessons) >= 30
+    assert set(CATEGORIES) - {"start"} <= {e.category for e in lessons}
+    used = {op for e in gallery.entries for op in e.ops_used}
+    wanted = {
+        "creating tensors": "torch.tensor torch.zeros torch.ones torch.eye torch.full "
+                            "torch.arange torch.linspace torch.logspace torch.rand torch.randn "
+                            "torch.randint torch.normal torch.randperm torch.Tensor "
+                            "Tensor.new_ones torch.ones_like torch.zeros_like",
+        "shapes": "Tensor.view Tensor.reshape Tensor.t Tensor.squeeze Tensor.unsqueeze "
+                  "Tensor.permute torch.cat torch.stack Tensor.sum",
+        "indexing": "torch.gather torch.index_select Tensor.nonzero Tensor.masked_fill "
+                    "torch.tril torch.triu",
+        "math": "Tensor.clamp torch.mm torch.matmul torch.bmm nn.Linear torch.allclose "
+                "torch.softmax torch.sigmoid F.one_hot Tensor.argmax torch.multinomial",
+        "autograd": "Tensor.backward Tensor.retain_grad Tensor.zero_ Tensor.detach "
+                    "Module.zero_grad",
+        "nn": "nn.Parameter Module.register_buffer Module.state_dict "
+              "nn.Sequential nn.ModuleList nn.ModuleDict nn.Embedding nn.Dropout "
+              "Module.train Module.eval",
+    }
+    for topic, ops in wanted.items():
+        missing = set(ops.split()) - used
+        assert not missing, f"{topic}: no lesson uses {sorted(missing)}"
+    assert any(e.error_lesson and "torch.cat" in e.ops_used for e in gallery.entries)
+    assert any(e.error_lesson and "torch.bmm" in e.ops_used for e in gallery.entries)
+    assert any(e.error_lesson and "Tensor.view" in e.ops_used for e in gallery.entries)
+
+
+def test_the_training_lessons_cover_clipping_warm_up_and_accumulation():
+    trainings = [read_recipe_file(str(RECIPES_DIR / n)).training for n in RECIPES]
+    trainings = [t for t in trainings if t is not None]
+    assert {t.clip.mode for t in trainings} >= {"none", "norm", "value"}
+    assert any(t.schedule.kind == "warmup" and t.schedule.warmup > 0 for t in trainings)
+    accumulated = [t for t in trainings if t.accumulate > 1]
+    assert accumulated
+    # the same run with one big batch is shipped too, to compare with
+    big = {(t.batch.size * t.accumulate, t.steps, t.seed) for t in accumulated}
+    assert any((t.batch.size, t.steps, t.seed) in big and t.accumulate == 1 for t in trainings)
+    # every training lesson is small enough to run in seconds
+    assert all(t.steps * t.accumulate * t.model.layers <= 2000 for t in trainings)
+
+
+def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
+    """The baseline diverges (it prints so); clipping and warm-up keep every loss finite."""
+    runs = _runs()
+    explodes = [n for n in RECIPES if "training diverged" in runs[n][0].stdout]
+    assert explodes
+    fixed = [n for n in RECIPES
+             if (t := read_recipe_file(str(RECIPES_DIR / n)).training) is not None
+             and (t.clip.mode != "none" or t.schedule.kind == "warmup")]
+    assert len(fixed) >= 3
+    for name in fixed:
+        out = runs[name][0].stdout
+        assert "diverged" not in out and "nan" not in out and "inf" not in out, name
+
+
+# -- every recipe --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", RECIPES)
+def test_python_prints_what_the_lab_prints(name):
+    python, lab = _runs()[name]
+    entry = read_entry(RECIPES_DIR / name)
+    expected = 1 if entry.error_lesson else 0
+    assert python.returncode == expected, python.stderr[-2000:]
+    assert lab.returncode == expected, lab.stderr[-2000:]
+    assert lab.stdout == python.stdout
+    assert python.stdout, "a lesson shows its results with print"
+    if entry.error_lesson:  # torch's own message, as a traceback and as the lab's one line
+        message = python.stderr.strip().splitlines()[-1].split(": ", 1)[1]
+        assert message in lab.stderr and "Traceback" not in lab.stderr
+
+
+@pytest.mark.parametrize("name", RECIPES)
+def test_opens_in_the_lab_and_saves_back(name):
+    path = RECIPES_DIR / name
+    recipe = read_recipe_file(str(path))
+    assert recipe.warnings == ()
+    entry = read_entry(path)
+    doc = Document()
+    doc.open(path)
+    failed = [i for i, r in enumerate(doc.run.results) if not r.ok]
+    if entry.error_lesson:  # the error is the last thing that happens, and the only one
+        assert failed == [len(recipe.steps) - 1], [r.error for r in doc.run.results]
+    else:
+        assert failed == [], [doc.run.results[i].error for i in failed]
+    again = read_recipe(write_recipe(doc.recipe))
+    assert again == recipe
+    assert again.steps == recipe.steps and again.docstring == recipe.docstring
+    assert again.training == recipe.training
+
+
+@pytest.mark.parametrize("name", RECIPES)
+def test_lesson_text_in_both_languages(name):
+    entry = read_entry(RECIPES_DIR / name)
+    assert entry.category in CATEGORIES, f"{name}: add a 'Category:' line"
+    assert len(entry.lesson_en.splitlines()) > 1 and len(entry.lesson_zh.splitlines()) > 1
+    assert entry.title_zh != entry.title
+    assert not any("\u4e00" <= c <= "\u9fff" for c in entry.lesson_en), "Chinese in English"
+    assert sum("\u4e00" <= c <= "\u9fff" for c in entry.lesson_zh) > 20
+    if entry.error_lesson:
+        assert ERROR_MARKER_ZH in entry.lesson_zh
+    else:
+        assert ERROR_MARKER_ZH not in entry.lesson_zh
+
+
+# -- the gallery's reading of docstrings ------------------------------------------------------------
+DOC = """Broadcasting, step by step
+
+Shapes line up from the right.
+
+Error lesson: this recipe stops with an error on purpose.
+
+广播，一步一步来
+
+形状从右边开始对齐，
+一行接着一行。
+
+Category: Math
+"""
+
+
+def test_a_docstring_splits_into_english_chinese_and_metadata():
+    lesson = split_lesson(DOC)
+    assert lesson.en.splitlines()[0] == "Broadcasting, step by step"
+    assert ERROR_MARKER in lesson.en and "Category" not in lesson.en
+    assert lesson.zh.splitlines()[0] == "广播，一步一步来"
+    assert "Category" not in lesson.zh and lesson.category == "math"
+    assert lesson_text(DOC, "zh_CN") == lesson.zh
+    assert lesson_text(DOC, "zh") == lesson.zh
+    assert lesson_text(DOC, "en") == lesson_text(DOC, "") == lesson.en
+    assert lesson_text("Only English\n\nText.", "zh_CN") == "Only English\n\nText."
+    # Markdown would put a space where a Chinese line wraps
+    assert "对齐，一行接着一行。" in for_display(lesson.zh)
+    assert "step by step\n\nShapes" in for_display(lesson.en)
+
+
+def test_search_finds_title_text_category_and_op(tmp_path):
+    (tmp_path / "shape_one.py").write_text(
+        '"""One view\n\nThe numbers stay.\n\n一个视图\n\n数字不变。\n"""\nimport torch\n\n'
+        "x = torch.arange(6).view(2, 3)\n", encoding="utf-8")
+    (tmp_path / "two.py").write_text(
+        '"""Two gathers\n\nPick.\n\nCategory: indexing\n"""\nimport torch\n\n'
+        "x = torch.gather(torch.ones(2, 2), 1, torch.tensor([[0], [1]]))\n", encoding="utf-8")
+    entries = scan(tmp_path).entries
+    assert [e.name for e in entries] == ["shape_one", "two"]  # shapes come before indexing
+    assert [e.category for e in entries] == ["shapes", "indexing"]  # the prefix, the line
+
+    def names(query):
+        return [e.name for e in search(entries, query)]
+
+    assert names("") == ["shape_one", "two"]
+    assert names("VIEW") == ["shape_one"]        # the title (and the op)
+    assert names(".view") == ["shape_one"]       # the op as a method
+    assert names("torch.gather") == ["two"]      # the op with its namespace
+    assert names("数字") == ["shape_one"]          # the Chinese text
+    assert names("stay") == ["shape_one"]        # the English text
+    assert names("indexing") == ["two"]          # the category
+    assert names("view gather") == []            # every word must match
+    assert entries[0].lesson("zh_CN").startswith("一个视图")
+    assert entries[1].lesson("zh_CN").startswith("Two gathers")  # no Chinese half: English
+
+
+def test_scanning_never_runs_a_file(tmp_path):
+    marker = tmp_path / "ran.txt"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w')\n")
+    (tmp_path / "fine.py").write_text('"""Fine"""\nimport torch\n\nx = torch.ones(2)\n')
+    gallery = scan(tmp_path)
+    assert [e.name for e in gallery.entries] == ["fine"]
+    assert [Path(p).name for p, _ in gallery.refused] == ["evil.py"]
+    assert not marker.exists()
+    assert gallery.entries[0].category == "other"
+
+
+# -- the browser ------------------------------------------------------------------------------------
+@pytest.fixture
+def panel(qtbot):
+    from widgets.gallery_panel import GalleryPanel
+
+    doc = Document()
+    view = GalleryPanel(doc)
+    qtbot.addWidget(view)
+    with qtbot.waitSignal(view.scanned, timeout=60_000):
+        view.refresh()
+    return view
+
+
+@pytest.mark.gui
+def test_the_browser_lists_categories_and_searches(panel):
+    entries = panel.visible_entries()
+    assert len(entries) == len(RECIPES)
+    tops = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+    assert tops[:2] == ["Start here", "Creating tensors"]
+    panel.search_edit.setText("gather")
+    shown = [e.name for e in panel.visible_entries()]
+    assert "gather" in shown and "create_tensors" not in shown
+    assert panel.selected_entry() is not None  # the first match is previewed
+    panel.search_edit.setText("掩码")  # "mask", in the Chinese lesson text
+    shown = [e.name for e in panel.visible_entries()]
+    assert "index_masked_fill" in shown and "gather" not in shown
+    panel.search_edit.clear()
+    assert len(panel.visible_entries()) == len(RECIPES)
+    for widget in (panel.search_edit, panel.tree, panel.lesson_view, panel.code_view,
+                   panel.open_button, panel.reset_button, panel.status):
+        assert widget.toolTip()
+
+
+@pytest.mark.gui
+def test_the_preview_shows_the_lesson_in_the_language_and_the_code(panel):
+    assert panel.select_path(RECIPES_DIR / "gather.py")
+    assert "gather: pick elements" in panel.lesson_view.toPlainText()
+    assert "torch.gather(x, 1, index)" in panel.code_view.toPlainText()
+    panel.set_language("zh_CN")
+    assert panel.selected_entry().name == "gather"
+    assert "用下标张量挑选元素" in panel.lesson_view.toPlainText()
+    assert panel.tree.currentItem().text(0).startswith("gather：")
+
+
+@pytest.mark.gui
+def test_activating_a_lesson_asks_to_open_it(panel, qtbot):
+    panel.select_path(RECIPES_DIR / "tril.py")
+    with qtbot.waitSignal(panel.open_requested) as opened:
+        panel.tree.itemActivated.emit(panel.tree.currentItem(), 0)
+    assert opened.args == [str(RECIPES_DIR / "tril.py")]
+    with qtbot.waitSignal(panel.open_requested) as opened:
+        panel.open_button.click()
+    assert opened.args == [str(RECIPES_DIR / "tril.py")]
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.settings import Settings
+    from widgets.main_window import MainWindow
+
+    asked: list[str] = []
+
+    def question(_parent, title, *_args, **_kwargs):
+        asked.append(title)
+        return answers.pop(0)
+
+    answers: list = []
+    monkeypatch.setattr(QMessageBox, "question", question)
+    doc = Document()
+    doc.open_welcome()
+    win = MainWindow(doc, settings=Settings())
+    qtbot.addWidget(win)
+    win.asked, win.answers = asked, answers
+    return win
+
+
+@pytest.mark.gui
+def test_three_lessons_open_from_the_gallery_and_reset_undoes_experiments(window, qtbot):
+    from PySide6.QtWidgets import QMessageBox
+
+    window.resize(1280, 800)
+    window.show()
+    window.show_gallery()
+    qtbot.waitUntil(lambda: window.gallery.gallery is not None, timeout=60_000)
+    assert window.docks["gallery"].isVisible()
+    for name in ("create_tensors.py", "shape_cat_stack.py", "autograd_leaf.py"):
+        assert window.gallery.select_path(RECIPES_DIR / name)
+        window.gallery.open_button.click()
+        assert window.document.path == str(RECIPES_DIR / name)
+        assert window.document.recipe == read_recipe_file(str(RECIPES_DIR / name))
+        assert window.lesson.browser.toPlainText().startswith(window.document.recipe.title)
+    assert window.asked == []  # nothing was changed, so nothing was asked
+
+    # a class's experiment: a step removed; opening another lesson asks first
+    original = read_recipe_file(str(RECIPES_DIR / "autograd_leaf.py"))
+    window.document.recipe.remove(0)
+    assert window.document.modified and window.gallery.reset_button.isEnabled()
+    window.answers.append(QMessageBox.StandardButton.Cancel)
+    window.gallery.select_path(RECIPES_DIR / "gather.py")
+    window.gallery.open_selected()
+    assert window.asked == ["Unsaved changes"]
+    assert window.document.path == str(RECIPES_DIR / "autograd_leaf.py")  # cancelled
+
+    window.answers.append(QMessageBox.StandardButton.Reset)
+    window.gallery.reset_button.click()
+    assert window.asked[-1] == "Reset to the original"
+    assert window.document.recipe == original and not window.document.modified
+    assert not window.gallery.reset_button.isEnabled()
+    window.window_actions["file.reset"].trigger()  # nothing to discard: nothing asked
+    assert len(window.asked) == 2
+
+
+@pytest.mark.gui
+def test_the_lesson_pane_follows_the_language_setting(window):
+    window.document.open(RECIPES_DIR / "shape_view.py")
+    assert window.lesson.browser.toPlainText().startswith("view and -1")
+    window.settings.language = "zh_CN"
+    assert window.lesson.browser.toPlainText().startswith("view 与 -1")
+    assert "Category" not in window.lesson.browser.toPlainText()
+    window.settings.language = "en"
+    assert window.lesson.browser.toPlainText().startswith("view and -1")

@@ -1,0 +1,144 @@
+"""Presenter mode: --present scales the font, keys step through the recipe, Ctrl+= zooms."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from app.settings import Settings
+from widgets.main_window import MainWindow
+from widgets.presenter import ZOOM_STEP, display_scale
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(autouse=True)
+def _normal_size(qapp):
+    """Every test starts and ends at scale 1: the scale is application-wide."""
+    display_scale().set_value(1.0)
+    base = QApplication.font().pointSizeF()
+    yield base
+    display_scale().set_value(1.0)
+    assert QApplication.font().pointSizeF() == pytest.approx(base)
+
+
+def _window(qtbot, present: bool = False) -> MainWindow:
+    from app.gui import make_window
+
+    window = make_window(restore_layout=False, present=present, settings=Settings())
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    return window
+
+
+def test_the_present_flag_reaches_the_window(monkeypatch):
+    import app.gui
+    from app.cli import gui_main
+
+    seen = {}
+    monkeypatch.setattr(app.gui, "launch", lambda recipe, **kw: seen.update(kw) or 0)
+    assert gui_main(["--present", "--lang", "zh_CN", "--screenshot", "out.png"]) == 0
+    assert seen["present"] is True and seen["lang"] == "zh_CN"
+    assert gui_main([]) == 0 and seen["present"] is False and seen["lang"] is None
+
+
+def test_present_scales_the_font_and_hides_the_editing_panels(qtbot, _normal_size):
+    window = _window(qtbot, present=True)
+    scale = Settings().presenter_scale
+    assert window.presenter.enabled
+    assert QApplication.font().pointSizeF() == pytest.approx(_normal_size * scale)
+    assert window.viewer.table_view.horizontalHeader().defaultSectionSize() == round(72 * scale)
+    assert not window.docks["builder"].isVisible() and not window.docks["ops"].isVisible()
+    assert window.docks["steps"].isVisible() and window.docks["code"].isVisible()
+    assert window.window_actions["view.presenter"].isChecked()
+    # the code pane sets its own (fixed-width) font: it grows too
+    assert window.code.editor.font().pointSizeF() > _normal_size
+
+    window.presenter.set_enabled(False)
+    assert QApplication.font().pointSizeF() == pytest.approx(_normal_size)
+    assert window.docks["builder"].isVisible()
+    assert window.viewer.table_view.horizontalHeader().defaultSectionSize() == 72
+
+
+def test_page_down_selects_the_next_step_and_highlights_it(qtbot):
+    window = _window(qtbot, present=True)
+    doc = window.document
+    doc.select(0)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert doc.selected == 1
+    assert window.steps.list.currentRow() == 1
+    selections = window.code.editor.extraSelections()
+    cursor = selections[0].cursor
+    assert cursor.blockNumber() == window.code.step_line(1)
+    assert window.viewer.title_text() == doc.recipe.steps[1].label
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert doc.selected == 0
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)  # stays on the first step
+    assert doc.selected == 0
+
+
+def test_alt_page_down_steps_outside_presenter_mode_too(qtbot):
+    window = _window(qtbot)
+    window.document.select(2)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.AltModifier)
+    assert window.document.selected == 3
+    last = len(window.document.recipe.steps) - 1
+    window.document.select(last)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.AltModifier)
+    assert window.document.selected == last
+
+
+def test_ctrl_equals_zooms_in_and_ctrl_minus_zooms_out(qtbot, _normal_size):
+    window = _window(qtbot)
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert display_scale().value == pytest.approx(ZOOM_STEP, abs=1e-3)
+    assert QApplication.font().pointSizeF() == pytest.approx(_normal_size * ZOOM_STEP, rel=1e-3)
+    qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert display_scale().value == pytest.approx(1.0, abs=1e-3)
+
+
+def test_zoom_in_presenter_mode_is_remembered(qtbot):
+    window = _window(qtbot, present=True)
+    before = window.settings.presenter_scale
+    window.presenter.zoom(1)
+    assert window.settings.presenter_scale == pytest.approx(before * ZOOM_STEP, abs=1e-3)
+
+
+def test_plot_lines_and_markers_grow_with_the_scale(qtbot):
+    import pyqtgraph as pg
+
+    from widgets.theme import series_pen
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    curve = plot.plot([0, 1, 2], [1, 3, 2], pen=series_pen(0, 2.0), symbol="o", symbolSize=8)
+    display_scale().set_value(2.0)
+    assert curve.opts["pen"].widthF() == pytest.approx(4.0)
+    assert curve.opts["symbolSize"] == pytest.approx(16)
+    assert series_pen(1, 2.0).widthF() == pytest.approx(4.0)
+    display_scale().set_value(1.0)
+    assert curve.opts["pen"].widthF() == pytest.approx(2.0)
+
+
+def test_a_screen_change_keeps_the_window_on_the_screen_and_the_scale(qtbot):
+    window = _window(qtbot, present=True)
+    screen = window.screen()
+    available = screen.availableGeometry().width()
+    too_wide = max(available, window.minimumSizeHint().width()) + 500
+    window.resize(too_wide, 800)
+    window.presenter.on_screen_changed(screen)
+    # as narrow as the screen, unless the panels cannot get that narrow
+    assert window.width() <= max(available, window.minimumSizeHint().width()) < too_wide
+    assert display_scale().value == pytest.approx(Settings().presenter_scale)
+
+
+def test_the_window_follows_its_screen(qtbot):
+    window = _window(qtbot)
+    calls = []
+    window.presenter.on_screen_changed = calls.append  # type: ignore[method-assign]
+    window.windowHandle().screenChanged.emit(window.screen())
+    assert calls == [window.screen()]

@@ -1,0 +1,505 @@
+"""Tensor Lab's benchmark suite (issue 8), headless: one table and ``bench.json``.
+
+    python tools/bench.py [--pairs N] [--only NAME[,NAME...]] [--json PATH]
+
+Every figure is the app against a baseline measured in the same run, interleaved
+(baseline, app, baseline, app, ...), and reduced to the median of at least 5 pairs, so
+that a shared, noisy machine slows both sides alike. Absolute times are printed for
+information only. ``make bench`` runs it with Qt offscreen.
+
+Figures (names for ``--only``):
+
+- ``training``: steps per second of a ``TrainingRun`` (every live metric on, plots
+  redrawn at 30 frames per second) against a bare torch loop; and ``responsiveness``,
+  the 99th percentile lateness of a 16 ms ``QTimer`` during those runs.
+- ``plot``: update and render the loss plot with 10^6 points against 10^3.
+- ``viewer``: open a 4096x4096 float32 tensor in the grid and in the heatmap against a
+  64x64 one, and the memory that costs.
+- ``op``: change ``tril``'s diagonal on a 1000x1000 tensor until the window repainted.
+- ``startup``: process start to first paint against importing torch, PySide6 and
+  pyqtgraph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import inspect
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+NAMES = ("training", "plot", "viewer", "op", "startup")
+
+
+@dataclass
+class Figure:
+    """One line of the table.
+
+    ``value`` is what the target judges (a ratio, or milliseconds); ``baseline`` and
+    ``app`` are the medians of both sides, in words with their units, for information.
+    """
+
+    name: str
+    baseline: str
+    app: str
+    value: float
+    unit: str
+    target: str
+    passed: bool
+    note: str = ""
+
+
+def check(value: float, target: str) -> bool:
+    """Whether ``value`` meets ``target``, written ``">= 0.9"`` or ``"<= 50"``."""
+    op, bound = target.split()
+    return value >= float(bound) if op == ">=" else value <= float(bound)
+
+
+def figure(name: str, baseline: str, app: str, value: float, unit: str, target: str,
+           note: str = "") -> Figure:
+    return Figure(name, baseline, app, value, unit, target, check(value, target), note)
+
+
+def format_table(figures: list[Figure]) -> str:
+    """The figures as one plain-text table (a Markdown table, so the README can hold it)."""
+    head = ("figure", "baseline", "app", "value", "target", "result")
+    rows = [head] + [(f.name, f.baseline, f.app, f"{f.value:.3g}{f.unit}",
+                      f"{f.target}{f.unit}", "pass" if f.passed else "FAIL")
+                     for f in figures]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    notes = [f"- {f.name}: {f.note}" for f in figures if f.note]
+    return "\n".join(lines + ([""] + notes if notes else []))
+
+
+def interleave(baseline: Callable[[], float], app: Callable[[], float],
+               pairs: int) -> tuple[list[float], list[float]]:
+    """Call ``baseline`` then ``app``, ``pairs`` times; both lists of results."""
+    a, b = [], []
+    for _ in range(pairs):
+        a.append(baseline())
+        b.append(app())
+    return a, b
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q / 100 * (len(s) - 1))))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms"
+
+
+# -- Qt helpers ------------------------------------------------------------------------------
+def qapp():
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui import _on_qt_message
+
+    qInstallMessageHandler(_on_qt_message)  # the offscreen platform's known complaint, hushed
+    return QApplication.instance() or QApplication([])
+
+
+def settle(rounds: int = 3) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(rounds):
+        QApplication.processEvents()
+
+
+def rss() -> int:
+    """Resident memory of this process in bytes (Linux), or 0."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+# -- live training plots ---------------------------------------------------------------------
+class LivePlots:
+    """Stand-in for the training panel's plots: loss, grad norm and output std per layer.
+
+    Plots are made once and updated with ``setData`` at display rate from a ``QTimer``;
+    curves downsample (peak mode) and clip to the view, pens are one pixel wide, and the
+    view ranges are set when the data outgrow them rather than auto-ranged every frame.
+    """
+
+    def __init__(self, layers: int, steps: int):
+        import pyqtgraph as pg
+        from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+        self.widget = QWidget()
+        layout = QVBoxLayout(self.widget)
+        self.plots, self.curves = [], []
+        for title, n in (("loss", 1), ("grad norm", layers), ("output std", layers)):
+            plot = pg.PlotWidget(title=title)
+            plot.setMenuEnabled(False)
+            plot.getViewBox().disableAutoRange()
+            plot.setXRange(0, steps, padding=0)
+            plot.setYRange(0, 1, padding=0)
+            curves = [plot.plot(pen=pg.mkPen(pg.intColor(i, max(n, 1)), width=1))
+                      for i in range(n)]
+            for c in curves:
+                c.setDownsampling(auto=True, method="peak")
+                c.setClipToView(True)
+                c.setSkipFiniteCheck(True)
+            layout.addWidget(plot)
+            self.plots.append(plot)
+            self.curves.append(curves)
+        self._top = [1.0, 1.0, 1.0]
+        self.frames = 0
+        self.widget.resize(800, 900)
+        self.widget.show()
+
+    def update(self, history) -> None:
+        self.frames += 1
+        series = [history.loss, history.grad_norm, history.output_std]
+        for i, (s, curves) in enumerate(zip(series, self.curves)):
+            if not len(s):
+                continue
+            values = s.values if s.values.ndim == 2 else s.values[:, None]
+            for j, c in enumerate(curves):
+                c.setData(s.steps, values[:, j])
+            top = float(values[-1].max()) if values.size else 0.0
+            if top > self._top[i] or not self._top[i] > 0:  # grow, never per-frame autorange
+                self._top[i] = max(2 * top, 1e-9)
+                self.plots[i].setYRange(0, self._top[i], padding=0)
+
+
+def bench_training(pairs: int, steps: int) -> list[Figure]:
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+
+    from app.training.bench import SETTINGS, bare_steps_per_second
+    from app.training.worker import TrainingRun, default_threads
+
+    qapp()
+    settings = SETTINGS.replace(steps=steps)
+    plots = LivePlots(settings.model.layers + 1, steps)
+    lateness: list[float] = []
+    idle_lateness: list[float] = []
+
+    def engine(n_steps: int, record: list[float] | None) -> float:
+        run = TrainingRun(settings.replace(steps=n_steps))
+        clock = QElapsedTimer()
+        frame = QTimer(interval=33)
+        frame.setTimerType(Qt.TimerType.PreciseTimer)
+        tick = QTimer(interval=16)
+        tick.setTimerType(Qt.TimerType.PreciseTimer)
+        loop = QEventLoop()
+        last = [0]
+        span = [0.0, 0.0]
+
+        def on_frame() -> None:
+            run.poll()
+            plots.update(run.history)
+            if run.state in ("finished", "stopped", "error"):
+                span[1] = time.perf_counter()
+                loop.quit()
+
+        def on_tick() -> None:
+            now = clock.nsecsElapsed()
+            if record is not None:
+                record.append(max(0.0, (now - last[0]) / 1e9 - 0.016))
+            last[0] = now
+
+        try:
+            run.start()
+            run.wait("running", 120)
+            span[0] = time.perf_counter()
+            clock.start()
+            frame.timeout.connect(on_frame)
+            tick.timeout.connect(on_tick)
+            frame.start()
+            tick.start()
+            loop.exec()
+            frame.stop()
+            tick.stop()
+            if run.state != "finished":
+                raise RuntimeError(f"the training run ended {run.state}")
+            return n_steps / (span[1] - span[0])
+        finally:
+            run.close()
+
+    def idle_timer() -> None:
+        # The same timer with nothing training: what the machine gives anyway.
+        clock = QElapsedTimer()
+        tick = QTimer(interval=16)
+        tick.setTimerType(Qt.TimerType.PreciseTimer)
+        loop = QEventLoop()
+        last = [0]
+
+        def on_tick() -> None:
+            now = clock.nsecsElapsed()
+            idle_lateness.append(max(0.0, (now - last[0]) / 1e9 - 0.016))
+            last[0] = now
+            if len(idle_lateness) % 60 == 0:
+                loop.quit()
+
+        clock.start()
+        tick.timeout.connect(on_tick)
+        tick.start()
+        loop.exec()
+        tick.stop()
+
+    engine(20, None)  # start the fork server, warm every code path
+    bare_steps_per_second(settings.replace(steps=200))
+    bare, app = [], []
+    for _ in range(pairs):
+        bare.append(bare_steps_per_second(settings))
+        idle_timer()
+        app.append(engine(steps, lateness))
+    ratios = [a / b for a, b in zip(app, bare)]
+    plots.widget.close()
+    p99, idle99 = percentile(lateness, 99), percentile(idle_lateness, 99)
+    return [
+        figure("training overhead", f"{statistics.median(bare):.0f} steps/s",
+               f"{statistics.median(app):.0f} steps/s", statistics.median(ratios), "",
+               ">= 0.90",
+               f"{steps} steps a run, {default_threads()} torch thread(s), "
+               f"{plots.frames} plot frames"),
+        figure("window responsiveness", f"{ms(idle99)} idle", f"{ms(p99)} training",
+               p99 * 1e3, " ms", "<= 50",
+               f"p99 lateness of a 16 ms QTimer, {len(lateness)} ticks while training"),
+    ]
+
+
+# -- plot cost against history ---------------------------------------------------------------
+def bench_plot(pairs: int) -> list[Figure]:
+    import numpy as np
+
+    qapp()
+    plots = LivePlots(1, 1_000_000)
+    plot, curve = plots.plots[0], plots.curves[0][0]
+    from app.training.history import Series
+    from app.training.worker import TrainingRun
+
+    rng = np.random.default_rng(0)
+    data = {}
+    for n in (1_000, 1_000_000):
+        # The loss history as a run of n steps leaves it: the app's own bounded Series.
+        loss = Series(inspect.signature(TrainingRun).parameters["history_capacity"].default)
+        for start in range(0, n, 10_000):  # in chunks, as the worker reports them
+            steps = np.arange(start + 1, min(n, start + 10_000) + 1)
+            loss.extend(steps, 1 / np.sqrt(steps) + 0.01 * rng.random(len(steps)))
+        data[n] = (loss.steps, loss.values)
+
+    def frame(n: int) -> float:
+        steps, values = data[n]
+        plot.setXRange(0, n, padding=0)
+        settle(1)
+        start = time.perf_counter()
+        curve.setData(steps, values)
+        plot.viewport().repaint()
+        return time.perf_counter() - start
+
+    for n in data:
+        frame(n)
+    small, big = interleave(lambda: frame(1_000), lambda: frame(1_000_000), max(pairs, 9))
+    ratios = [b / s for s, b in zip(small, big)]
+    plots.widget.close()
+    return [figure("plot cost vs history", f"{ms(statistics.median(small))} at 10^3",
+                   f"{ms(statistics.median(big))} at 10^6", statistics.median(ratios), "",
+                   "<= 2", f"setData and render of the loss plot; the history keeps "
+                           f"{len(data[1_000_000][0])} of 10^6 points")]
+
+
+# -- tensor viewer ---------------------------------------------------------------------------
+def bench_viewer(pairs: int) -> list[Figure]:
+    from app.document import Document
+    from app.reader import read_recipe
+    from widgets.viewer_panel import ViewerPanel
+
+    qapp()
+    recipe = read_recipe("import torch\ntorch.manual_seed(0)\n"
+                         "small = torch.rand(64, 64)\nbig = torch.rand(4096, 4096)\n")
+    document = Document(recipe)
+    panel = ViewerPanel(document)
+    panel.resize(900, 700)
+    panel.show()
+    settle()
+    nbytes = document.run.results[document.recipe.index_of("big")].value.nbytes
+
+    def open_step(index: int, mode: str) -> float:
+        document.select(None)
+        settle()
+        gc.collect()
+        start = time.perf_counter()
+        document.select(index)
+        panel.set_mode(mode)
+        panel.repaint()
+        return time.perf_counter() - start
+
+    figures = []
+    for mode in ("grid", "heatmap"):
+        document.select(None)
+        settle()
+        gc.collect()
+        before = rss()
+        open_step(1, mode)
+        settle()
+        growth = rss() - before
+        small, big = interleave(lambda m=mode: open_step(0, m),
+                                lambda m=mode: open_step(1, m), pairs)
+        ratios = [b / s for s, b in zip(small, big)]
+        figures.append(figure(
+            f"tensor viewer, {mode}", f"{ms(statistics.median(small))} at 64x64",
+            f"{ms(statistics.median(big))} at 4096x4096", statistics.median(ratios), "",
+            "<= 3", f"memory growth {growth / nbytes:.2f}x the tensor's "
+                    f"{nbytes / 2**20:.0f} MiB (target < 2x)"))
+        if growth >= 2 * nbytes:
+            figures[-1].passed = False
+    panel.close()
+    return figures
+
+
+# -- op re-evaluation ------------------------------------------------------------------------
+def bench_op(pairs: int) -> list[Figure]:
+    import torch
+    import torch.utils.benchmark as benchmark
+    from PySide6.QtCore import QSettings
+
+    from app.expr import Const
+    from app.gui import make_window
+    from app.reader import read_recipe
+    from app.settings import Settings
+    from widgets.undo import push_edit
+
+    qapp()
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    window = make_window(None, restore_layout=False, settings=Settings())
+    document = window.document
+    document.recipe.restore(read_recipe(
+        "import torch\ntorch.manual_seed(0)\nx = torch.rand(1000, 1000)\n"
+        "y = torch.tril(x, diagonal=0)\n").snapshot())
+    document.select_name("y")
+    window.resize(1280, 800)
+    window.show()
+    settle()
+    index = document.recipe.index_of("y")
+
+    def change(diagonal: int) -> float:
+        step = document.recipe.steps[index]
+        kwargs = tuple((k, Const(diagonal) if k == "diagonal" else v)
+                       for k, v in step.expr.kwargs)
+        new = dataclasses.replace(step, expr=dataclasses.replace(step.expr, kwargs=kwargs))
+        start = time.perf_counter()
+        push_edit(window.undo_stack, document.recipe, lambda r: r.replace_step(index, new),
+                  "diagonal")
+        settle(1)
+        window.repaint()
+        return time.perf_counter() - start
+
+    x = torch.rand(1000, 1000)
+    bare_timer = benchmark.Timer("torch.tril(x, diagonal=d)", globals={"x": x, "d": 1})
+    counter = iter(range(1, 10_000))
+    change(next(counter))
+    bare, app = interleave(lambda: bare_timer.blocked_autorange(min_run_time=0.05).median,
+                           lambda: change(next(counter) % 50 - 25), max(pairs, 20))
+    window.hide()  # not close(): that asks whether to save the changed recipe
+    window.deleteLater()
+    p95 = percentile(app, 95)
+    return [figure("op re-evaluation", f"{ms(statistics.median(bare))} torch.tril",
+                   f"{ms(p95)} p95 ({ms(statistics.median(app))} median)", p95 * 1e3, " ms",
+                   "<= 50", "tril's diagonal on 1000x1000, edit to whole window repainted")]
+
+
+# -- start-up --------------------------------------------------------------------------------
+_SINCE_START = ("import os\n"
+                "def since_start():\n"
+                "    with open('/proc/self/stat') as f:\n"
+                "        ticks = int(f.read().rsplit(')', 1)[1].split()[19])\n"
+                "    with open('/proc/uptime') as f:\n"
+                "        return float(f.read().split()[0]) - ticks / os.sysconf('SC_CLK_TCK')\n")
+
+
+def bench_startup(pairs: int) -> list[Figure]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TENSOR_LAB_STARTUP_TIMING": "exit",
+           "XDG_CONFIG_HOME": "/tmp/tensor-lab-bench-config"}
+    # Let the warm-up run write the project's .pyc files, as any user's first start does;
+    # an environment that forbids it would have every start compile the app from source.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+
+    def timed(args: list[str], marker: str) -> float:
+        # Wall time from the parent, which includes interpreter start; the child's
+        # own report (process start to the marker) is preferred where it printed one.
+        start = time.perf_counter()
+        out = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+        wall = time.perf_counter() - start
+        for line in out.stdout.splitlines():
+            if line.startswith(marker):
+                return float(line.split()[-2])
+        raise RuntimeError(f"{args} printed no {marker!r}: {out.stdout}{out.stderr}")
+
+    bare_args = [sys.executable, "-c", _SINCE_START + "import torch, PySide6.QtWidgets, "
+                 "pyqtgraph\nprint(f'imported after {since_start():.3f} s', flush=True)\n"
+                 "os._exit(0)"]
+    app_args = [sys.executable, "-m", "app"]
+    timed(bare_args, "imported after")  # warm the file cache
+    timed(app_args, "first paint after")
+    bare, app = interleave(lambda: timed(bare_args, "imported after"),
+                           lambda: timed(app_args, "first paint after"), pairs)
+    ratios = [a / b for a, b in zip(app, bare)]
+    return [figure("start-up", f"{statistics.median(bare):.2f} s imports",
+                   f"{statistics.median(app):.2f} s first paint", statistics.median(ratios), "",
+                   "<= 1.5", "process start to first paint, offscreen")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=5, help="pairs per figure (at least 5)")
+    parser.add_argument("--only", default=",".join(NAMES), help="figures to run")
+    parser.add_argument("--steps", type=int, default=600, help="training steps per run")
+    parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write")
+    args = parser.parse_args(argv)
+    # Keep the user's settings out: the window reads and writes QSettings.
+    os.environ["XDG_CONFIG_HOME"] = "/tmp/tensor-lab-bench-config"
+    pairs = max(5, args.pairs)
+    chosen = [n.strip() for n in args.only.split(",") if n.strip()]
+    figures: list[Figure] = []
+    started = time.perf_counter()
+    runs = {"training": lambda: bench_training(pairs, args.steps),
+            "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
+            "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs)}
+    for name in chosen:
+        if name not in runs:
+            parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")
+    for name in chosen:
+        t = time.perf_counter()
+        try:
+            figures += runs[name]()
+        except Exception as e:  # noqa: BLE001 - one broken figure must not lose the rest
+            message = str(e).strip().splitlines()[-1:] or [type(e).__name__]
+            figures.append(Figure(name, "-", "-", float("nan"), "", "-", False,
+                                  f"could not be measured: {message[0][:200]}"))
+        print(f"[{name}: {time.perf_counter() - t:.0f} s]", file=sys.stderr, flush=True)
+    import torch
+
+    print(format_table(figures))
+    report = {"figures": [asdict(f) for f in figures],
+              "passed": all(f.passed for f in figures), "pairs": pairs,
+              "device": "cpu", "torch": torch.__version__, "cores": os.cpu_count(),
+              "seconds": round(time.perf_counter() - started, 1)}
+    Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0 if report["passed"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""Texts of the Qt-free core, translated at display time.
+
+The core marks them with ``app.i18n.QT_TRANSLATE_NOOP`` (so ``pyside6-lupdate`` extracts
+them) and keeps English; these helpers look them up in the installed translation. A text
+built from a template (``app.i18n.Filled``) is translated as its template, then filled.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from app.i18n import LESSONS, OPS, Filled
+
+
+def translate_core(context: str, text: str) -> str:
+    """``text`` from the core in the UI language: a ``Filled`` text template first, then filled."""
+    if isinstance(text, Filled):
+        def value(v: object) -> object:
+            return translate_core(context, v) if isinstance(v, Filled) else v
+
+        template = QCoreApplication.translate(context, text.template)
+        return template.format(*map(value, text.args),
+                               **{k: value(v) for k, v in text.kwargs.items()})
+    return QCoreApplication.translate(context, text)
+
+
+def op_summary(spec) -> str:
+    """``spec.summary`` (an ``OpSpec``) in the UI language."""
+    return translate_core(OPS, spec.summary)
+
+
+def lesson_text(text: str) -> str:
+    """A lesson's cause or fix (``app.lessons.Lesson``) in the UI language."""
+    return translate_core(LESSONS, text)
