@@ -452,10 +452,10 @@ def _einsum_sizes(equation: str, operands: list[torch.Tensor]) -> tuple[int, int
     if "." in equation or len(terms) != len(operands):
         return None
     sizes: dict[str, int] = {}
-    for term, t in zip(terms, operands):
+    for term, t in zip(terms, operands, strict=True):
         if len(term) != t.dim() or not term.isalpha():
             return None
-        for letter, n in zip(term, t.shape):
+        for letter, n in zip(term, t.shape, strict=True):
             sizes[letter] = max(sizes.get(letter, 1), n)
     if not arrow:  # implicit output: the letters used once, in order
         output = "".join(sorted(k for k in sizes if inputs.count(k) == 1))

@@ -1,7 +1,7 @@
 """The recipe gallery: the lessons shipped in ``recipes/``, read without running anything.
 
 Qt-free. Each recipe's docstring carries its lesson in two languages and a little
-metadata (see README, "Lessons in the gallery")::
+metadata (see README, "Lessons in two languages")::
 
     Title in English
 
@@ -117,15 +117,16 @@ def lesson_text(docstring: str, language: str) -> str:
     return lesson.zh if is_chinese(language) and lesson.zh else lesson.en
 
 
-_CJK_TEXT = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
-_CJK_BREAK = re.compile(f"(?<=[{_CJK_TEXT}])\n(?=[{_CJK_TEXT}])")
+_CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+_CJK_TEXT = _CJK_PUNCTUATION + "\u3400-\u9fff\uf900-\ufaff"
+_CJK_BREAK = re.compile(f"(?<=[{_CJK_PUNCTUATION}])\n(?!\n)|(?<=[{_CJK_TEXT}])\n(?=[{_CJK_TEXT}])")
 
 
 def for_display(text: str) -> str:
-    """``text`` with the line breaks between two Chinese characters removed.
+    """``text`` without the line breaks inside a paragraph that follow Chinese text.
 
     Markdown turns a line break inside a paragraph into a space, which is right between
-    English words and wrong between Chinese characters.
+    English words and wrong between Chinese characters or after Chinese punctuation.
     """
     return _CJK_BREAK.sub("", text)
 

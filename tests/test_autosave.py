@@ -176,8 +176,10 @@ def _start_app(data: Path, recipe: Path, **env: str) -> subprocess.Popen:
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
                    "TENSOR_LAB_DATA_DIR": str(data), **env}
     log = open(data.parent / f"app-{len(list(data.parent.glob('app-*')))}.log", "w+b")
-    return subprocess.Popen([sys.executable, "-m", "app", str(recipe)], cwd=ROOT,
-                            env=environment, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen([sys.executable, "-m", "app", str(recipe)], cwd=ROOT,
+                               env=environment, stdout=log, stderr=subprocess.STDOUT)
+    process.log = log  # type: ignore[attr-defined]
+    return process
 
 
 def _wait_for(condition, process: subprocess.Popen, timeout: float = 180.0) -> None:
@@ -185,11 +187,14 @@ def _wait_for(condition, process: subprocess.Popen, timeout: float = 180.0) -> N
     deadline = time.monotonic() + timeout
     while not condition():
         if process.poll() is not None:
-            log = sorted(Path(process.args[-1]).parent.glob("app-*.log"))[-1]
-            raise AssertionError(f"the app exited with {process.returncode}: "
-                                 f"{log.read_text(errors='replace')[-2000:]}")
+            process.log.seek(0)
+            output = process.log.read().decode(errors="replace")
+            process.log.close()
+            raise AssertionError(f"the app exited with {process.returncode}: {output[-2000:]}")
         if time.monotonic() > deadline:
             process.kill()
+            process.wait()
+            process.log.close()
             raise AssertionError("timed out waiting for the app")
         time.sleep(0.1)
 
@@ -197,7 +202,7 @@ def _wait_for(condition, process: subprocess.Popen, timeout: float = 180.0) -> N
 def _kill(process: subprocess.Popen) -> None:
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
-    process.stdout.close()
+    process.log.close()
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")

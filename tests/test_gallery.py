@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -22,24 +23,20 @@ from app.writer import write_recipe
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPES = sorted(p.name for p in RECIPES_DIR.glob("*.py"))
-#: One thread per process: the pairs run two at a time on two cores, and a torch that
-#: spins threads on a busy machine is many times slower. Both sides get the same setting.
+#: One torch thread per process: the two processes of a pair run at once on two cores, and
+#: a torch that spins threads on a busy machine is many times slower. Both sides get the same.
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 @cache
-def _runs() -> dict[str, tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]]:
-    """``python RECIPE.py`` and ``python -m app run RECIPE.py`` for every recipe, two at a time."""
-    def pair(name: str):
-        path = str(RECIPES_DIR / name)
-        python = subprocess.run([sys.executable, path], capture_output=True, text=True,
-                                cwd=ROOT, env=ENV, timeout=300)
-        lab = subprocess.run([sys.executable, "-m", "app", "run", path], capture_output=True,
-                             text=True, cwd=ROOT, env=ENV, timeout=300)
-        return python, lab
-
+def _run(name: str) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    """``python RECIPE.py`` and ``python -m app run RECIPE.py``, side by side."""
+    path = str(RECIPES_DIR / name)
+    commands = ([sys.executable, path], [sys.executable, "-m", "app", "run", path])
     with ThreadPoolExecutor(2) as pool:
-        return dict(zip(RECIPES, pool.map(pair, RECIPES)))
+        python, lab = pool.map(lambda command: subprocess.run(
+            command, capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300), commands)
+    return python, lab
 
 
 # -- what the gallery holds -------------------------------------------------------------------
@@ -90,23 +87,39 @@ def test_the_training_lessons_cover_clipping_warm_up_and_accumulation():
 
 
 def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
-    """The baseline diverges (it prints so); clipping and warm-up keep every loss finite."""
-    runs = _runs()
-    explodes = [n for n in RECIPES if "training diverged" in runs[n][0].stdout]
-    assert explodes
-    fixed = [n for n in RECIPES
-             if (t := read_recipe_file(str(RECIPES_DIR / n)).training) is not None
-             and (t.clip.mode != "none" or t.schedule.kind == "warmup")]
+    """Each fix has a shipped baseline, the same run without it, which diverges."""
+    from app.training.settings import ClipSettings, ScheduleSettings
+
+    trainings = {n: t for n in RECIPES
+                 if (t := read_recipe_file(str(RECIPES_DIR / n)).training) is not None}
+    fixed = {n: t for n, t in trainings.items()
+             if t.clip.mode != "none" or t.schedule.kind == "warmup"}
     assert len(fixed) >= 3
-    for name in fixed:
-        out = runs[name][0].stdout
+    for name, settings in fixed.items():
+        unfixed = replace(settings, clip=ClipSettings(), schedule=ScheduleSettings())
+        baselines = [n for n, t in trainings.items() if t == unfixed]
+        assert baselines, f"{name}: no shipped run without its fix"
+        assert "training diverged" in _run(baselines[0])[0].stdout
+        out = _run(name)[0].stdout
         assert "diverged" not in out and "nan" not in out and "inf" not in out, name
+
+
+def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
+    """The shapes are printed, never a time; "Time it" measures the products (app.timing)."""
+    from app.timing import time_step
+
+    recipe = read_recipe_file(str(RECIPES_DIR / "training_matmul_timing.py"))
+    assert "Time it" in recipe.docstring and "torch.utils.benchmark" in recipe.docstring
+    products = [i for i, s in enumerate(recipe.steps) if s.name and s.name.startswith("p")]
+    assert len(products) >= 3
+    (timing,) = time_step(recipe, products[0], ["cpu"], min_run_time=0.01)
+    assert timing.ok and timing.median_s > 0 and timing.runs >= 1
 
 
 # -- every recipe --------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", RECIPES)
 def test_python_prints_what_the_lab_prints(name):
-    python, lab = _runs()[name]
+    python, lab = _run(name)
     entry = read_entry(RECIPES_DIR / name)
     expected = 1 if entry.error_lesson else 0
     assert python.returncode == expected, python.stderr[-2000:]
@@ -180,6 +193,8 @@ def test_a_docstring_splits_into_english_chinese_and_metadata():
     # Markdown would put a space where a Chinese line wraps
     assert "对齐，一行接着一行。" in for_display(lesson.zh)
     assert "step by step\n\nShapes" in for_display(lesson.en)
+    assert for_display("第 i 列。\nmasked_fill 在\n掩码。\n\n下一段") == \
+        "第 i 列。masked_fill 在掩码。\n\n下一段"  # paragraphs stay apart
 
 
 def test_search_finds_title_text_category_and_op(tmp_path):
@@ -217,6 +232,17 @@ def test_scanning_never_runs_a_file(tmp_path):
     assert [Path(p).name for p, _ in gallery.refused] == ["evil.py"]
     assert not marker.exists()
     assert gallery.entries[0].category == "other"
+
+
+def test_the_gallery_is_qt_free():
+    code = ("import sys\n"
+            "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
+            "import app.gallery\n"
+            "print(len(app.gallery.scan().entries))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=ENV, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) == len(RECIPES)
 
 
 # -- the browser ------------------------------------------------------------------------------------

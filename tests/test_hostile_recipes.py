@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from app.catalog import CATALOG
 from app.evaluator import evaluate
-from app.expr import TENSOR_ATTRIBUTES, Attr, Call, Const, Expr, children
+from app.expr import TENSOR_ATTRIBUTES, Attr, Call, Const, children
 from app.reader import MAX_FILE_BYTES, RecipeError, read_recipe, read_recipe_file
 
 RECIPES = sorted((Path(__file__).resolve().parent.parent / "recipes").glob("*.py"))
@@ -228,7 +228,7 @@ def peak_growth_below(limit: int) -> Iterator[None]:
     assert growth < limit, f"peak RSS grew by {growth / 2**20:.0f} MiB"
 
 
-# -- the checks -------------------------------------------------------------------------------------
+# -- the checks ------------------------------------------------------------------------------------
 def _expressions(step: object) -> Iterator[object]:
     """Every expression node of a step, a module class's methods included."""
     stack = [getattr(step, "expr", None)]
@@ -306,7 +306,7 @@ def _report() -> Iterator[None]:
         Path(target).write_text(json.dumps(dict(STATS), indent=1))
 
 
-# -- hostile snippets -----------------------------------------------------------------------------------
+# -- hostile snippets ------------------------------------------------------------------------------
 C = str(CANARY)
 HOSTILE_CALLS = [
     f"__import__('os').system('touch {C}')",
@@ -412,7 +412,8 @@ HUGE_CALLS = [
     "F.one_hot(torch.tensor([{n}]))", "F.one_hot(torch.tensor([1]), {n})",
     "x.softmax(0).multinomial({n}, replacement=True)",
     "x.index_select(0, torch.zeros({n}, dtype=torch.long))",
-    "torch.where(x.expand({n}, 3) > 0, x, x)", "torch.einsum('i,j->ij', x.expand({n}), x.expand({n}))",
+    "torch.where(x.expand({n}, 3) > 0, x, x)",
+    "torch.einsum('i,j->ij', x.expand({n}), x.expand({n}))",
     "torch.matmul(x.view(3, 1).expand(3, 1), x.view(1, 3).expand({n}, 3).t())",
     "x.view(3, 1).expand({n}, 1) @ x.view(1, 3)", "nn.Linear({n}, {n})", "nn.Embedding({n}, {n})",
     "x.expand({n}, 3).nonzero()", "torch.zeros_like(x.expand({n}, 3))",
@@ -474,7 +475,8 @@ CORPUS: dict[str, str | bytes] = {
     "repeated squaring": HEADER + "a = 2 ** 60\n" + "".join(
         f"a{i + 1} = a{i if i else ''} * a{i if i else ''}\n" for i in range(40)),
     "growing lists": HEADER + "a0 = [1]\n" + "".join(f"a{i + 1} = [a{i}]\n" for i in range(3000)),
-    "lists of tensors": HEADER + BASE + "a = [x, x, x]\nb = torch.stack(a)\nc = torch.cat([b, b])\n",
+    "lists of tensors": HEADER + BASE + "a = [x, x, x]\nb = torch.stack(a)\n"
+    "c = torch.cat([b, b])\n",
     "generated code after the marker": HEADER + "x = torch.ones(1)\n"
     "# --- Tensor Lab training code: generated; the lab reads only the settings above ---\n"
     f"__import__('os').system('touch {C}')\n",

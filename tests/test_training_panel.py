@@ -58,7 +58,7 @@ def _wait_state(qtbot, panel: TrainingPanel, *states: str) -> None:
     qtbot.waitUntil(lambda: panel.run is not None and panel.run.state in states, timeout=WAIT)
 
 
-# -- forms and the recipe ---------------------------------------------------------------------------
+# -- forms and the recipe ----------------------------------------------------------------------
 def test_every_setting_has_an_editor_with_a_tooltip(form_panel):
     literal = ENDLESS.to_literal()
     expected = [f"{k}.{sub}" if isinstance(v, dict) else k
@@ -125,7 +125,7 @@ def test_a_device_that_is_not_present_falls_back_to_cpu_with_a_warning(qtbot):
     assert combo.itemData(0) == "cpu"
 
 
-# -- running ------------------------------------------------------------------------------------------
+# -- running -----------------------------------------------------------------------------------
 def test_start_pause_step_lr_and_stop(panel, qtbot):
     with qtbot.waitSignal(panel.state_changed, timeout=WAIT,
                           check_params_cb=lambda state: state == "running"):
@@ -135,7 +135,7 @@ def test_start_pause_step_lr_and_stop(panel, qtbot):
     qtbot.waitUntil(lambda: _points(panel.plots.loss_curve) > 0, timeout=WAIT)
     shown = _points(panel.plots.loss_curve)
     qtbot.waitUntil(lambda: _points(panel.plots.loss_curve) > shown, timeout=WAIT)
-    qtbot.waitUntil(lambda: _points(panel.plots.grad_curves[0]) > 0, timeout=WAIT)
+    qtbot.waitUntil(lambda: panel.plots.grad_lines.points > 0, timeout=WAIT)
     assert not panel.start_button.isEnabled() and panel.pause_button.isEnabled()
 
     panel.set_lr(0.001)  # takes effect from the next step
@@ -228,7 +228,7 @@ def test_plots_never_autorange_per_frame(panel):
         assert curve.opts["clipToView"]
 
 
-# -- comparison -------------------------------------------------------------------------------------
+# -- comparison --------------------------------------------------------------------------------
 def test_four_initialisations_of_a_50_layer_mlp_compared(qtbot):
     settings = read_recipe_file(str(RECIPES_DIR / "init_depth50.py")).training
     panel = _make_panel(qtbot, settings.replace(steps=5, log_every=5))
@@ -263,7 +263,7 @@ def test_four_initialisations_of_a_50_layer_mlp_compared(qtbot):
     assert _children() == []
 
 
-# -- the window -----------------------------------------------------------------------------------
+# -- the window --------------------------------------------------------------------------------
 def test_closing_the_window_during_training_leaves_no_process(qtbot, monkeypatch):
     from widgets.main_window import MainWindow
 

@@ -25,8 +25,9 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def panel_run(app, settings) -> tuple[float, list[float]]:
-    """Steps per second of one run started from the panel, and the timer's lateness (ms)."""
+def panel_run(app, settings) -> tuple[float, list[float], float]:
+    """Steps per second of one run started from the panel, the timer's lateness (ms) and
+    the share of one core the window's process used meanwhile."""
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
 
     from app.document import Document
@@ -45,8 +46,10 @@ def panel_run(app, settings) -> tuple[float, list[float]]:
     def on_state(state: str) -> None:
         if state == "running" and "running" not in marks:
             marks["running"] = clock.nsecsElapsed() / 1e9
+            marks["cpu0"] = time.process_time()
         if state in ("finished", "stopped", "error"):
             marks["end"] = clock.nsecsElapsed() / 1e9
+            marks["cpu1"] = time.process_time()
             loop.quit()
 
     def on_tick() -> None:
@@ -73,7 +76,8 @@ def panel_run(app, settings) -> tuple[float, list[float]]:
     app.processEvents()
     if "running" not in marks or "end" not in marks:
         raise RuntimeError("the run did not finish")
-    return steps / (marks["end"] - marks["running"]), lateness
+    wall = marks["end"] - marks["running"]
+    return steps / wall, lateness, (marks["cpu1"] - marks["cpu0"]) / wall
 
 
 def main(argv: list[str]) -> int:
@@ -89,15 +93,15 @@ def main(argv: list[str]) -> int:
     panel_run(app, settings.replace(steps=50))  # starts the fork server, warms the caches
     ratios, late = [], []
     print(f"{'pair':>4} {'bare steps/s':>13} {'panel steps/s':>14} {'ratio':>6} "
-          f"{'timer p99 late ms':>18}")
+          f"{'timer p99 late ms':>18} {'window CPU':>11}")
     for i in range(pairs):
         bare = bare_steps_per_second(settings)
-        panel, lateness = panel_run(app, settings)
+        panel, lateness, cpu = panel_run(app, settings)
         ratios.append(panel / bare)
         late += lateness
         p99 = float(np.percentile(lateness, 99)) if lateness else float("nan")
-        print(f"{i + 1:>4} {bare:>13.0f} {panel:>14.0f} {panel / bare:>6.2f} {p99:>18.1f}",
-              flush=True)
+        print(f"{i + 1:>4} {bare:>13.0f} {panel:>14.0f} {panel / bare:>6.2f} {p99:>18.1f} "
+              f"{cpu:>10.0%}", flush=True)
     print(f"median ratio {statistics.median(ratios):.2f}; 16 ms timer lateness over all "
           f"panel runs: median {np.median(late):.1f} ms, p99 {np.percentile(late, 99):.1f} ms "
           f"({len(late)} ticks)")

@@ -109,20 +109,29 @@ class AutosaveHook(QObject):
         self.autosave.finish()
 
 
+def restore_box(parent: QWidget | None, recovery: Recovery) -> QMessageBox:
+    """The question offering to restore ``recovery`` (Restore is the default button)."""
+    where = os.path.basename(recovery.path) if recovery.path else _tr("an unsaved recipe")
+    when = time.strftime("%H:%M:%S", time.localtime(recovery.saved))
+    box = QMessageBox(QMessageBox.Icon.Question, _tr("Restore unsaved work?"),
+                      _tr("Tensor Lab did not close properly last time.\n\n"
+                          "Restore the changes to {0}, autosaved at {1}?").format(where, when),
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
+    box.button(QMessageBox.StandardButton.Yes).setText(_tr("Restore"))
+    box.button(QMessageBox.StandardButton.Yes).setToolTip(
+        _tr("Open the autosaved recipe, with its changes not yet saved"))
+    box.button(QMessageBox.StandardButton.No).setText(_tr("Discard"))
+    box.button(QMessageBox.StandardButton.No).setToolTip(_tr("Forget the autosaved changes"))
+    box.setDefaultButton(QMessageBox.StandardButton.Yes)
+    return box
+
+
 def ask_restore(parent: QWidget | None, recovery: Recovery) -> bool:
     """Whether to restore ``recovery``: ``TENSOR_LAB_RESTORE_AUTOSAVE``, or the user says."""
     answer = os.environ.get(RESTORE_VARIABLE, "").strip().lower()
     if answer in ("yes", "no"):
         return answer == "yes"
-    where = os.path.basename(recovery.path) if recovery.path else _tr("an unsaved recipe")
-    when = time.strftime("%H:%M:%S", time.localtime(recovery.saved))
-    reply = QMessageBox.question(
-        parent, _tr("Restore unsaved work?"),
-        _tr("Tensor Lab did not close properly last time. Restore the changes to {0}, "
-            "autosaved at {1}?").format(where, when),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.Yes)
-    return reply == QMessageBox.StandardButton.Yes
+    return restore_box(parent, recovery).exec() == QMessageBox.StandardButton.Yes
 
 
 def restore(window: Any, recovery: Recovery) -> bool:

@@ -44,7 +44,11 @@ class _ScanThread(QThread):
         self._folder = folder
 
     def run(self) -> None:
-        self.scanned.emit(scan(self._folder))
+        try:
+            gallery = scan(self._folder)
+        except Exception as e:  # noqa: BLE001 - shown in the panel, never a crash
+            gallery = Gallery((), ((self._folder, f"{type(e).__name__}: {e}"),))
+        self.scanned.emit(gallery)
 
 
 class GalleryPanel(QWidget):

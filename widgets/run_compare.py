@@ -27,7 +27,7 @@ from app.palette import Palette
 from app.training.history import History
 from app.training.settings import TrainingSettings, _Section
 from widgets.theme import current_palette, series_colour, series_pen, theme_notifier
-from widgets.training_plots import ViewFitter, new_plot, style_plots
+from widgets.training_plots import PlotGrid, ViewFitter, new_plot, set_title, style_plots
 
 #: Seconds between updates of the results in the table while a run trains.
 TABLE_INTERVAL = 0.5
@@ -94,7 +94,8 @@ def field_labels() -> dict[str, str]:
 
     def walk(kind: type, prefix: str) -> None:
         for f in dataclasses.fields(kind):
-            default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+            default = (f.default_factory() if f.default is dataclasses.MISSING  # type: ignore[misc]
+                       else f.default)
             if isinstance(default, _Section):
                 walk(type(default), prefix + f.name + ".")
             else:
@@ -155,16 +156,17 @@ class RunComparison(QWidget):
         self._curves: dict[int, tuple[pg.PlotDataItem, ...]] = {}
         self._seen: dict[int, object] = {}
         self._table_due = 0.0
-        self.graphics = pg.GraphicsLayoutWidget()
+        self.grid = PlotGrid()
+        self.graphics = self.grid.graphics
         self.graphics.setToolTip(_tr("Every visible run overlaid, one colour per run"))
+        # no legend: the runs list below names each colour
         self.loss_plot = new_plot(_tr("Loss (dashed: validation)"), _tr("step"))
         self.std_plot = new_plot(_tr("Layer output std"), _tr("layer"), log_y=True)
         self.grad_plot = new_plot(_tr("Gradient norm per layer"), _tr("layer"), log_y=True)
-        self.legend = self.loss_plot.addLegend(offset=(-8, 8))
         self.fitter = ViewFitter()
-        for col, plot in enumerate((self.loss_plot, self.std_plot, self.grad_plot)):
-            self.graphics.addItem(plot, row=0, col=col)
-            self.fitter.add(plot)
+        for plot in (self.loss_plot, self.std_plot, self.grad_plot):
+            self.fitter.add(plot, grow=plot is self.loss_plot)
+        self.grid.set_plots([self.loss_plot, self.std_plot, self.grad_plot])
 
         self.runs_list = QTreeWidget()
         self.runs_list.setHeaderLabels([_tr("Run"), _tr("State"), _tr("Steps")])
@@ -189,6 +191,7 @@ class RunComparison(QWidget):
         self.table.setToolTip(_tr("Each run's settings and results side by side; rows that "
                                   "differ are bold"))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.delete_button)
@@ -210,9 +213,9 @@ class RunComparison(QWidget):
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(left)
         bottom.addWidget(right)
-        bottom.setSizes([260, 700])
+        bottom.setSizes([320, 640])
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.graphics)
+        split.addWidget(self.grid)
         split.addWidget(bottom)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -246,13 +249,12 @@ class RunComparison(QWidget):
         for curves in self._curves.values():
             for plot, curve in zip(plots, curves):
                 plot.removeItem(curve)
-        self.legend.clear()
         self._curves.clear()
         self._seen.clear()
         labels = run_labels(self.runs)
         for record in self.runs:
             i = record.number - 1
-            loss = self.loss_plot.plot(pen=series_pen(i, 1.0), name=labels[record.number])
+            loss = self.loss_plot.plot(pen=series_pen(i, 1.0))
             val = self.loss_plot.plot(pen=series_pen(i, 1.0, Qt.PenStyle.DashLine))
             std = self.std_plot.plot(pen=series_pen(i, 1.5), symbol="o", symbolSize=4,
                                      symbolBrush=series_colour(i), symbolPen=None)
@@ -289,6 +291,10 @@ class RunComparison(QWidget):
     def refresh(self, force: bool = False) -> None:
         """Update the curves of runs whose history changed (the training one, usually)."""
         first = self.when_combo.currentData() == "first"
+        if force:
+            when = _tr("first step") if first else _tr("latest step")
+            set_title(self.std_plot, _tr("Layer output std ({0})").format(when))
+            set_title(self.grad_plot, _tr("Gradient norm per layer ({0})").format(when))
         for record in self.runs:
             curves = self._curves.get(record.number)
             h = record.history

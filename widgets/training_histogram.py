@@ -7,6 +7,8 @@ per sample, a few percentiles (TensorBoard's "distributions"), drawn as nested b
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Signal
@@ -16,11 +18,13 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from app.palette import Palette
 from app.training.history import History
 from widgets.theme import current_palette, series_colour, series_pen, theme_notifier
-from widgets.training_plots import ViewFitter, new_plot, style_plots
+from widgets.training_plots import PlotGrid, ViewFitter, new_plot, style_plots
 
 #: Percentiles kept per sample; symmetric pairs become bands around the median.
 PERCENTILES = (0, 7, 16, 31, 50, 69, 84, 93, 100)
 BINS = 50
+#: Seconds between samples kept for the bands over time.
+SAMPLE_INTERVAL = 0.1
 
 
 def _tr(text: str) -> str:
@@ -71,7 +75,7 @@ class _Track:
 
     def __init__(self, title_now: str, title_time: str, colour: int):
         self.colour = colour
-        self.now = new_plot(title_now, _tr("value"), _tr("count"))
+        self.now = new_plot(title_now, _tr("value"), _tr("count"), history=False)
         self.time = new_plot(title_time, _tr("step"), _tr("value"))
         self.hist = self.now.plot(stepMode="center", fillLevel=0)
         self.distribution = Distribution()
@@ -96,13 +100,11 @@ class _Track:
                 curve.setPen(None)
             fill.setBrush(QColor(base.red(), base.green(), base.blue(), 40 + 30 * i))
 
-    def show(self, step: int, values: np.ndarray, add: bool) -> None:
+    def show(self, values: np.ndarray) -> None:
         finite = values[np.isfinite(values)]
         if finite.size:
             counts, edges = np.histogram(finite, bins=BINS)
             self.hist.setData(edges, counts)
-        if add:
-            self.distribution.add(step, values)
         steps, bands = self.distribution.steps, self.distribution.bands
         self.median.setData(steps, bands[:, len(PERCENTILES) // 2])
         for i, (lo, hi) in enumerate(self.bounds):
@@ -140,18 +142,19 @@ class HistogramPlots(QWidget):
         self.layer_combo.activated.connect(self._on_view_layer)
         label = QLabel(_tr("Layer:"))
         label.setBuddy(self.layer_combo)
-        self.graphics = pg.GraphicsLayoutWidget()
+        self.grid = PlotGrid(max_columns=2)
+        self.graphics = self.grid.graphics
         self.graphics.setToolTip(_tr("Left: the latest sample of the layer's weights and "
                                      "gradients. Right: their spread over time (bands: "
                                      "min–max, 7–93%, 16–84%, 31–69%; line: median)"))
         self.weights = _Track(_tr("Weights (now)"), _tr("Weights over time"), 0)
         self.grads = _Track(_tr("Gradients (now)"), _tr("Gradients over time"), 1)
-        self.fitter = ViewFitter()
-        for row, track in enumerate((self.weights, self.grads)):
-            self.graphics.addItem(track.now, row=row, col=0)
-            self.graphics.addItem(track.time, row=row, col=1)
-            self.fitter.add(track.now)
+        self.fitter = ViewFitter(interval=0.25)  # histograms move with every sample
+        for track in (self.weights, self.grads):
+            self.fitter.add(track.now, grow=False)
             self.fitter.add(track.time)
+        self.grid.set_plots([self.weights.now, self.weights.time, self.grads.now,
+                             self.grads.time])
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.layer_combo)
@@ -159,9 +162,11 @@ class HistogramPlots(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(top)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.grid, 1)
         self._sample: object = None
         self._stale = False
+        self._shown: object = None
+        self._collect_due = 0.0
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
 
@@ -182,22 +187,35 @@ class HistogramPlots(QWidget):
         self._clear_tracks()
 
     def _clear_tracks(self) -> None:
-        self._sample = None
+        self._sample = self._shown = None
         self.weights.clear()
         self.grads.clear()
         self.fitter.fit_all(force=True)
 
-    def refresh(self, history: History | None, force: bool = False) -> None:
-        """Add and show the latest sample when there is a new one."""
-        if history is None or history.weights is None:
+    def collect(self, history: History | None) -> None:
+        """Keep the percentiles of a new sample (every frame, shown or not; a few a second)."""
+        if history is None or history.weights is None or history.weights is self._sample:
             return
         if self._stale:  # the sample held was taken from the layer shown before
             self._sample, self._stale = history.weights, False
-        new = history.weights is not self._sample
-        if new or force:
-            self._sample = history.weights
-            self.weights.show(history.step, history.weights, new)
-            self.grads.show(history.step, history.grads, new)
+            return
+        now = time.monotonic()
+        if now < self._collect_due:
+            return
+        self._collect_due = now + SAMPLE_INTERVAL
+        self._sample = history.weights
+        self.weights.distribution.add(history.step, history.weights)
+        self.grads.distribution.add(history.step, history.grads)
+
+    def refresh(self, history: History | None, force: bool = False) -> None:
+        """Show the latest sample and the bands kept so far."""
+        self.collect(history)
+        if history is None or self._sample is None:
+            return
+        if force or self._shown is not self._sample:
+            self._shown = self._sample
+            self.weights.show(history.weights)
+            self.grads.show(history.grads)
         self.fitter.fit_all(force=force)
 
     def fit(self) -> None:

@@ -193,6 +193,7 @@ class TrainingPanel(QWidget):
 
         self.lr_edit = QLineEdit()
         self.lr_edit.setMaximumWidth(90)
+        self.lr_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("0.0001") + 16)
         self.lr_edit.setToolTip(self.tr("Learning rate of the run (the schedule scales it); a "
                                         "change takes effect from the next step"))
         self.lr_edit.editingFinished.connect(self._on_view_lr)
@@ -203,15 +204,16 @@ class TrainingPanel(QWidget):
         self.clip_combo.activated.connect(lambda _i: self._on_view_clip())
         self.clip_edit = QLineEdit()
         self.clip_edit.setMaximumWidth(70)
+        self.clip_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("10.0") + 16)
         self.clip_edit.setToolTip(self.tr("The largest gradient value, or the largest total "
                                           "norm, from the next step"))
         self.clip_edit.editingFinished.connect(self._on_view_clip)
         self.smoothing_spin = QSpinBox()
         self.smoothing_spin.setRange(0, 100_000)
         self.smoothing_spin.setSpecialValueText(self.tr("off"))
-        self.smoothing_spin.setSuffix(self.tr(" steps"))
+
         self.smoothing_spin.setToolTip(self.tr("Also draw the training loss averaged over this "
-                                               "many steps"))
+                                               "many steps (0: off)"))
         self.smoothing_spin.valueChanged.connect(self._on_view_smoothing)
         self.fit_button = QPushButton(self.tr("Fit"))
         self.fit_button.setToolTip(self.tr("Fit every plot to its data, and follow the data "
@@ -264,6 +266,7 @@ class TrainingPanel(QWidget):
         self.no_setup = QLabel(self.tr("This recipe has no training setup."))
         self.no_setup.setWordWrap(True)
         left = QWidget()
+        left.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 40)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.no_setup)
@@ -276,7 +279,6 @@ class TrainingPanel(QWidget):
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addLayout(live)
         right_layout.addWidget(self.views, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -286,6 +288,7 @@ class TrainingPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(controls)
+        layout.addLayout(live)
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
 
@@ -356,6 +359,8 @@ class TrainingPanel(QWidget):
         tabs.setTabToolTip(index, self.tr("Train the recipe's MLP and watch it learn: loss, "
                                           "gradients, layer statistics, run comparison"))
         tabs.setTabVisible(index, self.settings is not None)
+        if self.settings is not None:
+            tabs.setCurrentIndex(index)
         self._tabs = tabs
         self.has_setup_changed.connect(self._on_model_has_setup)
         return index
@@ -640,8 +645,9 @@ class TrainingPanel(QWidget):
                 self._launcher.join()  # a launch under way ends soon; then close the run
                 self._launcher, self._pending = None, []
             self._on_frame()  # the last events before it goes
+            finished = run.state == "finished"
             run.close()
-            self._set_state(run.state)
+            self._set_state("finished" if finished else run.state)
         self.run = None
         self.frame_timer.stop()
 
@@ -713,6 +719,8 @@ class TrainingPanel(QWidget):
             self.histogram.refresh(history, force)
         else:
             self.compare.refresh(force)
+        if page is not self.histogram:
+            self.histogram.collect(history)  # the bands over time cover the whole run
         self._speed_due -= 1
         if self._speed_due <= 0 or force:
             self._speed_due = 8  # a few times a second is readable, and cheap

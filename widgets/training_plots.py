@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QRectF
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QGraphicsItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QScrollArea, QVBoxLayout, QWidget
 
 from app.palette import Palette
 from app.training.history import History
@@ -28,6 +28,8 @@ FIT_INTERVAL = 0.5
 LAYER_INTERVAL = 0.1
 #: Widths below which the plots use two columns, then one.
 TWO_COLUMNS, ONE_COLUMN = 900, 480
+#: Below this height per row of plots, the page scrolls.
+MIN_PLOT_HEIGHT = 200
 
 
 def _tr(text: str) -> str:
@@ -37,16 +39,18 @@ def _tr(text: str) -> str:
 
 # -- shared helpers --------------------------------------------------------------------------
 def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = False,
-             tip: str = "") -> pg.PlotItem:
-    """A plot item set up for live data: downsampled, clipped to view, no per-frame fit."""
+             tip: str = "", history: bool = True) -> pg.PlotItem:
+    """A plot item set up for live data: no per-frame fit and, for data that grows with
+    the run's history (``history``), downsampled (peak mode) and clipped to the view."""
     plot = pg.PlotItem()
     plot.setTitle(title, size="9pt")
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:
         plot.setLabel("left", y_label)
-    plot.setDownsampling(auto=True, mode="peak")
-    plot.setClipToView(True)
+    if history:  # (not for histograms: pyqtgraph cannot clip step-mode curves)
+        plot.setDownsampling(auto=True, mode="peak")
+        plot.setClipToView(True)
     plot.hideButtons()
     plot.showGrid(x=True, y=True, alpha=0.15)
     for side in ("left", "bottom"):
@@ -61,6 +65,12 @@ def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = Fal
     return plot
 
 
+def set_title(plot: pg.PlotItem, title: str) -> None:
+    """Change a plot's title, in the theme's text colour."""
+    ink = QApplication.palette().color(QPalette.ColorRole.Text)
+    plot.setTitle(title, size="9pt", color=ink)
+
+
 def style_plots(graphics: pg.GraphicsLayoutWidget, plots: Sequence[pg.PlotItem],
                 widget: QWidget) -> None:
     """Background and axes in the current theme's colours."""
@@ -73,6 +83,15 @@ def style_plots(graphics: pg.GraphicsLayoutWidget, plots: Sequence[pg.PlotItem],
             axis.setPen(ink)
             axis.setTextPen(ink)
         plot.titleLabel.setText(plot.titleLabel.text, color=ink, size="9pt")
+
+
+def style_legend(legend: pg.LegendItem, widget: QWidget) -> None:
+    """Legend text and background in the current theme's colours."""
+    colours = QApplication.palette(widget)
+    legend.setLabelTextColor(colours.color(QPalette.ColorRole.Text))
+    legend.setBrush(colours.color(QPalette.ColorRole.Base))
+    for _sample, label in legend.items:
+        label.setText(label.text)  # the colour applies when the text is set
 
 
 def layer_colours(n: int, palette: Palette | None = None) -> list[QColor]:
@@ -152,6 +171,12 @@ def data_bounds(plot: pg.PlotItem) -> tuple[float, float, float, float] | None:
     xs: list[float] = []
     ys: list[float] = []
     for item in plot.items:
+        if isinstance(item, LayerLines):
+            r = item.data_rect
+            if item.points and item.isVisible():
+                xs += [r.left(), r.right()]
+                ys += [r.top(), r.bottom()]
+            continue
         if isinstance(item, pg.PlotDataItem):
             x, y = item.getOriginalDataset()
         elif isinstance(item, pg.PlotCurveItem):
@@ -174,21 +199,27 @@ def data_bounds(plot: pg.PlotItem) -> tuple[float, float, float, float] | None:
 class ViewFitter:
     """Fits views to their data now and then, never per frame.
 
-    A view follows its data (refitted every ``FIT_INTERVAL`` seconds) until the user pans or
-    zooms it; ``fit_all(force=True)`` makes every view follow again.
+    A view follows its data until the user pans or zooms it; ``fit_all(force=True)``
+    fits every view and makes it follow again. Otherwise each call checks at most one view
+    (in turn, each about every ``FIT_INTERVAL`` seconds), so that the axes of several
+    plots are not all redrawn in the same frame.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, interval: float = FIT_INTERVAL) -> None:
+        self.interval = interval
         self._follow: dict[pg.ViewBox, bool] = {}
-        self._plots: dict[pg.ViewBox, tuple[pg.PlotItem, bool, bool]] = {}
+        self._plots: list[tuple[pg.ViewBox, pg.PlotItem, bool, bool, bool]] = []
+        self._turn = 0
         self._due = 0.0
 
-    def add(self, plot: pg.PlotItem, items: bool = False, zero: bool = False) -> None:
+    def add(self, plot: pg.PlotItem, items: bool = False, zero: bool = False,
+            grow: bool = True) -> None:
         """Follow ``plot``: fitted to its curves' data, or to all its items (``items``,
-        for images, bars and scatter plots); ``zero`` keeps 0 in the y range."""
+        for images, bars and scatter plots); ``zero`` keeps 0 in the y range; ``grow``
+        leaves room on the right for data still to come."""
         box = plot.getViewBox()
         self._follow[box] = True
-        self._plots[box] = (plot, items, zero)
+        self._plots.append((box, plot, items, zero, grow))
         box.sigRangeChangedManually.connect(lambda *_: self._follow.__setitem__(box, False))
         box.sigStateChanged.connect(self._on_view_state)
 
@@ -204,19 +235,26 @@ class ViewFitter:
         return self._follow[plot.getViewBox()]
 
     def fit_all(self, force: bool = False) -> None:
-        """Fit the following views (every view, and follow again, with ``force``)."""
-        now = time.monotonic()
-        if not force and now < self._due:
-            return
-        self._due = now + FIT_INTERVAL
-        for box, (plot, items, zero) in self._plots.items():
-            if force:
+        """Fit the following views: one, in turn, when due; every view with ``force``."""
+        if force:
+            for box, plot, items, zero, grow in self._plots:
                 self._follow[box] = True
+                if box.isVisible():
+                    self._fit(box, plot, items, zero, False, True)
+            return
+        now = time.monotonic()
+        if now < self._due or not self._plots:
+            return
+        self._due = now + self.interval / len(self._plots)
+        for _ in range(len(self._plots)):
+            self._turn = (self._turn + 1) % len(self._plots)
+            box, plot, items, zero, grow = self._plots[self._turn]
             if self._follow[box] and box.isVisible():
-                self._fit(box, plot, items, zero, force)
+                self._fit(box, plot, items, zero, grow, False)
+                return
 
     @staticmethod
-    def _fit(box: pg.ViewBox, plot: pg.PlotItem, items: bool, zero: bool,
+    def _fit(box: pg.ViewBox, plot: pg.PlotItem, items: bool, zero: bool, grow: bool,
              force: bool) -> None:
         """Fit ``box`` when its data left the view or fills too little of it.
 
@@ -246,9 +284,114 @@ class ViewFitter:
         fits_y = w0 <= y0 and y1 <= w1 and (y1 - y0) >= 0.5 * (w1 - w0)
         if fits_x and fits_y and not force:
             return
-        if not items and not force and x1 > v1:
+        if grow and x1 > v1:
             x1 += 0.25 * (x1 - x0)  # room to grow into
         box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.04)
+
+
+class LayerLines(pg.GraphicsObject):
+    """One line per layer, all drawn by this one item.
+
+    A hundred ``PlotDataItem`` objects cost a hundred times their bookkeeping on every
+    update; this item turns each layer's column into a path (``pyqtgraph.arrayToQPath``)
+    and paints the paths with their pens. Values are given as shown: pass log10 values
+    for a log axis.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._paths: list[QPainterPath] = []
+        self._pens: list[QPen] = []
+        self._rect = QRectF()
+        self.points = 0
+        """Points per line last shown."""
+
+    @property
+    def data_rect(self) -> QRectF:
+        """The data's extent (empty without data)."""
+        return self._rect
+
+    def set_colours(self, colours: Sequence[QColor]) -> None:
+        self._pens = [pg.mkPen(c, width=1) for c in colours]
+        self.update()
+
+    def set_data(self, x: np.ndarray, ys: np.ndarray) -> None:
+        """``ys`` has shape (len(x), lines); NaN leaves a gap."""
+        self.prepareGeometryChange()
+        x = np.asarray(x, dtype=np.float64)
+        ys = np.asarray(ys, dtype=np.float64)
+        ys = ys.reshape(len(x), -1) if ys.size else np.empty((len(x), 0))
+        self._paths = [pg.arrayToQPath(x, ys[:, i], connect="finite")
+                       for i in range(ys.shape[1])] if len(x) else []
+        self.points = len(x)
+        finite = ys[np.isfinite(ys)]
+        if len(x) and finite.size:
+            self._rect = QRectF(float(x.min()), float(finite.min()),
+                                float(x.max() - x.min()), float(finite.max() - finite.min()))
+        else:
+            self._rect = QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return self._rect.adjusted(0, -1e-9, 0, 1e-9) if not self._rect.isNull() else QRectF()
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802
+        if self._rect.isNull() and not self.points:
+            return None, None
+        r = self._rect
+        return (r.left(), r.right()) if ax == 0 else (r.top(), r.bottom())
+
+    def paint(self, painter: QPainter, *args) -> None:
+        for path, pen in zip(self._paths, self._pens):
+            painter.setPen(pen)
+            painter.drawPath(path)
+
+
+class PlotGrid(QScrollArea):
+    """Plots in as many columns as the width allows (up to ``max_columns``), each at least
+    ``MIN_PLOT_HEIGHT`` tall: a small window scrolls rather than squashing them.
+
+    Attributes
+    ----------
+    graphics : pyqtgraph.GraphicsLayoutWidget
+        Holds the plots (export it to save them all in one picture).
+    """
+
+    def __init__(self, max_columns: int = 3, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.setWidget(self.graphics)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.max_columns = max_columns
+        self._plots: list[pg.PlotItem] = []
+        self._columns = 0
+
+    def set_plots(self, plots: Sequence[pg.PlotItem]) -> None:
+        """Show ``plots``, in order, row by row."""
+        self._plots = list(plots)
+        self.relayout(force=True)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.relayout()
+
+    def relayout(self, force: bool = False) -> None:
+        # The scroll area's width, not its viewport's: a scroll bar coming and going must
+        # not change the number of columns.
+        width = self.width()
+        columns = 3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1
+        columns = min(columns, self.max_columns)
+        if columns == self._columns and not force:
+            return
+        self._columns = columns
+        layout = self.graphics.ci
+        for item in list(layout.items):
+            layout.removeItem(item)
+        for i, plot in enumerate(self._plots):
+            layout.addItem(plot, row=i // columns, col=i % columns)
+        self.graphics.setMinimumHeight(-(-len(self._plots) // columns) * MIN_PLOT_HEIGHT)
 
 
 # -- the live plots ---------------------------------------------------------------------------
@@ -260,8 +403,8 @@ class LivePlots(QWidget):
     graphics : pyqtgraph.GraphicsLayoutWidget
         Holds every plot (export it to save them all in one picture).
     loss_curve, val_curve, smooth_curve, lr_curve : pyqtgraph.PlotDataItem
-    std_curves, grad_curves : list of pyqtgraph.PlotDataItem
-        One per layer, made when a run starts.
+    std_lines, grad_lines : LayerLines
+        One line per layer: output std and gradient norm over time (log10 values).
     std_bars : pyqtgraph.BarGraphItem
         The latest output std of each layer.
     boundary_image : pyqtgraph.ImageItem
@@ -271,12 +414,13 @@ class LivePlots(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.graphics = pg.GraphicsLayoutWidget()
+        self.grid = PlotGrid()
+        self.graphics = self.grid.graphics
         self.graphics.setToolTip(_tr("Live plots of the run; drag to pan, wheel to zoom, "
                                      "right-click for options and export"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.graphics)
+        layout.addWidget(self.grid)
         self.fitter = ViewFitter()
         self.smoothing = 0
         self.loss_plot = new_plot(_tr("Loss"), _tr("step"))
@@ -289,12 +433,13 @@ class LivePlots(QWidget):
         self.plots = [self.loss_plot, self.boundary_plot, self.std_bar_plot, self.lr_plot,
                       self.grad_plot, self.std_plot]
         for plot in self.plots:
-            self.fitter.add(plot, items=plot in (self.boundary_plot, self.std_bar_plot),
-                            zero=plot is self.lr_plot)
+            still = plot in (self.boundary_plot, self.std_bar_plot)
+            self.fitter.add(plot, items=still, zero=plot is self.lr_plot, grow=not still)
         self.legend = self.loss_plot.addLegend(offset=(-8, 8))
         self.loss_curve = self.loss_plot.plot(name=_tr("train"))
         self.smooth_curve = self.loss_plot.plot()  # in the legend only when shown
-        self.val_curve = self.loss_plot.plot(name=_tr("validation"), symbol="o", symbolSize=4)
+        # (no symbols: thousands of markers cost more per frame than every curve together)
+        self.val_curve = self.loss_plot.plot(name=_tr("validation"))
         self.lr_curve = self.lr_plot.plot()
         self.std_bars = pg.BarGraphItem(x=[], height=[], width=0.8, pen=None, brushes=[])
         self.std_bar_plot.addItem(self.std_bars)
@@ -302,26 +447,25 @@ class LivePlots(QWidget):
         self.boundary_plot.addItem(self.boundary_image)
         self.points = pg.ScatterPlotItem(size=5)
         self.boundary_plot.addItem(self.points)
-        self.std_curves: list[pg.PlotDataItem] = []
-        self.grad_curves: list[pg.PlotDataItem] = []
+        self.std_lines, self.grad_lines = LayerLines(), LayerLines()
+        self.std_plot.addItem(self.std_lines)
+        self.grad_plot.addItem(self.grad_lines)
         self._info = None
         self._has_boundary = True
-        self._columns = 0
         self._seen: dict[str, object] = {}
         self._layer_due = 0.0
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
-        self._relayout(force=True)
+        self._relayout()
 
     # -- runs --------------------------------------------------------------------------------
     def set_run(self, info) -> None:
         """Prepare for a run described by ``info`` (``RunInfo``); None clears the plots."""
         self._info = info
         names = list(info.layer_names) if info is not None else []
-        if len(names) != len(self.std_curves) and names:
-            self._layer_curves(len(names))
-        for curve in (*self.std_curves, *self.grad_curves):
-            curve.setData([], [])
+        for lines in (self.std_lines, self.grad_lines):
+            lines.set_colours(layer_colours(len(names)))
+            lines.set_data(np.empty(0), np.empty((0, len(names))))
         self.std_bars.setOpts(x=np.arange(1, len(names) + 1), height=np.zeros(len(names)),
                               brushes=layer_colours(len(names)))
         every = max(1, len(names) // 8)
@@ -333,19 +477,8 @@ class LivePlots(QWidget):
         self._has_boundary = info is None or info.extent is not None
         self._show_points(info)
         self._seen.clear()
-        self._relayout(force=True)
+        self._relayout()
         self.fitter.fit_all(force=True)
-
-    def _layer_curves(self, n: int) -> None:
-        """Make (or drop) per-layer curves so that there are ``n`` of each: runs of the
-        same model reuse them, as creating a hundred curves takes a while."""
-        for curves, plot in ((self.std_curves, self.std_plot), (self.grad_curves, self.grad_plot)):
-            while len(curves) > n:
-                plot.removeItem(curves.pop())
-            while len(curves) < n:
-                curves.append(plot.plot())
-            for curve, colour in zip(curves, layer_colours(n)):
-                curve.setPen(pg.mkPen(colour, width=1))
 
     def _show_points(self, info) -> None:
         if info is None or info.points is None:
@@ -380,7 +513,8 @@ class LivePlots(QWidget):
             self.lr_curve.setData(history.lr.steps, history.lr.values)
         now = time.monotonic()
         key = (len(history.output_std), history.output_std.stride)
-        if (force or now >= self._layer_due) and seen.get("layers") != key and self.std_curves:
+        if (force or now >= self._layer_due) and seen.get("layers") != key \
+                and self._info is not None:
             self._layer_due = now + LAYER_INTERVAL
             seen["layers"] = key
             self._refresh_layers(history)
@@ -395,12 +529,8 @@ class LivePlots(QWidget):
         self.fitter.fit_all(force=force)
 
     def _refresh_layers(self, history: History) -> None:
-        steps = history.output_std.steps
-        stds, norms = history.output_std.values, history.grad_norm.values
-        width = min(len(self.std_curves), stds.shape[1] if stds.ndim == 2 else 0)
-        for i in range(width):
-            self.std_curves[i].setData(steps, stds[:, i])
-            self.grad_curves[i].setData(history.grad_norm.steps, norms[:, i])
+        self.std_lines.set_data(history.output_std.steps, log10(history.output_std.values))
+        self.grad_lines.set_data(history.grad_norm.steps, log10(history.grad_norm.values))
         last = history.output_std.last()
         if last is not None:
             logs = log10(np.asarray(last, dtype=np.float64))
@@ -424,39 +554,21 @@ class LivePlots(QWidget):
         self.fitter.fit_all(force=True)
 
     # -- layout and theme ------------------------------------------------------------------------
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self._relayout()
-
-    def _relayout(self, force: bool = False) -> None:
-        width = self.width()
-        columns = 3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1
-        if columns == self._columns and not force:
-            return
-        self._columns = columns
-        layout = self.graphics.ci
-        for plot in self.plots:
-            if plot in layout.items:
-                layout.removeItem(plot)
-        shown = [p for p in self.plots if p is not self.boundary_plot or self._has_boundary]
+    def _relayout(self) -> None:
         self.boundary_plot.setVisible(self._has_boundary)
-        for i, plot in enumerate(shown):
-            layout.addItem(plot, row=i // columns, col=i % columns)
+        self.grid.set_plots([p for p in self.plots
+                             if p is not self.boundary_plot or self._has_boundary])
 
     def _apply_theme(self, palette: Palette) -> None:
         style_plots(self.graphics, self.plots, self)
-        colours = QApplication.palette(self)
-        self.legend.setLabelTextColor(colours.color(QPalette.ColorRole.Text))
-        self.legend.setBrush(colours.color(QPalette.ColorRole.Base))
+        style_legend(self.legend, self)
         self.loss_curve.setPen(series_pen(0, 1.0))
         self.smooth_curve.setPen(series_pen(2, 2.0))
-        self.val_curve.setPen(series_pen(1, 1.5))
-        self.val_curve.setSymbolBrush(series_colour(1))
-        self.val_curve.setSymbolPen(None)
-        self.lr_curve.setPen(series_pen(3, 1.5))
-        for curves in (self.std_curves, self.grad_curves):
-            for curve, colour in zip(curves, layer_colours(len(curves), palette)):
-                curve.setPen(pg.mkPen(colour, width=1))
+        self.val_curve.setPen(series_pen(1, 1.0))  # 1 px: wider pens are slow to draw
+        self.lr_curve.setPen(series_pen(3, 1.0))
+        n = len(self._info.layer_names) if self._info is not None else 0
+        for lines in (self.std_lines, self.grad_lines):
+            lines.set_colours(layer_colours(n, palette))
         if self._info is not None:
             self._show_points(self._info)
         self._seen.pop("boundary", None)
