@@ -660,6 +660,22 @@
         <translation>各次运行的设置和结果并排显示；不同的行以粗体显示</translation>
     </message>
     <message>
+        <source>first step</source>
+        <translation>第一步</translation>
+    </message>
+    <message>
+        <source>latest step</source>
+        <translation>最新一步</translation>
+    </message>
+    <message>
+        <source>Layer output std ({0})</source>
+        <translation>各层输出标准差（{0}）</translation>
+    </message>
+    <message>
+        <source>Gradient norm per layer ({0})</source>
+        <translation>各层梯度范数（{0}）</translation>
+    </message>
+    <message>
         <source>Steps trained</source>
         <translation>已训练步数</translation>
     </message>
@@ -717,7 +733,7 @@
     </message>
     <message>
         <source>value</source>
-        <extracomment>Percentiles kept per sample; symmetric pairs become bands around the median.</extracomment>
+        <extracomment>Percentiles kept per sample; symmetric pairs become bands around the median. Seconds between samples kept for the bands over time.</extracomment>
         <translation>值</translation>
     </message>
     <message>
@@ -754,7 +770,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of the per-layer curves (one curve per layer adds up). Widths below which the plots use two columns, then one.</extracomment>
+        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of the per-layer curves (one curve per layer adds up). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls.</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
@@ -788,6 +804,42 @@
     <message>
         <source>train, smoothed</source>
         <translation>训练（平滑）</translation>
+    </message>
+    <message>
+        <source>an unsaved recipe</source>
+        <translation>一个未保存的配方</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>Tensor Lab did not close properly last time.
+
+Restore the changes to {0}, autosaved at {1}?</source>
+        <translation>Tensor Lab 上次没有正常关闭。
+
+要恢复对 {0} 的修改吗？（自动保存于 {1}）</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Open the autosaved recipe, with its changes not yet saved</source>
+        <translation>打开自动保存的配方，其中的修改尚未保存</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>Forget the autosaved changes</source>
+        <translation>丢弃自动保存的修改</translation>
+    </message>
+    <message>
+        <source>Test edit</source>
+        <translation>测试编辑</translation>
     </message>
 </context>
 <context>
@@ -3510,12 +3562,8 @@ strides {1}</translation>
         <translation>关</translation>
     </message>
     <message>
-        <source> steps</source>
-        <translation> 步</translation>
-    </message>
-    <message>
-        <source>Also draw the training loss averaged over this many steps</source>
-        <translation>同时绘制按此步数平均的训练损失</translation>
+        <source>Also draw the training loss averaged over this many steps (0: off)</source>
+        <translation>另外绘制按这么多步平均的训练损失（0：关闭）</translation>
     </message>
     <message>
         <source>Fit</source>
