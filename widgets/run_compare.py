@@ -165,7 +165,7 @@ class RunComparison(QWidget):
         self.grad_plot = new_plot(_tr("Gradient norm per layer"), _tr("layer"), log_y=True)
         self.fitter = ViewFitter()
         for plot in (self.loss_plot, self.std_plot, self.grad_plot):
-            self.fitter.add(plot, grow=plot is self.loss_plot)
+            self.fitter.add(plot, grow=False)  # runs compared have mostly finished
         self.grid.set_plots([self.loss_plot, self.std_plot, self.grad_plot])
 
         self.runs_list = QTreeWidget()

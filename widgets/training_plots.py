@@ -240,7 +240,7 @@ class ViewFitter:
             for box, plot, items, zero, grow in self._plots:
                 self._follow[box] = True
                 if box.isVisible():
-                    self._fit(box, plot, items, zero, False, True)
+                    self._fit(box, plot, items, zero, grow, True)
             return
         now = time.monotonic()
         if now < self._due or not self._plots:
@@ -284,7 +284,7 @@ class ViewFitter:
         fits_y = w0 <= y0 and y1 <= w1 and (y1 - y0) >= 0.5 * (w1 - w0)
         if fits_x and fits_y and not force:
             return
-        if grow and x1 > v1:
+        if grow and (force or x1 > v1):
             x1 += 0.25 * (x1 - x0)  # room to grow into
         box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.04)
 
