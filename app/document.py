@@ -58,7 +58,7 @@ class Document:
     def evaluate(self) -> RecipeRun:
         """Run the recipe again and tell the views."""
         out = io.StringIO()
-        self.run = evaluate(self.recipe, stdout=out)
+        self.run = evaluate(self.recipe, stdout=out, previous=self.run)
         self.output = out.getvalue()
         self.evaluated.emit(self.run)
         return self.run

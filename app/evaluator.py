@@ -8,6 +8,8 @@ Python's operators. Allocation sizes are checked against a budget first.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import io
 import math
 import operator
 import sys
@@ -25,6 +27,7 @@ from app.expr import (TENSOR_ATTRIBUTES, Attr, BinOp, Call, Const, Expr, Ref, Se
 from app.modules import (INDEXABLE, MODULE_CALL, ModuleDef, build_class, call_method,
                          is_recipe_class, module_attribute, module_item, size_guard)
 from app.recipe import Recipe, Step
+from app.reuse import reusable_prefix
 
 #: Largest single allocation a recipe may ask for, in bytes.
 DEFAULT_BUDGET = 2 * 1024**3
@@ -80,6 +83,7 @@ class StepResult:
     error_type: str = ""
     blocked_by: str = ""
     warnings: list[str] = field(default_factory=list)
+    printed: str = ""
 
     @property
     def ok(self) -> bool:
@@ -92,6 +96,10 @@ class RecipeRun:
 
     results: list[StepResult] = field(default_factory=list)
     namespace: dict[str, Any] = field(default_factory=dict)
+    #: The CPU random state after each step, so a later run can start from any of them.
+    rng_states: list[torch.Tensor] = field(default_factory=list, repr=False)
+    #: How many leading steps were taken over from the previous run instead of run again.
+    reused: int = 0
 
     @property
     def ok(self) -> bool:
@@ -113,7 +121,8 @@ class RecipeRun:
 
 
 def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bool = False,
-             budget_bytes: int = DEFAULT_BUDGET) -> RecipeRun:
+             budget_bytes: int = DEFAULT_BUDGET, previous: RecipeRun | None = None
+             ) -> RecipeRun:
     """Run every step of ``recipe`` in order.
 
     Parameters
@@ -127,22 +136,38 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
         Otherwise steps that do not read a failed name still run.
     budget_bytes : int
         Refuse any single allocation larger than this.
+    previous : RecipeRun, optional
+        The last run of this recipe. Its leading steps that are unchanged, and whose
+        values no later step could have changed, are taken over instead of run again
+        (see ``app.reuse``); the rest runs from the random state they left.
     """
+    stdout = stdout or sys.stdout
     run = RecipeRun()
-    ev = _Evaluator(run.namespace, stdout or sys.stdout, budget_bytes)
     failed: dict[str, str] = {}
+    start = 0 if previous is None or stop_on_error else reusable_prefix(recipe, previous)
+    if start:
+        run.reused = start
+        for step, old in zip(recipe.steps[:start], previous.results, strict=False):
+            result = dataclasses.replace(old, step=step)
+            run.results.append(result)
+            stdout.write(result.printed)
+            _bind(run.namespace, failed, result)
+        run.rng_states = previous.rng_states[:start]
+        torch.set_rng_state(run.rng_states[-1])
+    step_out = io.StringIO()
+    ev = _Evaluator(run.namespace, step_out, budget_bytes)
     stopped = False
-    for step in recipe.steps:
+    for step in recipe.steps[start:]:
         result = StepResult(step)
         run.results.append(result)
-        if stopped:
-            result.status = "skipped"
-            continue
         bad = next((n for n in step.reads if n in failed), None)
-        if bad is not None:
-            result.status, result.blocked_by = "blocked", failed[bad]
-            if step.name:
-                failed[step.name] = failed[bad]
+        if stopped or bad is not None:
+            if stopped:
+                result.status = "skipped"
+            else:
+                result.status, result.blocked_by = "blocked", failed[bad]
+            run.rng_states.append(torch.get_rng_state())
+            _bind(run.namespace, failed, result)
             continue
         try:
             # Warnings (reading .grad of a non-leaf...) are part of the lesson: keep them
@@ -156,15 +181,30 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
                     result.warnings = [f"{w.category.__name__}: {w.message}" for w in caught]
         except Exception as e:  # noqa: BLE001 - every torch error is a lesson, not a crash
             result.status, result.error, result.error_type = "error", _message(e), type(e).__name__
-            if step.name:
-                failed[step.name] = step.name
-                run.namespace.pop(step.name, None)
             stopped = stop_on_error
-            continue
-        if step.name:
-            run.namespace[step.name] = result.value
-            failed.pop(step.name, None)
+        finally:
+            result.printed = step_out.getvalue()
+            step_out.seek(0)
+            step_out.truncate()
+            stdout.write(result.printed)
+            run.rng_states.append(torch.get_rng_state())
+        _bind(run.namespace, failed, result)
     return run
+
+
+def _bind(namespace: dict[str, Any], failed: dict[str, str], result: StepResult) -> None:
+    """Record what ``result`` leaves behind: its value under its name, or its failure."""
+    name = result.step.name
+    if not name:
+        return
+    if result.status == "ok":
+        namespace[name] = result.value
+        failed.pop(name, None)
+    elif result.status == "error":
+        failed[name] = name
+        namespace.pop(name, None)
+    elif result.status == "blocked":
+        failed[name] = result.blocked_by
 
 
 def evaluate_expr(expr: Expr, namespace: dict[str, Any], *,

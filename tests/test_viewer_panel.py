@@ -7,11 +7,13 @@ import tracemalloc
 import numpy as np
 import pytest
 import torch
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from app.document import Document
 from app.expr import Call, Const, Ref
 from app.recipe import Recipe, Step
+from app.tensor_info import tensor_stats
+from widgets.background import wait_for_jobs
 from widgets.heatmap_view import HeatmapView
 from widgets.viewer_panel import ViewerPanel
 
@@ -125,6 +127,8 @@ def test_large_tensor_opens_lazily_as_a_heatmap(qtbot):
     big = _value(doc, "big")
     model = panel.table_model
     assert panel.mode == "heatmap"
+    # Statistics and the full heatmap image come from background jobs.
+    qtbot.waitUntil(lambda: not panel.stats_pending() and not panel.heatmap.pending())
     assert (model.rowCount(), model.columnCount()) == (4096, 4096)
     # The model reads the tensor's own memory and formats cells on demand only.
     assert np.shares_memory(model.values, big.numpy())
@@ -160,3 +164,32 @@ def test_heatmap_handles_non_finite_and_constant_planes(qtbot):
     assert view.levels() == (0.0, 1.0)
     view.clear_plane()
     assert view.image_item.image is None
+
+
+def test_big_tensor_statistics_and_heatmap_follow_from_the_background(qtbot):
+    """Above a million elements the panel paints first; the numbers then match torch's."""
+    doc = Document(Recipe([Step("big", Call("torch.randn", _size(2048, 1100))),
+                           Step("small", Call("torch.ones", _size(3, 3)))]))
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select(0)
+    big = _value(doc, "big")
+    assert panel.stats_pending() and panel.heatmap.pending()
+    qtbot.waitUntil(lambda: not panel.stats_pending() and not panel.heatmap.pending())
+    assert panel.stats_text() == "   ".join(
+        f"{k} {v}" for k, v in tensor_stats(big))
+    lo, hi = panel.heatmap.levels()
+    assert (lo, hi) == pytest.approx((big.min().item(), big.max().item()))
+    image = panel.heatmap.image_item.image
+    assert image.shape == (1024, 550)  # blocks of 2 x 2 cells
+    expected = torch.nn.functional.avg_pool2d(big[None, None], 2)[0, 0]
+    assert np.allclose(image, expected.numpy(), atol=1e-6)
+
+    # A newer selection makes a slower job's result stale: it never overwrites.
+    doc.select(0)
+    doc.select(1)
+    qtbot.waitUntil(lambda: not panel.stats_pending())
+    assert "min 1" in panel.stats_text()
+    assert wait_for_jobs()
+    QCoreApplication.processEvents()  # deliver the finished jobs' late results
+    assert "min 1" in panel.stats_text()

@@ -8,12 +8,10 @@ changes first); the panel itself never touches the document.
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 
-from PySide6.QtCore import (QCoreApplication, QLocale, QSignalBlocker, QSize, Qt, QThread,
-                            Signal)
+from PySide6.QtCore import QLocale, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QSplitter, QStyle, QTabWidget,
@@ -21,11 +19,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 
 from app.document import Document
 from app.gallery import RECIPES_DIR, Gallery, GalleryEntry, for_display, scan
+from widgets.background import Job, start_job
 from widgets.code_pane import PygmentsHighlighter
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
-#: Scans still running; kept here so a closed panel never destroys a live thread.
-_LIVE: set[QThread] = set()
 
 
 def lesson_language(setting: str) -> str:
@@ -33,22 +30,12 @@ def lesson_language(setting: str) -> str:
     return setting or QLocale.system().name()
 
 
-class _ScanThread(QThread):
-    """Reads the gallery folder off the GUI thread (``ast`` only, nothing is run)."""
-
-    scanned = Signal(object)
-    """Emitted with the ``Gallery``."""
-
-    def __init__(self, folder: str):
-        super().__init__()
-        self._folder = folder
-
-    def run(self) -> None:
-        try:
-            gallery = scan(self._folder)
-        except Exception as e:  # noqa: BLE001 - shown in the panel, never a crash
-            gallery = Gallery((), ((self._folder, f"{type(e).__name__}: {e}"),))
-        self.scanned.emit(gallery)
+def _scan(folder: str) -> Gallery:
+    """Read the gallery folder (``ast`` only, nothing is run); a failure becomes a note."""
+    try:
+        return scan(folder)
+    except Exception as e:  # noqa: BLE001 - shown in the panel, never a crash
+        return Gallery((), ((folder, f"{type(e).__name__}: {e}"),))
 
 
 class GalleryPanel(QWidget):
@@ -82,7 +69,7 @@ class GalleryPanel(QWidget):
         self._document = document
         self._folder = os.fspath(folder)
         self._language = language
-        self._thread: _ScanThread | None = None
+        self._thread: Job | None = None
         self.gallery: Gallery | None = None
         """The lessons last read, or None before the first scan."""
         self._build()
@@ -174,15 +161,7 @@ class GalleryPanel(QWidget):
         """Read the folder again, off the GUI thread; ``scanned`` follows."""
         if self._thread is not None:
             return
-        thread = _ScanThread(self._folder)
-        thread.scanned.connect(self._on_worker_scanned)
-        thread.finished.connect(functools.partial(_forget, thread))
-        app = QCoreApplication.instance()
-        if app is not None:  # never let the app quit with a scan half done
-            app.aboutToQuit.connect(thread.wait)
-        _LIVE.add(thread)
-        self._thread = thread
-        thread.start()
+        self._thread = start_job(_scan, self._folder, on_done=self._on_worker_scanned)
 
     def ensure_scanned(self) -> None:
         """Read the folder unless it was read already (or is being read)."""
@@ -354,7 +333,7 @@ class GalleryPanel(QWidget):
         self.reset_button.setEnabled(self._document.path is not None and modified)
 
     # -- worker to view ----------------------------------------------------------------------------
-    def _on_worker_scanned(self, gallery: Gallery) -> None:
+    def _on_worker_scanned(self, _key: object, gallery: Gallery) -> None:
         self._thread = None
         self.gallery = gallery
         self._rebuild()
@@ -383,11 +362,6 @@ def _blank_icon(size: QSize) -> QIcon:
 def _short(op: str) -> str:
     """``torch.gather`` stays, ``Tensor.view`` becomes ``.view``."""
     return op.replace("Tensor.", ".").replace("Module.", ".")
-
-
-def _forget(thread: QThread) -> None:
-    _LIVE.discard(thread)
-    thread.deleteLater()
 
 
 if __name__ == "__main__":

@@ -6,14 +6,25 @@ The plot, image and colour bar are made once; a new plane only calls
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
+import torch
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.palette import Palette
+from widgets.background import JobError, start_job
 from widgets.tensor_table_model import full_precision
+
+#: A plane of more elements than this shows a strided preview at once; its colour levels
+#: and an image of block means at display resolution follow from a background job.
+SYNC_NUMEL = 1 << 20
+#: Most pixels per side of a big plane's image (about a screen's), and of its preview.
+DISPLAY_SIDE = 1024
+PREVIEW_SIDE = 256
 from widgets.theme import current_palette, theme_notifier
 
 
@@ -42,6 +53,9 @@ class HeatmapView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._values: np.ndarray = np.zeros((0, 0))
+        self._generation = 0  # a newer plane makes a running job's image stale
+        self._axis_labels: tuple[str, str] | None = None
+        self._pending = False
         # Composition rather than subclassing: GraphicsLayoutWidget sets instance
         # attributes (``clear`` among them) that would shadow this class's methods.
         self._graphics = pg.GraphicsLayoutWidget()
@@ -101,6 +115,9 @@ class HeatmapView(QWidget):
 
     def set_axis_labels(self, rows: str, cols: str) -> None:
         """Name the dimensions the plot's axes run along."""
+        if (rows, cols) == self._axis_labels:
+            return  # a new label redraws the axis: skip it when nothing changed
+        self._axis_labels = (rows, cols)
         self._plot.setLabel("left", rows)
         self._plot.setLabel("bottom", cols)
 
@@ -109,18 +126,44 @@ class HeatmapView(QWidget):
         """Show the 2-D array ``values``."""
         shape_changed = values.shape != self._values.shape
         self._values = values
+        self._generation += 1
+        self._pending = False
         self._readout.setText(" ")
         if values.size == 0:
             self._image.hide()
             self._image.clear()  # lets go of the last plane's memory
             return
-        image, levels = heatmap_image(values)
-        self._image.setImage(image, autoLevels=False)
-        self._image.setRect(QRectF(-0.5, -0.5, values.shape[1], values.shape[0]))
-        self._image.show()
-        self._bar.setLevels(levels)
+        if values.size > SYNC_NUMEL:
+            rows, cols = values.shape
+            preview = values[::math.ceil(rows / PREVIEW_SIDE), ::math.ceil(cols / PREVIEW_SIDE)]
+            self._show_image(*heatmap_image(np.ascontiguousarray(preview)))
+            self._pending = True
+            start_job(display_image, values, DISPLAY_SIDE, on_done=self._on_view_image_done,
+                      key=self._generation)
+        else:
+            self._show_image(*heatmap_image(values))
         if shape_changed:
             self._plot.getViewBox().autoRange(padding=0.0)
+
+    def pending(self) -> bool:
+        """Whether a big plane's full image and levels are still being computed."""
+        return self._pending
+
+    def _show_image(self, image: np.ndarray, levels: tuple[float, float]) -> None:
+        self._image.setImage(image, autoLevels=False)
+        self._image.setRect(QRectF(-0.5, -0.5, self._values.shape[1], self._values.shape[0]))
+        self._image.show()
+        self._bar.setLevels(levels)
+
+    def _on_view_image_done(self, generation: object, result: object) -> None:
+        if generation != self._generation:
+            return  # a newer plane is shown
+        self._pending = False
+        if isinstance(result, JobError):
+            self._readout.setText(self.tr("The full image could not be drawn: {message}")
+                                  .format(message=result.message))
+            return
+        self._show_image(*result)
 
     def clear_plane(self) -> None:
         self.set_plane(np.zeros((0, 0)))
@@ -162,3 +205,19 @@ def heatmap_image(values: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
         pad = abs(lo) * 0.5 or 0.5
         lo, hi = lo - pad, hi + pad
     return image, (lo, hi)
+
+
+def display_image(values: np.ndarray, side: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """``heatmap_image`` of ``values`` reduced to at most ``side`` pixels a side.
+
+    Each pixel is the mean of its block of cells (a block holding a NaN or inf shows as
+    missing); the colour levels span every finite cell of the whole plane.
+    """
+    image, levels = heatmap_image(values)
+    rows, cols = image.shape
+    block = (math.ceil(rows / side), math.ceil(cols / side))
+    if block != (1, 1):
+        t = torch.from_numpy(np.ascontiguousarray(image))
+        pooled = torch.nn.functional.avg_pool2d(t[None, None], block, ceil_mode=True)
+        image = pooled[0, 0].numpy()
+    return image, levels

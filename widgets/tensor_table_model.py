@@ -10,9 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex,
+                            QSize, Qt)
+from PySide6.QtWidgets import QHeaderView, QStyle, QWidget
 
 _Index = QModelIndex | QPersistentModelIndex
+# Roles and flags as plain values, made once: data() runs for every visible cell and role.
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_VERTICAL = Qt.Orientation.Vertical
+_HORIZONTAL = Qt.Orientation.Horizontal
 
 
 @dataclass(frozen=True)
@@ -95,34 +106,32 @@ class TensorTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else self._values.shape[1]
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid():
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
+    def data(self, index: _Index, role: int = _DISPLAY) -> object:
+        if role == _DISPLAY:
+            if not index.isValid():
+                return None
             return format_cell(self._values[index.row(), index.column()])
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _ALIGNMENT:
+            return _RIGHT
+        if role == _TOOLTIP and index.isValid():
             row, col = index.row(), index.column()
             value = full_precision(self._values[row, col])
             return f"{self._address.label(row, col)} = {value}"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role == Qt.ItemDataRole.DisplayRole:
+                   role: int = _DISPLAY) -> object:
+        if role == _DISPLAY:
             # 0-D and 1-D tensors are shown as one row with no index of its own
-            if orientation == Qt.Orientation.Vertical and self._address.ndim < 2:
+            if orientation == _VERTICAL and self._address.ndim < 2:
                 return ""
-            if orientation == Qt.Orientation.Horizontal and self._address.ndim == 0:
+            if orientation == _HORIZONTAL and self._address.ndim == 0:
                 return ""
             return str(section)
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _CELL_FLAGS if index.isValid() else _NO_FLAGS
 
 
 def format_cell(v: np.generic) -> str:
@@ -143,3 +152,28 @@ def full_precision(v: np.generic) -> str:
     if isinstance(v, np.integer):
         return str(int(v))
     return str(v)
+
+
+class IndexHeader(QHeaderView):
+    """A header of element indices, sized from the widest index instead of every section.
+
+    QHeaderView sizes itself by asking the model for up to 200 sections' texts, many
+    times over while a table opens; indices are digits, so their widest is known.
+    """
+
+    def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None):
+        super().__init__(orientation, parent)
+        self.setSectionsClickable(False)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        model = self.model()
+        count = self.count()
+        if model is None or count == 0:
+            return super().sizeHint()
+        widest = max(len(str(model.headerData(i, self.orientation()) or ""))
+                     for i in {0, count - 1})
+        metrics = self.fontMetrics()
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+        width = metrics.horizontalAdvance("8" * max(widest, 1)) + 4 * margin
+        height = metrics.height() + 2 * margin + 2
+        return QSize(width, height)

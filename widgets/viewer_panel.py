@@ -27,12 +27,16 @@ from app.document import Document
 from app.evaluator import StepResult
 from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 from app.writer import write_step
+from widgets.background import JobError, start_job
 from widgets.heatmap_view import HeatmapView
-from widgets.tensor_table_model import PlaneAddress, TensorTableModel
+from widgets.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.theme import error_style
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
+#: Above this many elements the statistics are taken off the GUI thread: the tensor shows
+#: at once, and its statistics follow.
+SYNC_STATS_NUMEL = 1 << 20
 #: Longest repr shown for a value that is not a tensor, and longest code line.
 REPR_LIMIT = 1_000
 CODE_LIMIT = 160
@@ -58,6 +62,7 @@ class ViewerPanel(QWidget):
         self._document = document
         self._tensor: torch.Tensor | None = None
         self._name = ""
+        self._stats_generation = 0  # a newer tensor makes older statistics stale
         self._rows_dim, self._cols_dim = 0, 1
         self._fixed: dict[int, int] = {}
         self._dims_ndim = -1  # ndim the dim controls were built for
@@ -165,6 +170,8 @@ class ViewerPanel(QWidget):
 
         self._table_model = TensorTableModel(self)
         self._table = QTableView()
+        self._table.setHorizontalHeader(IndexHeader(Qt.Orientation.Horizontal, self._table))
+        self._table.setVerticalHeader(IndexHeader(Qt.Orientation.Vertical, self._table))
         self._table.setModel(self._table_model)
         self._table.setToolTip(self.tr("The plane's values; hover a cell for its full value"))
         self._table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
@@ -364,10 +371,13 @@ class ViewerPanel(QWidget):
         self._code.setVisible(bool(code))
         self._status.setText(status)
         self._status.setVisible(bool(status))
-        self._status.setStyleSheet(error_style() if error else "")
+        style = error_style() if error else ""
+        if self._status.styleSheet() != style:  # a new style sheet re-polishes and relays out
+            self._status.setStyleSheet(style)
 
     def _show_no_tensor(self) -> None:
         self._tensor = None
+        self._stats_generation += 1
         self._auto_key = None
         self._table_model.clear()
         self._heatmap.clear_plane()
@@ -380,8 +390,13 @@ class ViewerPanel(QWidget):
         self._stretch.hide()
         for key, value in tensor_facts(t):
             self._fact_values[key].setText(value)
-        # no-break spaces keep each label with its value when the line wraps
-        self._stats.setText("   ".join(f"{k}\N{NO-BREAK SPACE}{v}" for k, v in tensor_stats(t)))
+        self._stats_generation += 1
+        if t.numel() > SYNC_STATS_NUMEL and t.device.type != "meta":
+            self._stats.setText(self.tr("Statistics: computing…"))
+            start_job(tensor_stats, t, on_done=self._on_view_stats_done,
+                      key=self._stats_generation)
+        else:
+            self._show_stats(tensor_stats(t))
         self._sync_dims(t)
         big = t.numel() > HEATMAP_NUMEL
         auto_key = (self._document.selected, name, big)
@@ -390,6 +405,23 @@ class ViewerPanel(QWidget):
             with QSignalBlocker(self._tabs):
                 self.set_mode("heatmap" if big else self._preferred_mode)
         self._show_plane()
+
+    def _show_stats(self, stats: list[tuple[str, str]]) -> None:
+        # no-break spaces keep each label with its value when the line wraps
+        self._stats.setText("   ".join(f"{k}\N{NO-BREAK SPACE}{v}" for k, v in stats))
+
+    def _on_view_stats_done(self, generation: object, stats: object) -> None:
+        if generation != self._stats_generation:
+            return  # another tensor is shown by now
+        if isinstance(stats, JobError):
+            self._stats.setText(self.tr("Statistics could not be taken: {message}").format(
+                message=stats.message))
+        else:
+            self._show_stats(stats)
+
+    def stats_pending(self) -> bool:
+        """Whether the shown tensor's statistics are still being computed."""
+        return self._stats.text() == self.tr("Statistics: computing…")
 
     def _sync_dims(self, t: torch.Tensor) -> None:
         """Fit the dim controls to ``t``: rebuilt when ndim changes, else only re-ranged."""
