@@ -18,6 +18,7 @@ import torch
 from app.autograd_graph import read_grad
 from app.evaluator import RecipeRun, evaluate_expr
 from app.expr import Attr, Call, Const, Expr, Ref
+from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe import Recipe, Step
 
 #: Largest Jacobian (output elements times input elements) worked out on request.
@@ -32,13 +33,14 @@ def needs_gradient(t: torch.Tensor) -> bool:
     return t.numel() != 1
 
 
-def gradient_explanation(name: str, t: torch.Tensor) -> str:
+def gradient_explanation(name: str, t: torch.Tensor) -> Filled:
     """Why a tensor with several elements needs ``gradient=`` for backward, in plain words."""
-    return (f"{name} has {t.numel()} elements, so there is no single number to differentiate: "
-            f"backward needs to know how much each element of {name} counts. "
-            f"gradient=torch.ones_like({name}) counts every element once, which gives the "
-            f"same gradients as {name}.sum().backward(). Any tensor of {name}'s shape works: "
-            "it is the gradient of some final scalar with respect to " + name + ".")
+    return Filled(QT_TRANSLATE_NOOP(
+        "Lesson", "{name} has {count} elements, so there is no single number to differentiate: "
+        "backward needs to know how much each element of {name} counts. "
+        "gradient=torch.ones_like({name}) counts every element once, which gives the same "
+        "gradients as {name}.sum().backward(). Any tensor of {name}'s shape works: it is the "
+        "gradient of some final scalar with respect to {name}."), name=name, count=t.numel())
 
 
 def default_gradient(name: str) -> Expr:
@@ -117,58 +119,74 @@ def set_retain_grad(recipe: Recipe, name: str, on: bool) -> None:
 # -- errors -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class AutogradLesson:
-    """The usual cause of an autograd error and its fix, in plain words."""
+    """The usual cause of an autograd error and its fix, in plain words.
+
+    Both are ``app.i18n.Filled`` texts: English, and translatable whole by the views.
+    """
 
     cause: str
     fix: str
 
 
+# (pattern over torch's message, cause, fix). Cause and fix are ``str.format`` templates over
+# the pattern's named groups, marked for translation (the views translate them whole).
 _LESSONS: list[tuple[str, str, str]] = [
     (r"backward through the graph a second time",
-     "The first backward freed the values the graph saved for it (the inputs of each "
-     "multiplication, the outputs of each activation...) to save memory, so the graph "
-     "cannot be walked again.",
-     "Pass retain_graph=True to every backward but the last, for example "
-     "out.backward(retain_graph=True); or compute the result again before the next backward."),
+     QT_TRANSLATE_NOOP("Lesson", "The first backward freed the values the graph saved for it "
+                       "(the inputs of each multiplication, the outputs of each activation...) "
+                       "to save memory, so the graph cannot be walked again."),
+     QT_TRANSLATE_NOOP("Lesson", "Pass retain_graph=True to every backward but the last, for "
+                       "example out.backward(retain_graph=True); or compute the result again "
+                       "before the next backward.")),
     (r"grad can be implicitly created only for (real )?scalar outputs",
-     "backward was called on a tensor with more than one element, so torch does not know "
-     "how much each element counts.",
-     "Pass gradient=torch.ones_like(out) (the same as out.sum().backward()), or reduce the "
-     "result to one number first, for example with .sum() or .mean()."),
+     QT_TRANSLATE_NOOP("Lesson", "backward was called on a tensor with more than one element, "
+                       "so torch does not know how much each element counts."),
+     QT_TRANSLATE_NOOP("Lesson", "Pass gradient=torch.ones_like(out) (the same as "
+                       "out.sum().backward()), or reduce the result to one number first, for "
+                       "example with .sum() or .mean().")),
     (r"does not require grad and does not have a grad_fn",
-     "backward was called on a tensor autograd never recorded: nothing it was computed from "
-     "requires grad, or it was computed under torch.no_grad() or from a detach()-ed tensor.",
-     "Create the input leaves with requires_grad=True (or call requires_grad_()), and "
-     "compute the result outside torch.no_grad() and without detach()."),
+     QT_TRANSLATE_NOOP("Lesson", "backward was called on a tensor autograd never recorded: "
+                       "nothing it was computed from requires grad, or it was computed under "
+                       "torch.no_grad() or from a detach()-ed tensor."),
+     QT_TRANSLATE_NOOP("Lesson", "Create the input leaves with requires_grad=True (or call "
+                       "requires_grad_()), and compute the result outside torch.no_grad() and "
+                       "without detach().")),
     (r"Mismatch in shape: grad_output\[0\] has a shape of (?P<g>torch\.Size\(\[[^\]]*\]\)) "
      r"and output\[0\] has a shape of (?P<o>torch\.Size\(\[[^\]]*\]\))",
-     "The gradient passed to backward has shape {g}, but the tensor has shape {o}: they must "
-     "match element for element.",
-     "Pass a gradient of the same shape, for example torch.ones_like(out)."),
+     QT_TRANSLATE_NOOP("Lesson", "The gradient passed to backward has shape {g}, but the tensor "
+                       "has shape {o}: they must match element for element."),
+     QT_TRANSLATE_NOOP("Lesson", "Pass a gradient of the same shape, for example "
+                       "torch.ones_like(out).")),
     (r"can't retain_grad on Tensor that has requires_grad=False",
-     "retain_grad() keeps the gradient of a tensor in the graph, but this tensor is not in "
-     "any graph (it does not require grad).",
-     "Compute it from a tensor with requires_grad=True, outside torch.no_grad()."),
+     QT_TRANSLATE_NOOP("Lesson", "retain_grad() keeps the gradient of a tensor in the graph, "
+                       "but this tensor is not in any graph (it does not require grad)."),
+     QT_TRANSLATE_NOOP("Lesson", "Compute it from a tensor with requires_grad=True, outside "
+                       "torch.no_grad().")),
     (r"you can only change requires_grad flags of leaf variables",
-     "The tensor was computed from others, so whether it requires grad follows from them; "
-     "only leaves can be switched.",
-     "Call requires_grad_() on the leaf it was computed from, or make a new leaf with "
-     "y.detach().requires_grad_()."),
+     QT_TRANSLATE_NOOP("Lesson", "The tensor was computed from others, so whether it requires "
+                       "grad follows from them; only leaves can be switched."),
+     QT_TRANSLATE_NOOP("Lesson", "Call requires_grad_() on the leaf it was computed from, or "
+                       "make a new leaf with y.detach().requires_grad_().")),
     (r"a leaf Variable that requires grad is being used in an in-place operation",
-     "Autograd needs a leaf's values as they were when the graph was built, so a leaf that "
-     "requires grad cannot be changed in place.",
-     "Do the update inside `with torch.no_grad():`, or zero its gradient with x.grad.zero_()."),
+     QT_TRANSLATE_NOOP("Lesson", "Autograd needs a leaf's values as they were when the graph "
+                       "was built, so a leaf that requires grad cannot be changed in place."),
+     QT_TRANSLATE_NOOP("Lesson", "Do the update inside `with torch.no_grad():`, or zero its "
+                       "gradient with x.grad.zero_().")),
     (r"is a tensor method, but this is a NoneType|'NoneType' object has no attribute",
-     "The tensor's .grad is None: backward has not put a gradient there yet (or it is not a "
-     "leaf, or it does not require grad).",
-     "Run backward first; x.grad.zero_() only makes sense once x.grad exists."),
+     QT_TRANSLATE_NOOP("Lesson", "The tensor's .grad is None: backward has not put a gradient "
+                       "there yet (or it is not a leaf, or it does not require grad)."),
+     QT_TRANSLATE_NOOP("Lesson", "Run backward first; x.grad.zero_() only makes sense once "
+                       "x.grad exists.")),
     (r"only Tensors of floating point dtype can require gradients",
-     "Gradients are only defined for floating point tensors; this one holds integers.",
-     "Create it as floating point, for example torch.arange(3.0) or dtype=torch.float32."),
+     QT_TRANSLATE_NOOP("Lesson", "Gradients are only defined for floating point tensors; this "
+                       "one holds integers."),
+     QT_TRANSLATE_NOOP("Lesson", "Create it as floating point, for example torch.arange(3.0) "
+                       "or dtype=torch.float32.")),
     (r"modified by an inplace operation",
-     "A value the graph saved for backward was changed in place afterwards, so the gradient "
-     "would be computed from the wrong numbers.",
-     "Use the out-of-place form (y = y + 1 instead of y.add_(1)) before backward."),
+     QT_TRANSLATE_NOOP("Lesson", "A value the graph saved for backward was changed in place "
+                       "afterwards, so the gradient would be computed from the wrong numbers."),
+     QT_TRANSLATE_NOOP("Lesson", "Use the out-of-place form (y = y + 1 instead of y.add_(1)) "
+                       "before backward.")),
 ]
 
 
@@ -178,7 +196,7 @@ def explain_error(error_type: str, message: str) -> AutogradLesson | None:
         m = re.search(pattern, message)
         if m is not None:
             groups = {k: v for k, v in m.groupdict().items() if v is not None}
-            return AutogradLesson(cause.format(**groups), fix.format(**groups))
+            return AutogradLesson(Filled(cause, **groups), Filled(fix, **groups))
     return None
 
 
@@ -199,7 +217,11 @@ def is_autograd_step(step: Step) -> bool:
 
 # -- Jacobian and Hessian ---------------------------------------------------------------------
 class FunctionError(ValueError):
-    """Why a Jacobian or Hessian cannot be worked out for the chosen tensors."""
+    """Why a Jacobian or Hessian cannot be worked out for the chosen tensors.
+
+    Its one argument is a ``Filled`` text: ``str(error)`` is English, and the views
+    translate ``error.args[0]``.
+    """
 
 
 def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
@@ -213,10 +235,13 @@ def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
     steps = recipe.steps
     out_index = _last_index(steps, output_name, len(steps))
     if out_index is None:
-        raise FunctionError(f"'{output_name}' is not a step of the recipe")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not a step of "
+                                                     "the recipe"), output=output_name))
     in_index = _last_index(steps, input_name, out_index)
     if in_index is None:
-        raise FunctionError(f"'{input_name}' is not computed before '{output_name}'")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{input}' is not computed "
+                                                     "before '{output}'"),
+                                   input=input_name, output=output_name))
     base: dict[str, Any] = {}
     for j in range(in_index):
         if steps[j].name and j < len(run.results) and run.results[j].ok:
@@ -233,7 +258,9 @@ def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
             if j < len(run.results) and run.results[j].ok:
                 base[step.name] = run.results[j].value
     if not chain or chain[-1].name != output_name:
-        raise FunctionError(f"'{output_name}' is not computed from '{input_name}'")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not computed "
+                                                     "from '{input}'"),
+                                   input=input_name, output=output_name))
 
     def f(x: torch.Tensor) -> torch.Tensor:
         ns = dict(base)
@@ -244,7 +271,8 @@ def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
                 ns[step.name] = evaluate_expr(step.expr, ns)  # type: ignore[index]
         value = ns[output_name]
         if not isinstance(value, torch.Tensor):
-            raise FunctionError(f"'{output_name}' is not a tensor")
+            raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' is not a tensor"),
+                                       output_name))
         return value
 
     return f
@@ -260,10 +288,12 @@ def _last_index(steps: tuple[Step, ...], name: str, before: int) -> int | None:
 def _input_value(run: RecipeRun, recipe: Recipe, input_name: str) -> torch.Tensor:
     value = run.namespace.get(input_name)
     if not isinstance(value, torch.Tensor):
-        raise FunctionError(f"'{input_name}' is not a tensor")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' is not a tensor"),
+                                   input_name))
     if not (value.is_floating_point() or value.is_complex()):
-        raise FunctionError(f"'{input_name}' holds {value.dtype}: derivatives need floating "
-                            "point values")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' holds {1}: derivatives "
+                                                     "need floating point values"),
+                                   input_name, value.dtype))
     return value.detach().clone()
 
 
@@ -279,8 +309,9 @@ def jacobian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
     out = run.namespace.get(output_name)
     n_out = out.numel() if isinstance(out, torch.Tensor) else 1
     if n_out * x.numel() > MAX_JACOBIAN_CELLS:
-        raise FunctionError(f"the Jacobian would have {n_out} x {x.numel()} entries; the "
-                            f"explorer shows at most {MAX_JACOBIAN_CELLS}")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "the Jacobian would have {0} x "
+                                                     "{1} entries; the explorer shows at most "
+                                                     "{2}"), n_out, x.numel(), MAX_JACOBIAN_CELLS))
     jac = torch.autograd.functional.jacobian(f, x)
     return jac.reshape(n_out, x.numel())
 
@@ -294,12 +325,15 @@ def hessian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
     """
     out = run.namespace.get(output_name)
     if isinstance(out, torch.Tensor) and out.numel() != 1:
-        raise FunctionError(f"a Hessian needs a one-element output; '{output_name}' has "
-                            f"{out.numel()} elements (reduce it with .sum() or .mean())")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "a Hessian needs a one-element "
+                                                     "output; '{0}' has {1} elements (reduce "
+                                                     "it with .sum() or .mean())"),
+                                   output_name, out.numel()))
     f = function_of(recipe, run, input_name, output_name)
     x = _input_value(run, recipe, input_name)
     if x.numel() > MAX_HESSIAN_INPUT:
-        raise FunctionError(f"the Hessian would be {x.numel()} x {x.numel()}; the explorer "
-                            f"shows inputs of at most {MAX_HESSIAN_INPUT} elements")
+        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "the Hessian would be {0} x {0}; "
+                                                     "the explorer shows inputs of at most {1} "
+                                                     "elements"), x.numel(), MAX_HESSIAN_INPUT))
     hess = torch.autograd.functional.hessian(lambda v: f(v).reshape(()), x)
     return hess.reshape(x.numel(), x.numel())

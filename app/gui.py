@@ -123,8 +123,9 @@ def install_translators(language: str = "") -> str:
     """Translate the UI into ``language`` (a locale name; ``""`` follows the system).
 
     Installs Tensor Lab's own translation when ``resources/i18n`` has one, and Qt's
-    translation of its standard dialogs. Returns the locale name used. Call it before
-    the window is made: widgets read their texts when they are built.
+    translation of its standard dialogs. Returns the locale name used. Widgets read their
+    texts when they are built, so call it before the window is made; to switch while the
+    lab runs, ``MainWindow.switch_language`` calls it and then makes the window again.
     """
     from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 

@@ -11,9 +11,10 @@ op come before the general ones.
 from __future__ import annotations
 
 import math
+import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 
@@ -59,10 +60,11 @@ class LessonPattern:
     ops: tuple[str, ...] = ()
     error_types: tuple[str, ...] = ()
     derive: Callable[[dict[str, str]], dict[str, str]] | None = None
-    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "regex", re.compile(self.pattern, re.DOTALL))
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        """``pattern`` compiled, on first use (the app starts without compiling all 80)."""
+        return re.compile(self.pattern, re.DOTALL)
 
 
 #: Operators and the op each one is.

@@ -184,7 +184,7 @@ def action_table(window) -> list[ActionSpec]:
         *[ActionSpec(f"view.language.{code or 'system'}", "view/language",
                      label or _tr("Follow the &System"),
                      lambda _=False, c=code: set_language(w, c), (),
-                     _tr("Show Tensor Lab in this language from its next start"),
+                     _tr("Show Tensor Lab in this language now, and remember it"),
                      checkable=True, checked=settings.language == code, group="language")
           for code, label in LANGUAGES.items()],
         ActionSpec("view.docs", "view", _tr("&Docs for the Selected Op"), lambda: show_docs(w),
@@ -226,11 +226,16 @@ def set_high_contrast(window, on: bool) -> None:
     apply_theme(window.settings.theme, bool(on))
 
 
-def set_language(window, code: str) -> None:
-    """Remember the language; the window shows it from the next start."""
-    window.settings.language = code
-    window.statusBar().showMessage(
-        _tr("Tensor Lab will use the new language the next time it starts."), 8000)
+def set_language(window, code: str):
+    """Remember the language and show the window in it now (``MainWindow.switch_language``).
+
+    Returns the window that took ``window``'s place, or None when there is none (yet): the
+    language was already in use, or a training run must end first.
+    """
+    if code == window.settings.language:
+        return None
+    window.settings.language = code  # the window stores its settings as they change
+    return window.switch_language(code)
 
 
 def show_docs(window) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -52,6 +53,7 @@ from app.evaluator import RecipeRun
 from app.expr import Ref, references
 from app.writer import write_step
 from widgets.graph_view import KIND_COLOURS, GraphView
+from widgets.i18n_text import lesson_text
 from widgets.theme import current_palette
 from widgets.tensor_table_model import PlaneAddress, TensorTableModel
 from widgets.undo import push_edit
@@ -166,9 +168,11 @@ class AutogradPanel(QWidget):
 
         self._view = GraphView()
         self._tabs = QTabWidget()
-        self._tabs.addTab(self._build_inspect(), self.tr("Inspect"))
-        self._tabs.addTab(self._build_backward(), self.tr("Backward"))
-        self._tabs.addTab(self._build_jacobian(), self.tr("Jacobian"))
+        # scrolled: with an error shown below, the pages may get less height than their
+        # rows need, and squeezed rows draw over each other
+        self._tabs.addTab(_scrolled(self._build_inspect()), self.tr("Inspect"))
+        self._tabs.addTab(_scrolled(self._build_backward()), self.tr("Backward"))
+        self._tabs.addTab(_scrolled(self._build_jacobian()), self.tr("Jacobian"))
         self._tabs.setTabToolTip(0, self.tr("The clicked node or tensor: is_leaf, "
                                             "requires_grad, grad_fn and .grad"))
         self._tabs.setTabToolTip(1, self.tr("Run backward, or zero the gradients"))
@@ -537,7 +541,7 @@ class AutogradPanel(QWidget):
                         self._gradient_box.addItem(other, other)
         for w in (self._gradient_box, self._gradient_label, self._gradient_why):
             w.setVisible(needs)
-        self._gradient_why.setText(gradient_explanation(self._name, value)
+        self._gradient_why.setText(lesson_text(gradient_explanation(self._name, value))
                                    if needs and self._name else "")
         self._update_backward_preview()
 
@@ -602,7 +606,8 @@ class AutogradPanel(QWidget):
                 label = "H"
         except (FunctionError, RuntimeError, TypeError, ValueError) as e:
             self._matrix_model.clear()
-            self._matrix_caption.setText(self.tr("Cannot compute it: {0}").format(e))
+            why = lesson_text(e.args[0]) if isinstance(e, FunctionError) and e.args else str(e)
+            self._matrix_caption.setText(self.tr("Cannot compute it: {0}").format(why))
             return
         self._matrix_caption.setText(caption.format(output, x, matrix.shape[0], matrix.shape[1]))
         self._matrix_model.set_plane(_matrix(matrix), PlaneAddress(label, 2))
@@ -621,8 +626,8 @@ class AutogradPanel(QWidget):
                  f"{html.escape(r.error_type)}: {html.escape(r.error)}"]
         lesson = explain_error(r.error_type, r.error)
         if lesson is not None:
-            parts.append(self.tr("<b>Why:</b> {0}").format(html.escape(lesson.cause)))
-            parts.append(self.tr("<b>Fix:</b> {0}").format(html.escape(lesson.fix)))
+            parts.append(self.tr("<b>Why:</b> {0}").format(html.escape(lesson_text(lesson.cause))))
+            parts.append(self.tr("<b>Fix:</b> {0}").format(html.escape(lesson_text(lesson.fix))))
         self._error.setText(f"<span style='color:{current_palette().error}'>" + "<br>".join(parts)
                             + "</span>")
         self._error.show()
@@ -659,6 +664,16 @@ def _fit_rows(table: QTableView, most: int = 6) -> None:
     table.setMaximumHeight(height + 2)
     if table.model().columnCount() <= 40:
         table.resizeColumnsToContents()
+
+
+def _scrolled(page: QWidget) -> QScrollArea:
+    """``page`` in a frameless scroll area that only scrolls up and down (texts wrap)."""
+    area = QScrollArea()
+    area.setWidget(page)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area
 
 
 def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:

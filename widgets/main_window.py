@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import torch
-from PySide6.QtCore import QByteArray, QSignalBlocker, Qt
+from PySide6.QtCore import QByteArray, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QTabWidget, QWidget)
@@ -15,6 +16,7 @@ from app.reader import RecipeError
 from app.settings import Settings
 from widgets.actions import RecipeDrop, WindowActions, show_about
 from widgets.autograd_panel import AutogradPanel
+from widgets.autosave_hook import AutosaveHook
 from widgets.builder_panel import BuilderPanel
 from widgets.code_pane import CodePane
 from widgets.dock_layout import DockTabBarGuard, tidy_tab_bars
@@ -24,25 +26,53 @@ from widgets.gallery_panel import GalleryPanel, lesson_language
 from widgets.lesson_pane import LessonPane, OutputPane
 from widgets.op_panel import OpPanel
 from widgets.op_view import OpView
-from widgets.presenter import PresenterMode
+from widgets.presenter import PresenterMode, display_scale
+from widgets.run_compare import RunComparison
 from widgets.settings_store import load_settings, save_settings
 from widgets.steps_panel import StepsPanel
 from widgets.storage_view import StorageView
-from widgets.training_panel import TrainingPanel
+from widgets.training_panel import BUSY, TrainingPanel
 from widgets.viewer_panel import ViewerPanel
 
 FILE_FILTER = "Recipes (*.py);;All files (*)"
+#: Training states with a process that a rebuild of the window would end.
+_LIVE_RUN = (*BUSY, "paused")
+#: Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must
+#: hold each one until Qt destroys it (napari's ``_QtMainWindow._instances`` does the same).
+_REBUILT: list[MainWindow] = []
 
 
 class MainWindow(QMainWindow):
-    """Tensor Lab's window. It owns the document and the undo stack and wires the panels."""
+    """Tensor Lab's window. It owns the document and the undo stack and wires the panels.
+
+    Parameters
+    ----------
+    document : Document, optional
+        The recipe to show; a new empty one when not given.
+    parent : QWidget, optional
+    settings : Settings, optional
+        Read from ``QSettings`` when not given.
+    undo_stack : QUndoStack, optional
+        The undo history, when it comes from a window this one replaces (``rebuild``);
+        the window takes it over. A new one when not given.
+    """
+
+    replaced = Signal(object)
+    """Emitted with the window that takes this one's place (``rebuild``: a language switch)."""
 
     def __init__(self, document: Document | None = None, parent: QWidget | None = None,
-                 settings: Settings | None = None):
+                 settings: Settings | None = None, undo_stack: QUndoStack | None = None):
         super().__init__(parent)
         self.document = document if document is not None else Document()
         self.settings = settings if settings is not None else load_settings()
-        self.undo_stack = QUndoStack(self)
+        if undo_stack is None:
+            undo_stack = QUndoStack(self)
+        else:
+            undo_stack.setParent(self)  # it outlives the window it came from
+        self.undo_stack = undo_stack
+        #: The language the texts were made in, and one waiting for a training run to end.
+        self.language = self.settings.language
+        self._pending_language: str | None = None
         self.setObjectName("MainWindow")
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
                             | QMainWindow.DockOption.AllowTabbedDocks)
@@ -98,6 +128,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["code"], self.docks["output"])
         self.docks["code"].raise_()
         self.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
+        # The builder and op forms need the height more than the code pane needs the width.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.resizeDocks([self.docks["steps"], self.docks["builder"]], [300, 340],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["code"]], [230], Qt.Orientation.Vertical)
@@ -111,13 +143,14 @@ class MainWindow(QMainWindow):
         self.window_actions = WindowActions(self)
         self.recent_menu = self.window_actions.recent_menu
         self.presenter.toggled.connect(self._on_view_presenter_toggled)
-        self.settings.events.connect(self._on_model_settings_changed)
+        self.training.state_changed.connect(self._on_view_training_state)
         self._drop = RecipeDrop(self)
         self._tab_bars = DockTabBarGuard(self)
         self._refresh_recent_menu()
         self._build_status_bar()
         self._set_model_connected(True)
         self._update_title()
+        self._on_model_selection(self.document.selected)
 
     # -- construction ------------------------------------------------------------
     def _dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
@@ -149,6 +182,7 @@ class MainWindow(QMainWindow):
                              (doc.evaluated, self._on_model_evaluated),
                              (self.gallery.open_requested, self.open_from_gallery),
                              (self.gallery.reset_requested, self.reset_to_original),
+                             (self.settings.events, self._on_model_settings_changed),
                              (self.settings.events.language, self._on_model_language)):
             signal.connect(slot) if connect else signal.disconnect(slot)
 
@@ -290,6 +324,105 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         show_about(self)
 
+    # -- language: the window is made again in it --------------------------------------
+    def switch_language(self, language: str) -> MainWindow | None:
+        """Show the UI in ``language`` (a locale name; ``""`` follows the system) now.
+
+        Installs its translation (``app.gui.install_translators``) and ``rebuild``-s the
+        window. A training run under way or paused would end with the old window, so then
+        the switch waits until the run ends, and says so in the status bar. Returns the new
+        window, or None while the switch waits.
+        """
+        if self.training.state in _LIVE_RUN:
+            self._pending_language = None if language == self.language else language
+            self.statusBar().showMessage(
+                self.tr("The language changes when the training run ends: Stop or Reset "
+                        "the run to switch now.") if self._pending_language is not None
+                else "")
+            return None
+        from app.gui import install_translators
+
+        self._pending_language = None
+        install_translators(language)
+        return self.rebuild()
+
+    def rebuild(self) -> MainWindow:
+        """Make this window again, with the translation installed now, and take its place.
+
+        The new window shares the document, the undo stack (the undo history survives) and
+        the settings, and gets this one's geometry, panel layout, view tab, presenter mode,
+        zoom, autosave and the training runs kept for comparison. This window is then hidden
+        and deleted without asking about unsaved changes: they live on in the document.
+        ``replaced`` is emitted with the new window, which is also returned.
+        """
+        presenting = self.presenter.enabled
+        if presenting:  # leave it first: the layout and scale before it are the ones to keep
+            self.presenter.set_enabled(False)
+        new = MainWindow(self.document, settings=self.settings, undo_stack=self.undo_stack)
+        _REBUILT.append(new)
+        new.destroyed.connect(functools.partial(_forget_window, id(new)))
+        new.restoreGeometry(self.saveGeometry())  # the screen, maximized or full screen
+        if not self.windowState() & (Qt.WindowState.WindowMaximized
+                                     | Qt.WindowState.WindowFullScreen):
+            new.setGeometry(self.geometry())  # exactly, even where it overhangs the screen
+        new.restoreState(self.saveState())
+        tidy_tab_bars(new)
+        new.views.setCurrentIndex(self.views.currentIndex())
+        new._adopt_training_runs(self.training)
+        for hook in self.findChildren(AutosaveHook,
+                                      options=Qt.FindChildOption.FindDirectChildrenOnly):
+            hook.setParent(new)
+        if self.isVisible():
+            new.show()  # before this one hides: the application is never without a window
+        if presenting:
+            new.presenter.set_enabled(True)
+        elif display_scale().value != 1.0:
+            display_scale().reapply()  # the zoom, for the new widgets' own fonts and plots
+        self._retire()
+        # views made after the step was selected are told of it, as they would be of a click
+        self.document.selection_changed.emit(self.document.selected)
+        self.replaced.emit(new)
+        return new
+
+    def _adopt_training_runs(self, old: TrainingPanel) -> None:
+        """Keep the runs of ``old`` in this window's comparison: their metrics are plain data."""
+        compare = old.findChild(RunComparison)  # None until the training pages were shown
+        if compare is None or not compare.runs:
+            return
+        for record in compare.runs:
+            self.training.compare.add_run(record)
+        # new runs go on numbering (and colouring) from the last one
+        self.training._runs = max(self.training._runs, *(r.number for r in compare.runs))
+
+    def _retire(self) -> None:
+        """Leave quietly after ``rebuild``: let go of the shared models, hide, be deleted.
+
+        No "save changes?" question, no settings written, no autosave side effects (the
+        autosave hook already moved to the new window).
+        """
+        self._set_model_connected(False)
+        for child in self.findChildren(QWidget):  # every panel wires in one method
+            wire = getattr(child, "_set_model_connected", None)
+            if callable(wire):
+                wire(False)
+        self.training.shutdown()
+        self.hide()
+        self.deleteLater()
+
+    def _on_view_training_state(self, state: str) -> None:
+        if self._pending_language is not None and state not in _LIVE_RUN:
+            QTimer.singleShot(0, self._switch_to_pending_language)  # after the panel's update
+
+    def _switch_to_pending_language(self) -> None:
+        language = self._pending_language
+        if language is None or self.training.state in _LIVE_RUN:
+            return
+        new = self.switch_language(language)
+        if new is not None:
+            new.statusBar().showMessage(
+                self.tr("The training run ended, so the window now shows the language chosen."),
+                8000)
+
     # -- model → view ------------------------------------------------------------------
     def _update_title(self) -> None:
         name = os.path.basename(self.document.path) if self.document.path \
@@ -335,3 +468,7 @@ class MainWindow(QMainWindow):
         self._set_model_connected(False)
         self.training.shutdown()  # ends the training process, if one runs
         super().closeEvent(event)
+
+
+def _forget_window(key: int) -> None:
+    _REBUILT[:] = [w for w in _REBUILT if id(w) != key]

@@ -11,6 +11,10 @@ import numpy as np
 
 from app.training.loop import MetricsChunk
 
+#: Points a loss or learning-rate history keeps: about 30 per pixel of a wide plot, so
+#: a run of 10^6 steps draws nearly as fast as one of 10^4 (issue 8's plot figure).
+HISTORY_POINTS = 1 << 15
+
 
 class Series:
     """Steps and their values (one value, or one row of ``width`` values, per step).
@@ -23,7 +27,7 @@ class Series:
         Values per step (for per-layer metrics); None for one value per step.
     """
 
-    def __init__(self, capacity: int = 1 << 17, width: int | None = None):
+    def __init__(self, capacity: int = HISTORY_POINTS, width: int | None = None):
         self.capacity = capacity + capacity % 2
         self.stride = 1  # every stride-th arriving point is kept
         self._shape = () if width is None else (width,)
@@ -103,7 +107,7 @@ class History:
         Over the latest chunk.
     """
 
-    def __init__(self, layers: int, capacity: int = 1 << 17):
+    def __init__(self, layers: int, capacity: int = HISTORY_POINTS):
         self.loss = Series(capacity)
         self.lr = Series(capacity)
         self.val_loss = Series(capacity)

@@ -38,7 +38,7 @@ from typing import Any
 
 import torch
 
-from app.training.history import History
+from app.training.history import HISTORY_POINTS, History
 from app.training.loop import TrainingLoop
 from app.training.settings import TrainingSettings
 
@@ -103,7 +103,7 @@ class TrainingRun:
 
     def __init__(self, settings: TrainingSettings, *, stats_every: int | None = None,
                  chunk_seconds: float = 0.03, threads: int | None = None,
-                 history_capacity: int = 1 << 17, start_method: str | None = None):
+                 history_capacity: int = HISTORY_POINTS, start_method: str | None = None):
         self.settings = settings
         self.state = "new"
         self.step = 0

@@ -269,8 +269,8 @@
         <translation>黑底白字配鲜明颜色：在投影仪上最清晰</translation>
     </message>
     <message>
-        <source>Show Tensor Lab in this language from its next start</source>
-        <translation>下次启动时以此语言显示 Tensor Lab</translation>
+        <source>Show Tensor Lab in this language now, and remember it</source>
+        <translation>立即以此语言显示 Tensor Lab，并记住这一选择</translation>
     </message>
     <message>
         <source>&amp;Docs for the Selected Op</source>
@@ -303,10 +303,6 @@
     <message>
         <source>Versions of Tensor Lab, Python, PyTorch, Qt and the libraries</source>
         <translation>Tensor Lab、Python、PyTorch、Qt 及各库的版本</translation>
-    </message>
-    <message>
-        <source>Tensor Lab will use the new language the next time it starts.</source>
-        <translation>Tensor Lab 将在下次启动时使用新语言。</translation>
     </message>
     <message>
         <source>Main Toolbar</source>
@@ -1517,7 +1513,12 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>HeatmapView</name>
     <message>
         <source>The hovered cell&apos;s index in the plane and its value</source>
+        <extracomment>A plane of more elements than this shows a strided preview at once; its colour levels and an image of block means at display resolution follow from a background job. Most pixels per side of a big plane&apos;s image (about a screen&apos;s), and of its preview.</extracomment>
         <translation>鼠标所在单元格在平面中的索引及其值</translation>
+    </message>
+    <message>
+        <source>The full image could not be drawn: {message}</source>
+        <translation>无法绘制完整图像：{message}</translation>
     </message>
     <message>
         <source>[{row}, {col}] = {value}</source>
@@ -1920,8 +1921,121 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>在 `with torch.no_grad():` 中进行更新，或者使用非原地的写法（w = w + 1）。</translation>
     </message>
     <message>
+        <source>{name} has {count} elements, so there is no single number to differentiate: backward needs to know how much each element of {name} counts. gradient=torch.ones_like({name}) counts every element once, which gives the same gradients as {name}.sum().backward(). Any tensor of {name}&apos;s shape works: it is the gradient of some final scalar with respect to {name}.</source>
+        <extracomment>Largest Jacobian (output elements times input elements) worked out on request. Largest input (elements) a Hessian is worked out for: the matrix is its square.</extracomment>
+        <translation>{name} 有 {count} 个元素，没有单独一个数可以求导：backward 需要知道 {name} 的每个元素各占多少分量。gradient=torch.ones_like({name}) 让每个元素都计一次，得到的梯度与 {name}.sum().backward() 相同。任何与 {name} 形状相同的张量都可以：它就是某个最终标量对 {name} 的梯度。</translation>
+    </message>
+    <message>
+        <source>The first backward freed the values the graph saved for it (the inputs of each multiplication, the outputs of each activation...) to save memory, so the graph cannot be walked again.</source>
+        <translation>为了节省内存，第一次 backward 释放了计算图为它保存的值（每次乘法的输入、每个激活函数的输出……），所以无法再次遍历这个计算图。</translation>
+    </message>
+    <message>
+        <source>Pass retain_graph=True to every backward but the last, for example out.backward(retain_graph=True); or compute the result again before the next backward.</source>
+        <translation>除最后一次外，每次 backward 都传入 retain_graph=True，例如 out.backward(retain_graph=True)；或者在下一次 backward 之前重新计算结果。</translation>
+    </message>
+    <message>
+        <source>backward was called on a tensor with more than one element, so torch does not know how much each element counts.</source>
+        <translation>对一个有多个元素的张量调用了 backward，所以 torch 不知道每个元素各占多少分量。</translation>
+    </message>
+    <message>
+        <source>Pass gradient=torch.ones_like(out) (the same as out.sum().backward()), or reduce the result to one number first, for example with .sum() or .mean().</source>
+        <translation>传入 gradient=torch.ones_like(out)（与 out.sum().backward() 相同），或者先把结果归约成一个数，例如用 .sum() 或 .mean()。</translation>
+    </message>
+    <message>
+        <source>backward was called on a tensor autograd never recorded: nothing it was computed from requires grad, or it was computed under torch.no_grad() or from a detach()-ed tensor.</source>
+        <translation>对一个 autograd 从未记录过的张量调用了 backward：计算它所用的张量都不需要梯度，或者它是在 torch.no_grad() 下计算的，或是由 detach() 过的张量计算而来的。</translation>
+    </message>
+    <message>
+        <source>Create the input leaves with requires_grad=True (or call requires_grad_()), and compute the result outside torch.no_grad() and without detach().</source>
+        <translation>用 requires_grad=True 创建作为输入的叶子张量（或调用 requires_grad_()），并在 torch.no_grad() 之外、不经过 detach() 计算结果。</translation>
+    </message>
+    <message>
+        <source>The gradient passed to backward has shape {g}, but the tensor has shape {o}: they must match element for element.</source>
+        <translation>传给 backward 的梯度形状是 {g}，而张量的形状是 {o}：两者必须逐元素对应。</translation>
+    </message>
+    <message>
+        <source>Pass a gradient of the same shape, for example torch.ones_like(out).</source>
+        <translation>传入形状相同的梯度，例如 torch.ones_like(out)。</translation>
+    </message>
+    <message>
+        <source>retain_grad() keeps the gradient of a tensor in the graph, but this tensor is not in any graph (it does not require grad).</source>
+        <translation>retain_grad() 用来保留计算图中某个张量的梯度，但这个张量不在任何计算图中（它不需要梯度）。</translation>
+    </message>
+    <message>
+        <source>Compute it from a tensor with requires_grad=True, outside torch.no_grad().</source>
+        <translation>在 torch.no_grad() 之外，由 requires_grad=True 的张量计算得到它。</translation>
+    </message>
+    <message>
+        <source>The tensor was computed from others, so whether it requires grad follows from them; only leaves can be switched.</source>
+        <translation>这个张量是由其他张量计算得到的，它是否需要梯度由那些张量决定；只有叶子张量可以切换。</translation>
+    </message>
+    <message>
+        <source>Call requires_grad_() on the leaf it was computed from, or make a new leaf with y.detach().requires_grad_().</source>
+        <translation>对计算它所用的叶子张量调用 requires_grad_()，或者用 y.detach().requires_grad_() 创建一个新的叶子张量。</translation>
+    </message>
+    <message>
+        <source>Autograd needs a leaf&apos;s values as they were when the graph was built, so a leaf that requires grad cannot be changed in place.</source>
+        <translation>Autograd 需要叶子张量在构建计算图时的值，所以需要梯度的叶子张量不能被原地修改。</translation>
+    </message>
+    <message>
+        <source>Do the update inside `with torch.no_grad():`, or zero its gradient with x.grad.zero_().</source>
+        <translation>在 `with torch.no_grad():` 中进行更新，或者用 x.grad.zero_() 将它的梯度清零。</translation>
+    </message>
+    <message>
+        <source>The tensor&apos;s .grad is None: backward has not put a gradient there yet (or it is not a leaf, or it does not require grad).</source>
+        <translation>该张量的 .grad 是 None：backward 还没有在那里存入梯度（或者它不是叶子张量，或者它不需要梯度）。</translation>
+    </message>
+    <message>
+        <source>Run backward first; x.grad.zero_() only makes sense once x.grad exists.</source>
+        <translation>请先运行 backward；只有在 x.grad 存在之后，x.grad.zero_() 才有意义。</translation>
+    </message>
+    <message>
         <source>Gradients are only defined for floating point tensors; this one holds integers.</source>
         <translation>梯度只对浮点张量有定义；这个张量存放的是整数。</translation>
+    </message>
+    <message>
+        <source>Create it as floating point, for example torch.arange(3.0) or dtype=torch.float32.</source>
+        <translation>将它创建为浮点类型，例如 torch.arange(3.0) 或 dtype=torch.float32。</translation>
+    </message>
+    <message>
+        <source>A value the graph saved for backward was changed in place afterwards, so the gradient would be computed from the wrong numbers.</source>
+        <translation>计算图为 backward 保存的某个值之后被原地修改了，所以梯度会用错误的数值来计算。</translation>
+    </message>
+    <message>
+        <source>Use the out-of-place form (y = y + 1 instead of y.add_(1)) before backward.</source>
+        <translation>在 backward 之前使用非原地的写法（用 y = y + 1 代替 y.add_(1)）。</translation>
+    </message>
+    <message>
+        <source>&apos;{output}&apos; is not a step of the recipe</source>
+        <translation>“{output}”不是配方中的步骤</translation>
+    </message>
+    <message>
+        <source>&apos;{input}&apos; is not computed before &apos;{output}&apos;</source>
+        <translation>“{input}”并不是在“{output}”之前计算的</translation>
+    </message>
+    <message>
+        <source>&apos;{output}&apos; is not computed from &apos;{input}&apos;</source>
+        <translation>“{output}”不是由“{input}”计算得到的</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is not a tensor</source>
+        <translation>“{0}”不是张量</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; holds {1}: derivatives need floating point values</source>
+        <translation>“{0}”的类型是 {1}：求导需要浮点数值</translation>
+    </message>
+    <message>
+        <source>the Jacobian would have {0} x {1} entries; the explorer shows at most {2}</source>
+        <translation>雅可比矩阵将有 {0} × {1} 个元素；探索器最多显示 {2} 个</translation>
+    </message>
+    <message>
+        <source>a Hessian needs a one-element output; &apos;{0}&apos; has {1} elements (reduce it with .sum() or .mean())</source>
+        <translation>黑塞矩阵需要只有一个元素的输出；“{0}”有 {1} 个元素（请用 .sum() 或 .mean() 把它归约）</translation>
+    </message>
+    <message>
+        <source>the Hessian would be {0} x {0}; the explorer shows inputs of at most {1} elements</source>
+        <translation>黑塞矩阵将是 {0} × {0}；探索器只处理最多 {1} 个元素的输入</translation>
     </message>
     <message>
         <source>Create it as floating point, for example torch.arange(3.0) or with dtype=torch.float32.</source>
@@ -2199,6 +2313,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>MainWindow</name>
     <message>
         <source>Tensor</source>
+        <extracomment>Training states with a process that a rebuild of the window would end. Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must hold each one until Qt destroys it (napari&apos;s ``_QtMainWindow._instances`` does the same). The language the texts were made in, and one waiting for a training run to end.</extracomment>
         <translation>张量</translation>
     </message>
     <message>
@@ -2320,6 +2435,14 @@ Line {1}, column {2}: {3}</source>
     <message>
         <source>The recipe has changes that are not saved. Save them first?</source>
         <translation>配方有未保存的修改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>The language changes when the training run ends: Stop or Reset the run to switch now.</source>
+        <translation>训练运行结束后才会切换语言：停止或重置这次运行即可立即切换。</translation>
+    </message>
+    <message>
+        <source>The training run ended, so the window now shows the language chosen.</source>
+        <translation>训练运行已结束，窗口现在以所选语言显示。</translation>
     </message>
     <message>
         <source>{0}[*] — Tensor Lab</source>
@@ -3770,7 +3893,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. Longest repr shown for a value that is not a tensor, and longest code line.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor, and longest code line.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -3904,6 +4027,14 @@ strides {1}</translation>
     <message>
         <source>{type}: {value}</source>
         <translation>{type}：{value}</translation>
+    </message>
+    <message>
+        <source>Statistics: computing…</source>
+        <translation>统计：正在计算…</translation>
+    </message>
+    <message>
+        <source>Statistics could not be taken: {message}</source>
+        <translation>无法计算统计：{message}</translation>
     </message>
     <message>
         <source>dim {d} (size {n})</source>
