@@ -13,12 +13,12 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, Q
 
 from app.catalog import CATALOG
 from app.document import Document
-from app.evaluator import evaluate
+from app.evaluator import evaluate, evaluate_expr
 from app.expr import Call, Const, Ref, Seq
 from app.reader import read_recipe
 from app.recipe import Recipe, Step
-from app.writer import write_recipe
-from widgets.builder_panel import RANDOM_OPS, BuilderPanel, bind_call, example_values, seed_index
+from app.writer import write_expr, write_recipe
+from widgets.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
 from widgets.param_form import InputError, ParamForm, parse_data, parse_size
 
 SEED = 1234
@@ -280,7 +280,7 @@ def test_optional_params_left_at_default(make_panel):
     panel.set_function("arange")
     fill(panel.form, {"start": "", "end": "4", "step": ""})
     assert panel.form.editor("step").placeholderText() == "default: 1"
-    assert panel.preview.text().endswith("torch.arange(end=4)")
+    assert panel.preview.text().endswith("torch.arange(4)")  # as people write it
 
 
 def test_every_field_has_a_tooltip(make_panel):
@@ -427,8 +427,36 @@ def test_unknown_arguments_are_reported_not_dropped(make_panel):
     (Call("torch.randint_like", (Ref("a"), Const(4))), {"input": Ref("a"), "high": Const(4)}),
     (Call("torch.zeros", (Const(2), Const(3))), {"size": Seq((Const(2), Const(3)), "tuple")}),
 ])
-def test_bind_call_knows_leading_optional_overloads(call, expected):
-    assert bind_call(CATALOG.get(call.op), call) == expected
+def test_bind_knows_leading_optional_overloads(call, expected):
+    assert CATALOG.get(call.op).bind(call) == expected
+
+
+@pytest.mark.parametrize("values, code, direct", [
+    ({"end": Const(12)}, "torch.arange(12)", lambda: torch.arange(12)),
+    ({"start": Const(0), "end": Const(12)}, "torch.arange(12)", lambda: torch.arange(12)),
+    ({"start": Const(3), "end": Const(12)}, "torch.arange(3, 12)", lambda: torch.arange(3, 12)),
+    ({"end": Const(12), "step": Const(2)}, "torch.arange(0, 12, 2)",
+     lambda: torch.arange(0, 12, 2)),
+    ({"high": Const(10), "size": Seq((Const(2),), "tuple")}, "torch.randint(10, (2,))",
+     lambda: torch.randint(10, (2,))),
+])
+def test_make_call_writes_what_torch_accepts_and_bind_reads_back(values, code, direct):
+    """arange(end=12, step=2) is no overload of torch's: a later optional writes start."""
+    spec = CATALOG.get(code.split("(")[0])
+    call = spec.make_call(values)
+    assert write_expr(call) == code
+    assert _set(spec, spec.bind(call)) == _set(spec, values)
+    torch.manual_seed(0)
+    ours = evaluate_expr(call, {})
+    torch.manual_seed(0)
+    assert torch.equal(ours, direct())
+
+
+def _set(spec, values: dict) -> dict:
+    """``values`` without the parameters left at their defaults."""
+    params = {p.name: p for p in spec.params}
+    return {k: v for k, v in values.items()
+            if params[k].required or not (isinstance(v, Const) and v.value == params[k].default)}
 
 
 def test_one_argument_arange_loads_as_end(make_panel):

@@ -74,30 +74,6 @@ def seed_recipe(recipe: Recipe, seed: int | None) -> None:
     recipe.insert(first_random, Step(None, call))
 
 
-def bind_call(spec: OpSpec, call: Call) -> dict[str, Expr]:
-    """``spec.bind(call)``, knowing torch's overloads with a leading optional argument.
-
-    ``torch.arange(12)`` is ``arange(end=12)`` and ``torch.randint(10, (2, 3))`` has
-    ``high=10``: when plain binding leaves a required parameter empty, positional
-    arguments go to required parameters first.
-    """
-    bound = spec.bind(call)
-    kwargs = dict(call.kwargs)
-    slots = [p for p in spec.params if not p.keyword_only and p.name not in kwargs]
-    if all(p.name in bound for p in slots if p.required) or any(p.varargs for p in slots):
-        return bound
-    args = list(call.args)
-    spare = len(args) - sum(p.required for p in slots)
-    if spare < 0 or len(args) > len(slots):
-        return bound
-    out: dict[str, Expr] = {}
-    for p in slots:
-        if args and (p.required or spare > 0):
-            spare -= not p.required
-            out[p.name] = args.pop(0)
-    return {**out, **kwargs}
-
-
 @functools.cache
 def example_values(spec: OpSpec) -> dict[str, Expr]:
     """The arguments of ``spec.example`` (read, never run), so a form starts somewhere useful."""
@@ -108,7 +84,7 @@ def example_values(spec: OpSpec) -> dict[str, Expr]:
     call = recipe.steps[-1].expr
     if not isinstance(call, Call) or call.op != spec.function_key:
         return {}
-    bound = bind_call(spec, call)
+    bound = spec.bind(call)
     return {k: v for k, v in bound.items() if not any(isinstance(n, Ref) for n in walk(v))}
 
 
@@ -344,7 +320,7 @@ class BuilderPanel(QWidget):
         with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
             self.function_combo.setCurrentIndex(self._specs.index(spec))
             self.form.set_spec(spec, self._tensor_names())
-            self.form.set_values(bind_call(spec, step.expr))
+            self.form.set_values(spec.bind(step.expr))
         with QSignalBlocker(self.name_edit):
             self.name_edit.setText(step.name or "")
         self._loaded, self._name_auto = step, True

@@ -41,7 +41,6 @@ from app.evaluator import RecipeRun, StepResult
 from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe import Step, check_name
 from app.writer import write_expr, write_step
-from widgets.builder_panel import bind_call
 from widgets.i18n_text import lesson_text, op_summary
 from widgets.param_form import ParamForm
 from widgets.theme import current_palette, error_style
@@ -97,7 +96,7 @@ def bind_op(spec: OpSpec, call: Call) -> tuple[Expr | None, dict[str, Expr]]:
         if has_receiver(spec):
             return call.args[0], values
         return None, {**values, spec.receiver: call.args[0]}
-    values = dict(bind_call(spec, call))
+    values = dict(spec.bind(call))
     return (values.pop(spec.receiver, None) if has_receiver(spec) else None), values
 
 
