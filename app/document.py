@@ -46,6 +46,8 @@ class Document:
         self.run: RecipeRun = RecipeRun()
         self.output = ""
         self.selected: int | None = None
+        #: What reading the last opened file noticed (hand-edited training code...).
+        self.file_warnings: tuple[str, ...] = ()
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -81,6 +83,7 @@ class Document:
         On error the current recipe is left untouched.
         """
         loaded = read_recipe_file(os.fspath(path))
+        self.file_warnings = loaded.warnings
         self.selected = None
         self.recipe.restore(loaded.snapshot())
         self._set_path(os.fspath(path))

@@ -102,3 +102,14 @@ def test_screenshot_has_real_content(tmp_path):
     assert len(np.unique(pixels)) > 200, "looks blank"
     dark = np.count_nonzero((pixels & 0xFFFFFF) < 0x101010)
     assert dark < 0.5 * pixels.size, "mostly black"
+
+
+def test_opening_a_file_with_edited_training_code_says_so(window, tmp_path):
+    """The reader's warnings reach the window: the status bar shows them."""
+    path = tmp_path / "partial.py"
+    path.write_text("import torch\nx = torch.ones(2)\n"
+                    "training = dict(steps=20, optimizer=dict(lr=0.5))\n")
+    assert window.open_path(str(path))
+    assert window.document.file_warnings
+    message = window.statusBar().currentMessage()
+    assert "optimizer.name" in message and message == window.document.file_warnings[0]

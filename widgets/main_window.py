@@ -214,6 +214,8 @@ class MainWindow(QMainWindow):
             return False
         self.undo_stack.clear()
         self._add_recent(path)
+        if self.document.file_warnings:
+            self.statusBar().showMessage("  ".join(self.document.file_warnings), 20_000)
         return True
 
     def save(self) -> bool:
