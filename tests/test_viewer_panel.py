@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QImage, QPainter
 
 from app.document import Document
 from app.expr import Call, Const, Ref
@@ -193,3 +194,24 @@ def test_big_tensor_statistics_and_heatmap_follow_from_the_background(qtbot):
     assert wait_for_jobs()
     QCoreApplication.processEvents()  # deliver the finished jobs' late results
     assert "min 1" in panel.stats_text()
+
+
+def test_the_colour_bar_is_wide_enough_for_large_values(qtbot):
+    """pyqtgraph hides tick labels wider than the bar's axis; ±4e+06 must still show."""
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    view.set_plane(np.linspace(-4e6, 4e6, 64, dtype=np.float32).reshape(8, 8))
+    axis = view.color_bar.axis
+
+    def drawn() -> list[str]:
+        image = QImage(10, 10, QImage.Format.Format_ARGB32)
+        painter = QPainter(image)
+        try:
+            specs = axis.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        return [text for _rect, _flags, text in specs[2]] if specs else []
+
+    qtbot.waitUntil(lambda: "4e+06" in drawn() and "-4e+06" in drawn())

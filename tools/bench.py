@@ -480,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=5, help="pairs per figure (at least 5)")
     parser.add_argument("--only", default=",".join(NAMES), help="figures to run")
-    parser.add_argument("--steps", type=int, default=600, help="training steps per run")
+    parser.add_argument("--steps", type=int, default=2000, help="training steps per run")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write")
     args = parser.parse_args(argv)
     # Keep the user's settings out: the window reads and writes QSettings.

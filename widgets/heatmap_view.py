@@ -79,6 +79,9 @@ class HeatmapView(QWidget):
         self._bar = pg.ColorBarItem(colorMap=current_palette().colormap, width=14,
                                     interactive=False)
         self._bar.setImageItem(self._image, insert_in=self._plot)
+        # pyqtgraph fixes the bar's axis at 45 px and hides labels wider than that
+        # ("-4e+06"): size it to its widest label instead.
+        self._bar.axis.setWidth(None)
         self._axes = (*axes.values(), self._bar.axis)
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
