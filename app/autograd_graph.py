@@ -8,6 +8,10 @@ leaf, whether it requires grad, and why its ``.grad`` is ``None`` when it is.
 
 This module inspects torch's autograd objects (``_saved_*`` attributes and
 ``AccumulateGrad.variable``); recipes themselves can never reach those.
+
+The texts meant for people (explanations, notes, subtitles) are English
+``app.i18n.Filled`` texts marked under the ``Lesson`` context; the views translate them
+with ``widgets.i18n_text.lesson_text``. Names, shapes and code stay plain ``str``.
 """
 
 from __future__ import annotations
@@ -21,22 +25,24 @@ import torch
 
 from app.evaluator import RecipeRun, StepResult
 from app.expr import Attr, Call, Ref, references, walk
+from app.i18n import QT_TRANSLATE_NOOP, Filled
 
-#: Node kinds, in the order a legend lists them.
-#: ``tensor``: the tensor whose graph is drawn (or one cut off from it); ``grad_fn``: a
-#: backward function; ``accumulate``: an ``AccumulateGrad`` node; ``leaf``: a leaf tensor
-#: that requires grad; ``saved``: a tensor a ``grad_fn`` saved for backward; ``cut``: a
-#: tensor the graph was cut from by ``detach()`` or ``torch.no_grad()``.
+# Node kinds, in the order a legend lists them.
+# ``tensor``: the tensor whose graph is drawn (or one cut off from it); ``grad_fn``: a
+# backward function; ``accumulate``: an ``AccumulateGrad`` node; ``leaf``: a leaf tensor
+# that requires grad; ``saved``: a tensor a ``grad_fn`` saved for backward; ``cut``: a
+# tensor the graph was cut from by ``detach()`` or ``torch.no_grad()``.
 NODE_KINDS = ("tensor", "grad_fn", "accumulate", "leaf", "saved", "cut")
 
-#: Edge kinds: ``next`` (a ``next_functions`` entry, or the tensor to its ``grad_fn``),
-#: ``variable`` (an ``AccumulateGrad`` to its leaf), ``saved`` and ``cut``.
+# Edge kinds: ``next`` (a ``next_functions`` entry, or the tensor to its ``grad_fn``),
+# ``variable`` (an ``AccumulateGrad`` to its leaf), ``saved`` and ``cut``.
 EDGE_KINDS = ("next", "variable", "saved", "cut")
 
-#: What a saved value reads once backward released it.
+# What a saved value reads once backward released it.
 FREED = "freed"
+_FREED_TEXT = Filled(QT_TRANSLATE_NOOP("Lesson", "freed"))
 
-#: Most nodes a graph is built with; the rest is left out and ``truncated`` says so.
+# Most nodes a graph is built with; the rest is left out and ``truncated`` says so.
 MAX_NODES = 1000
 
 
@@ -104,18 +110,23 @@ class GraphNode:
     note: str = ""
 
     @property
-    def subtitle(self) -> str:
-        """The second line a drawing shows under the label."""
+    def subtitle_parts(self) -> tuple[str, ...]:
+        """The pieces of ``subtitle``; the ones in words are ``Filled`` texts to translate."""
         parts: list[str] = []
         if self.kind == "grad_fn" and self.names:
             parts.append(", ".join(f"{n}.grad_fn" for n in self.names[:2]))
         if self.kind == "accumulate" and self.names:
-            parts.append(f"into {self.names[0]}.grad")
+            parts.append(Filled(QT_TRANSLATE_NOOP("Lesson", "into {0}.grad"), self.names[0]))
         if self.shape is not None:
             parts.append(shape_text(self.shape))
         if self.note:
             parts.append(self.note)
-        return " · ".join(parts)
+        return tuple(parts)
+
+    @property
+    def subtitle(self) -> str:
+        """The second line a drawing shows under the label (English)."""
+        return " · ".join(self.subtitle_parts)
 
 
 @dataclass(frozen=True)
@@ -174,8 +185,10 @@ class AutogradGraph:
 
 
 def shape_text(shape: tuple[int, ...]) -> str:
-    """``[2, 3]``; ``scalar`` for a 0-D shape."""
-    return "[" + ", ".join(str(s) for s in shape) + "]" if shape else "scalar"
+    """``[2, 3]``; ``scalar`` (a ``Filled`` text, to translate) for a 0-D shape."""
+    if not shape:
+        return Filled(QT_TRANSLATE_NOOP("Lesson", "scalar"))
+    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 # -- building ---------------------------------------------------------------------------------
@@ -203,7 +216,7 @@ def build_graph(tensor: Any, run: RecipeRun | None = None, name: str | None = No
         return graph
     namer = _Namer(run)
     names = tuple(dict.fromkeys(([name] if name else []) + namer.tensor_names(tensor)))
-    label = names[0] if names else "tensor"
+    label = names[0] if names else Filled(QT_TRANSLATE_NOOP("Lesson", "tensor"))
     builder = _Builder(graph, namer, saved, max_nodes)
     if tensor.grad_fn is None:
         kind, note = ("leaf", "") if tensor.requires_grad else ("tensor", "requires_grad=False")
@@ -302,7 +315,8 @@ class _Builder:
             if leaf_names:
                 self.graph.leaf_names[node_id] = leaf_names[0]
             if not self.full():
-                leaf = self.add(GraphNode("", leaf_names[0] if leaf_names else "leaf", "leaf",
+                leaf = self.add(GraphNode("", leaf_names[0] if leaf_names else
+                                          Filled(QT_TRANSLATE_NOOP("Lesson", "leaf")), "leaf",
                                           leaf_names, tuple(variable.shape)))
                 self.edge(node_id, leaf, "variable")
                 if leaf_names:
@@ -315,7 +329,8 @@ class _Builder:
         if self.saved:
             for v in values:
                 if (v.is_tensor or v.freed) and not self.full():
-                    note = "freed" if v.freed else f"= {v.tensor_name}" if v.tensor_name else ""
+                    note = _FREED_TEXT if v.freed else \
+                        f"= {v.tensor_name}" if v.tensor_name else ""
                     s = self.add(GraphNode("", v.name, "saved", (), v.shape, note=note))
                     self.edge(node_id, s, "saved")
         return node_id
@@ -350,14 +365,16 @@ class _Builder:
         node = self.graph.nodes[node_id]
         self.graph.nodes[node_id] = GraphNode(node.id, node.label, node.kind, node.names,
                                               node.shape, node.saved,
-                                              _join(node.note, f"cut by {how}"))
+                                              _join(node.note, Filled(QT_TRANSLATE_NOOP(
+                                                  "Lesson", "cut by {0}"), how)))
         for source in sources:
             if self.full():
                 return
             value = self.namer.run.namespace.get(source) if self.namer.run else None
             shape = tuple(value.shape) if isinstance(value, torch.Tensor) else None
             s = self.add(GraphNode("", source, "cut", (source,), shape,
-                                   note="not in this graph"))
+                                   note=Filled(QT_TRANSLATE_NOOP("Lesson",
+                                                                 "not in this graph"))))
             self.edge(node_id, s, "cut")
 
 
@@ -366,7 +383,7 @@ def _next_functions(fn: Any) -> list[Any]:
 
 
 def _join(a: str, b: str) -> str:
-    return f"{a} · {b}" if a else b
+    return Filled(QT_TRANSLATE_NOOP("Lesson", "{0} · {1}"), a, b) if a else b
 
 
 def saved_values(fn: Any, namer: _Namer | None = None) -> tuple[SavedValue, ...]:
@@ -377,11 +394,12 @@ def saved_values(fn: Any, namer: _Namer | None = None) -> tuple[SavedValue, ...]
         try:
             value = getattr(fn, attr)
         except RuntimeError:  # released by a backward without retain_graph=True
-            out.append(SavedValue(short, FREED))
+            out.append(SavedValue(short, _FREED_TEXT))
             continue
         if isinstance(value, torch.Tensor):
             names = namer.saved_tensor_names(value) if namer is not None else []
-            out.append(SavedValue(short, f"tensor {shape_text(tuple(value.shape))}",
+            out.append(SavedValue(short, Filled(QT_TRANSLATE_NOOP("Lesson", "tensor {0}"),
+                                                shape_text(tuple(value.shape))),
                                   tuple(value.shape), names[0] if names else None))
         else:
             out.append(SavedValue(short, _short_repr(value)))
@@ -442,7 +460,8 @@ class GradFacts:
     grad : torch.Tensor or None
         ``.grad``, read only where torch fills it in (leaves, and tensors that retain grad).
     why_no_grad : str
-        When ``grad`` is None, why, in words a student can act on; else empty.
+        When ``grad`` is None, why, in words a student can act on (a ``Filled`` text, to
+        translate); else empty.
     cut : str
         ``detach()``, ``torch.no_grad()``, ``.data`` or ``detach_()`` when that made this
         tensor from one that requires grad; else empty.
@@ -508,33 +527,44 @@ def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
             how, sources = cut
             src = ", ".join(sources)
             if how == "torch.no_grad()":
-                return (f"{name} was computed inside `with torch.no_grad():` from {src}, so "
-                        f"autograd did not record it: the graph is cut here. {name} does not "
-                        "require grad and no gradient reaches it.")
-            return (f"{name} comes from {src} through {how}: it holds the same values but is "
-                    "cut off from the graph, so it does not require grad and no gradient "
-                    f"flows through it. To make it a new leaf, call {name}.requires_grad_().")
+                return Filled(QT_TRANSLATE_NOOP(
+                    "Lesson", "{name} was computed inside `with torch.no_grad():` from {src}, "
+                    "so autograd did not record it: the graph is cut here. {name} does not "
+                    "require grad and no gradient reaches it."), name=name, src=src)
+            return Filled(QT_TRANSLATE_NOOP(
+                "Lesson", "{name} comes from {src} through {how}: it holds the same values but "
+                "is cut off from the graph, so it does not require grad and no gradient flows "
+                "through it. To make it a new leaf, call {name}.requires_grad_()."),
+                name=name, src=src, how=how)
         if not t.is_floating_point() and not t.is_complex():
-            return (f"{name} holds {str(t.dtype).removeprefix('torch.')} values; only floating "
-                    "point tensors can require grad, so autograd ignores it.")
-        return (f"{name} does not require grad: autograd treats it as a constant and it is "
-                f"not part of any graph. Create it with requires_grad=True, or call "
-                f"{name}.requires_grad_(), to get a gradient.")
+            return Filled(QT_TRANSLATE_NOOP(
+                "Lesson", "{name} holds {dtype} values; only floating point tensors can "
+                "require grad, so autograd ignores it."),
+                name=name, dtype=str(t.dtype).removeprefix("torch."))
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "{name} does not require grad: autograd treats it as a constant and it "
+            "is not part of any graph. Create it with requires_grad=True, or call "
+            "{name}.requires_grad_(), to get a gradient."), name=name)
     if not t.is_leaf and not t.retains_grad:
-        return (f"{name} is not a leaf (it was computed by {type(t.grad_fn).__name__}). During "
-                "backward its gradient is passed on to the leaves and then thrown away. Call "
-                f"{name}.retain_grad() before backward to keep it.")
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "{name} is not a leaf (it was computed by {fn}). During backward its "
+            "gradient is passed on to the leaves and then thrown away. Call "
+            "{name}.retain_grad() before backward to keep it."),
+            name=name, fn=type(t.grad_fn).__name__)
     ran = backward_runs(run) if run is not None else []
     if not ran:
-        return (f"backward() has not run yet: .grad is filled in by a step such as "
-                f"out.backward(), and {name} is waiting for one.")
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "backward() has not run yet: .grad is filled in by a step such as "
+            "out.backward(), and {name} is waiting for one."), name=name)
     reaching = [src for src, value in ran if isinstance(value, torch.Tensor)
                 and reaches(value, t)]
     if not reaching:
         sources = ", ".join(dict.fromkeys(src for src, _ in ran))
-        return (f"backward ran from {sources}, but that graph does not reach {name}, so "
-                f"{name} got no gradient. Call backward on a result computed from {name}.")
-    return f"{name}.grad is None."
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "backward ran from {sources}, but that graph does not reach {name}, so "
+            "{name} got no gradient. Call backward on a result computed from {name}."),
+            sources=sources, name=name)
+    return Filled(QT_TRANSLATE_NOOP("Lesson", "{name}.grad is None."), name=name)
 
 
 def backward_runs(run: RecipeRun) -> list[tuple[str, Any]]:
@@ -611,24 +641,42 @@ def _graded(names: list[str], run: RecipeRun) -> list[str]:
 
 
 def node_explanation(node: GraphNode) -> str:
-    """What a node of the drawing is, in a sentence or two."""
+    """What a node of the drawing is, in a sentence or two (a ``Filled`` text, to translate)."""
     if node.kind == "grad_fn":
         op = re.sub(r"Backward\d*$", "", node.label) or node.label
-        made = f" It is {', '.join(node.names)}.grad_fn." if node.names else ""
-        return (f"{node.label} is the backward of {op}: given the gradient of its output, it "
-                f"computes the gradients of its inputs and passes them along its edges.{made}")
+        if node.names:
+            return Filled(QT_TRANSLATE_NOOP(
+                "Lesson", "{label} is the backward of {op}: given the gradient of its output, "
+                "it computes the gradients of its inputs and passes them along its edges. "
+                "It is {names}.grad_fn."),
+                label=node.label, op=op, names=", ".join(node.names))
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "{label} is the backward of {op}: given the gradient of its output, it "
+            "computes the gradients of its inputs and passes them along its edges."),
+            label=node.label, op=op)
     if node.kind == "accumulate":
-        leaf = node.names[0] if node.names else "its leaf tensor"
-        return (f"AccumulateGrad is where backward ends for {leaf}: it ADDS the gradient "
-                f"arriving here into {leaf}.grad, so a second backward adds again.")
+        if not node.names:  # a leaf the recipe has no name for (a module's parameter)
+            return Filled(QT_TRANSLATE_NOOP(
+                "Lesson", "AccumulateGrad is where backward ends for its leaf tensor: it ADDS "
+                "the gradient arriving here into its leaf tensor.grad, so a second backward "
+                "adds again."))
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "AccumulateGrad is where backward ends for {leaf}: it ADDS the gradient "
+            "arriving here into {leaf}.grad, so a second backward adds again."),
+            leaf=node.names[0])
     if node.kind == "leaf":
-        return ("A leaf: a tensor created with requires_grad=True rather than computed. "
-                "Leaves are where gradients are stored.")
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "A leaf: a tensor created with requires_grad=True rather than computed. "
+            "Leaves are where gradients are stored."))
     if node.kind == "saved":
-        return (f"A tensor {node.label} saved during the forward pass because the backward "
-                "needs its values. backward() frees it unless retain_graph=True.")
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "A tensor {label} saved during the forward pass because the backward "
+            "needs its values. backward() frees it unless retain_graph=True."),
+            label=node.label)
     if node.kind == "cut":
-        return (f"The tensor above was made from {node.label}, but detach() or torch.no_grad() "
-                f"cut the graph there: backward stops above, and no gradient reaches "
-                f"{node.label} or anything it was computed from.")
-    return "The tensor whose graph is drawn; its grad_fn is where backward starts."
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "The tensor above was made from {label}, but detach() or torch.no_grad() "
+            "cut the graph there: backward stops above, and no gradient reaches {label} or "
+            "anything it was computed from."), label=node.label)
+    return Filled(QT_TRANSLATE_NOOP(
+        "Lesson", "The tensor whose graph is drawn; its grad_fn is where backward starts."))

@@ -14,7 +14,7 @@ math, autograd, nn and training, each a recipe like this one.
 它。在左边选中一个步骤，就能看到它的张量：形状、dtype、步长（stride）和每一个值。
 用构建器添加新的张量，然后保存配方，用 `python` 运行它，或者在这里重新打开。
 
-课程都在课程库里（菜单 File > Gallery，或按 Ctrl+G）：张量、形状、索引、数学运算、
+课程都在课程库里（菜单 文件 > 课程库，或按 Ctrl+G）：张量、形状、索引、数学运算、
 autograd、nn 和训练，每一课都是一个像这样的配方。
 
 Category: start

@@ -52,7 +52,7 @@ from app.document import Document
 from app.evaluator import RecipeRun
 from app.expr import Ref, references
 from app.writer import write_step
-from widgets.graph_view import KIND_COLOURS, GraphView
+from widgets.graph_view import KIND_COLOURS, GraphView, node_label, saved_value_text
 from widgets.i18n_text import lesson_text
 from widgets.theme import current_palette
 from widgets.tensor_table_model import PlaneAddress, TensorTableModel
@@ -487,9 +487,10 @@ class AutogradPanel(QWidget):
         if node is None:
             self._heading.setText("")
         else:
-            self._heading.setText(f"<b>{html.escape(node.label)}</b><br>"
-                                  f"{html.escape(node_explanation(node))}")
-        saved = [f"{v.name}: {v.text}" + (f" = {v.tensor_name}" if v.tensor_name else "")
+            self._heading.setText(f"<b>{html.escape(node_label(node))}</b><br>"
+                                  f"{html.escape(lesson_text(node_explanation(node)))}")
+        saved = [f"{v.name}: {saved_value_text(v)}"
+                 + (f" = {v.tensor_name}" if v.tensor_name else "")
                  for v in (node.saved if node is not None else ())]
         self._saved_text.setText(self.tr("Saved for backward: {0}").format("; ".join(saved))
                                  if saved else "")
@@ -500,7 +501,7 @@ class AutogradPanel(QWidget):
                 self._fact_labels["tensor"].setText(name)
                 for key, text in facts.rows():
                     self._fact_labels[key].setText(text)
-                self._why.setText(facts.why_no_grad)
+                self._why.setText(lesson_text(facts.why_no_grad))
                 self._why.setVisible(bool(facts.why_no_grad))
                 can_retain = not facts.is_leaf and facts.requires_grad
                 self._retain_box.setEnabled(can_retain)

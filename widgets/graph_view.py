@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.autograd_graph import AutogradGraph, GraphNode, layered_layout
+from app.autograd_graph import AutogradGraph, GraphNode, SavedValue, layered_layout
+from widgets.i18n_text import marked_text
 from widgets.theme import current_palette, qcolour
 
 #: Fill colour of each node kind (light, so the dark text reads on any theme).
@@ -60,10 +61,11 @@ class NodeItem(QGraphicsPathItem):
         self.set_selected(False)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip(_tooltip(node))
-        label = QGraphicsSimpleTextItem(_elide(node.label, font, width - 2 * _PAD_X), self)
+        label = QGraphicsSimpleTextItem(_elide(node_label(node), font, width - 2 * _PAD_X),
+                                        self)
         label.setFont(font)
         label.setBrush(_TEXT)
-        sub = node.subtitle
+        sub = node_subtitle(node)
         top = _PAD_Y if sub else (height - label.boundingRect().height()) / 2
         label.setPos(-label.boundingRect().width() / 2, top)
         self.label_item = label
@@ -146,8 +148,8 @@ class GraphView(QGraphicsView):
         grid = layered_layout(graph)
         metrics, small = QFontMetricsF(self._font), QFontMetricsF(self._small)
         height = 2 * _PAD_Y + metrics.height() + small.height()
-        widths = {n.id: min(max(metrics.horizontalAdvance(n.label),
-                                small.horizontalAdvance(n.subtitle)) + 2 * _PAD_X + 4,
+        widths = {n.id: min(max(metrics.horizontalAdvance(node_label(n)),
+                                small.horizontalAdvance(node_subtitle(n))) + 2 * _PAD_X + 4,
                             _MAX_WIDTH)
                   for n in graph.nodes.values()}
         widths = {k: max(v, _MIN_WIDTH) for k, v in widths.items()}
@@ -264,13 +266,29 @@ def _elide(text: str, font: QFont, width: float) -> str:
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
+def node_label(node: GraphNode) -> str:
+    """A node's label in the UI language (a recipe name or a function name stays as it is)."""
+    return marked_text(node.label)
+
+
+def node_subtitle(node: GraphNode) -> str:
+    """``GraphNode.subtitle`` in the UI language."""
+    return " · ".join(marked_text(part) for part in node.subtitle_parts)
+
+
+def saved_value_text(value: SavedValue) -> str:
+    """A saved value in words (``tensor [2, 2]``, ``freed``, ``(2, 3)``) in the UI language."""
+    return marked_text(value.text)
+
+
 def _tooltip(node: GraphNode) -> str:
-    lines = [node.label]
-    if node.subtitle:
-        lines.append(node.subtitle)
+    lines = [node_label(node)]
+    sub = node_subtitle(node)
+    if sub:
+        lines.append(sub)
     for v in node.saved:
         named = f" = {v.tensor_name}" if v.tensor_name else ""
         lines.append(QCoreApplication.translate("GraphView", "saved {0}: {1}").format(
-            v.name, v.text + named))
+            v.name, saved_value_text(v) + named))
     lines.append(QCoreApplication.translate("GraphView", "Click to inspect."))
     return "\n".join(lines)

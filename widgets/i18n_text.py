@@ -30,5 +30,13 @@ def op_summary(spec) -> str:
 
 
 def lesson_text(text: str) -> str:
-    """A lesson's cause or fix (``app.lessons.Lesson``) in the UI language."""
+    """A lesson's cause or fix (``app.lessons.Lesson``), or an autograd explanation
+    (``app.autograd_graph``, ``app.autograd_steps``), in the UI language."""
     return translate_core(LESSONS, text)
+
+
+def marked_text(text: str) -> str:
+    """``text`` in the UI language when the core marked it (a ``Filled`` text, in the
+    ``Lesson`` context), else as it is: a recipe name or code is never looked up, so a
+    tensor called ``scalar`` keeps its name."""
+    return translate_core(LESSONS, text) if isinstance(text, Filled) else text

@@ -1357,7 +1357,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>GalleryPanel</name>
     <message>
         <source>Search: title, text or op (gather, 梯度)</source>
-        <extracomment>Scans still running; kept here so a closed panel never destroys a live thread.</extracomment>
         <translation>搜索：标题、正文或操作（gather、梯度）</translation>
     </message>
     <message>
@@ -2296,6 +2295,106 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>this op</source>
         <translation>这个操作</translation>
+    </message>
+    <message>
+        <source>freed</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>into {0}.grad</source>
+        <translation>累加到 {0}.grad</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>leaf</source>
+        <translation>叶子</translation>
+    </message>
+    <message>
+        <source>cut by {0}</source>
+        <translation>被 {0} 截断</translation>
+    </message>
+    <message>
+        <source>not in this graph</source>
+        <translation>不在此计算图中</translation>
+    </message>
+    <message>
+        <source>{0} · {1}</source>
+        <translation>{0} · {1}</translation>
+    </message>
+    <message>
+        <source>tensor {0}</source>
+        <translation>张量 {0}</translation>
+    </message>
+    <message>
+        <source>{name} was computed inside `with torch.no_grad():` from {src}, so autograd did not record it: the graph is cut here. {name} does not require grad and no gradient reaches it.</source>
+        <translation>{name} 是在 `with torch.no_grad():` 中由 {src} 计算得到的，所以 autograd 没有记录它：计算图在这里被截断。{name} 不需要梯度，也不会有梯度到达它。</translation>
+    </message>
+    <message>
+        <source>{name} comes from {src} through {how}: it holds the same values but is cut off from the graph, so it does not require grad and no gradient flows through it. To make it a new leaf, call {name}.requires_grad_().</source>
+        <translation>{name} 是由 {src} 经过 {how} 得到的：它的值相同，但已与计算图断开，所以它不需要梯度，也没有梯度流经它。要让它成为新的叶子张量，请调用 {name}.requires_grad_()。</translation>
+    </message>
+    <message>
+        <source>{name} holds {dtype} values; only floating point tensors can require grad, so autograd ignores it.</source>
+        <translation>{name} 存放的是 {dtype} 值；只有浮点张量才能需要梯度，所以 autograd 会忽略它。</translation>
+    </message>
+    <message>
+        <source>{name} does not require grad: autograd treats it as a constant and it is not part of any graph. Create it with requires_grad=True, or call {name}.requires_grad_(), to get a gradient.</source>
+        <translation>{name} 不需要梯度：autograd 把它当作常量，它不属于任何计算图。要得到梯度，请用 requires_grad=True 创建它，或者调用 {name}.requires_grad_()。</translation>
+    </message>
+    <message>
+        <source>{name} is not a leaf (it was computed by {fn}). During backward its gradient is passed on to the leaves and then thrown away. Call {name}.retain_grad() before backward to keep it.</source>
+        <translation>{name} 不是叶子张量（它由 {fn} 计算得到）。在 backward 过程中，它的梯度被继续传给叶子张量，随后就被丢弃。要保留它，请在 backward 之前调用 {name}.retain_grad()。</translation>
+    </message>
+    <message>
+        <source>backward() has not run yet: .grad is filled in by a step such as out.backward(), and {name} is waiting for one.</source>
+        <translation>backward() 还没有运行：.grad 要由 out.backward() 这样的步骤来填充，{name} 正在等待这样的步骤。</translation>
+    </message>
+    <message>
+        <source>backward ran from {sources}, but that graph does not reach {name}, so {name} got no gradient. Call backward on a result computed from {name}.</source>
+        <translation>backward 从 {sources} 运行，但那个计算图到达不了 {name}，所以 {name} 没有得到梯度。请对由 {name} 计算得到的结果调用 backward。</translation>
+    </message>
+    <message>
+        <source>{name}.grad is None.</source>
+        <translation>{name}.grad 为 None。</translation>
+    </message>
+    <message>
+        <source>{label} is the backward of {op}: given the gradient of its output, it computes the gradients of its inputs and passes them along its edges. It is {names}.grad_fn.</source>
+        <translation>{label} 是 {op} 的反向函数：拿到其输出的梯度后，它计算各个输入的梯度，并沿着它的边继续传递。它就是 {names}.grad_fn。</translation>
+    </message>
+    <message>
+        <source>{label} is the backward of {op}: given the gradient of its output, it computes the gradients of its inputs and passes them along its edges.</source>
+        <translation>{label} 是 {op} 的反向函数：拿到其输出的梯度后，它计算各个输入的梯度，并沿着它的边继续传递。</translation>
+    </message>
+    <message>
+        <source>AccumulateGrad is where backward ends for its leaf tensor: it ADDS the gradient arriving here into its leaf tensor.grad, so a second backward adds again.</source>
+        <translation>AccumulateGrad 是 backward 到达它的叶子张量的终点：它把到达这里的梯度累加（而不是覆盖）到该叶子张量的 .grad 上，所以第二次 backward 会再加一次。</translation>
+    </message>
+    <message>
+        <source>AccumulateGrad is where backward ends for {leaf}: it ADDS the gradient arriving here into {leaf}.grad, so a second backward adds again.</source>
+        <translation>AccumulateGrad 是 backward 到达 {leaf} 的终点：它把到达这里的梯度累加（而不是覆盖）到 {leaf}.grad 上，所以第二次 backward 会再加一次。</translation>
+    </message>
+    <message>
+        <source>A leaf: a tensor created with requires_grad=True rather than computed. Leaves are where gradients are stored.</source>
+        <translation>叶子张量：用 requires_grad=True 直接创建、而不是计算得到的张量。梯度就存放在叶子张量里。</translation>
+    </message>
+    <message>
+        <source>A tensor {label} saved during the forward pass because the backward needs its values. backward() frees it unless retain_graph=True.</source>
+        <translation>前向传播时保存的张量 {label}，因为反向函数需要用到它的值。除非传入 retain_graph=True，否则 backward() 会释放它。</translation>
+    </message>
+    <message>
+        <source>The tensor above was made from {label}, but detach() or torch.no_grad() cut the graph there: backward stops above, and no gradient reaches {label} or anything it was computed from.</source>
+        <translation>上面的张量由 {label} 得到，但 detach() 或 torch.no_grad() 在那里截断了计算图：backward 在上面就停止了，没有梯度会到达 {label}，也不会到达计算它所用的任何张量。</translation>
+    </message>
+    <message>
+        <source>The tensor whose graph is drawn; its grad_fn is where backward starts.</source>
+        <translation>正在绘制其计算图的张量；backward 从它的 grad_fn 开始。</translation>
     </message>
 </context>
 <context>
