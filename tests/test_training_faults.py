@@ -94,11 +94,11 @@ def _panel(qtbot, settings: TrainingSettings):
 # -- faults ----------------------------------------------------------------------------------------
 def test_out_of_memory_stops_the_run_with_a_message_and_keeps_its_history(
         qtbot, monkeypatch, no_orphans):
-    import widgets.training_panel as training_panel
+    import widgets.training_runs as training_runs
 
     # spawn: the child imports this module and runs the faulty loop defined above
     monkeypatch.setattr(training_worker, "child_main", out_of_memory_child)
-    monkeypatch.setattr(training_panel, "TrainingRun",
+    monkeypatch.setattr(training_runs, "TrainingRun",
                         lambda settings: TrainingRun(settings, start_method="spawn"))
     panel = _panel(qtbot, ENDLESS)
     panel.start()
