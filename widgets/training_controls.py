@@ -76,7 +76,7 @@ class RunControls:
         self.lr_edit.editingFinished.connect(self._on_view_lr)
         self.clip_combo = QComboBox()
         for key, label in CLIPS.items():
-            self.clip_combo.addItem(QCoreApplication.translate("TrainingPanel", label), key)
+            self.clip_combo.addItem(QCoreApplication.translate("TrainingSettings", label), key)
         self.clip_combo.setToolTip(QCoreApplication.translate(
             "TrainingPanel", "Gradient clipping of the run, from the next step"))
         self.clip_combo.activated.connect(lambda _i: self._on_view_clip())
