@@ -14,13 +14,16 @@ from app.i18n import QT_TRANSLATE_NOOP
 _AUTOGRAD: list[OpSpec] = [
     OpSpec("backward", "", "autograd",
            (Param("gradient", "tensor", None,
-                  doc="d(something)/d(this tensor), the same shape as it. Needed when the "
-                      "tensor has more than one element; None for a scalar (it means 1)."),
+                  doc=QT_TRANSLATE_NOOP("Param", "d(something)/d(this tensor), the same shape as "
+                                                 "it. Needed when the tensor has more than one "
+                                                 "element; None for a scalar (it means 1).")),
             Param("retain_graph", "bool", None,
-                  doc="Keep the graph's saved tensors so backward can run through it again; "
-                      "None means the same as create_graph."),
+                  doc=QT_TRANSLATE_NOOP("Param", "Keep the graph's saved tensors so backward can "
+                                                 "run through it again; None means the same as "
+                                                 "create_graph.")),
             Param("create_graph", "bool", False,
-                  doc="Record the backward pass too, for gradients of gradients.")),
+                  doc=QT_TRANSLATE_NOOP("Param", "Record the backward pass too, for gradients of "
+                                                 "gradients."))),
            QT_TRANSLATE_NOOP("OpSpec", "Computes the gradient of this tensor with respect to "
                                        "every leaf tensor it was computed from (those created "
                                        "with requires_grad=True) and ADDS it to each leaf's "
@@ -37,7 +40,8 @@ _AUTOGRAD: list[OpSpec] = [
            method=True, provenance="none"),
     OpSpec("requires_grad_", "", "autograd",
            (Param("requires_grad", "bool", True,
-                  doc="True to start recording operations on this tensor, False to stop."),),
+                  doc=QT_TRANSLATE_NOOP("Param", "True to start recording operations on this "
+                                                 "tensor, False to stop.")),),
            QT_TRANSLATE_NOOP("OpSpec", "In place: switches autograd recording on (or off) for "
                                        "this tensor and returns it. Only a leaf (a tensor not "
                                        "computed from others) can be switched; it must be "
@@ -57,13 +61,15 @@ _AUTOGRAD: list[OpSpec] = [
 ]
 
 _ACTIVATION: list[OpSpec] = [
-    OpSpec("relu", "torch", "activation", (Param("input", "tensor", doc="The tensor to work on."),),
+    OpSpec("relu", "torch", "activation",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on.")),),
            QT_TRANSLATE_NOOP("OpSpec", "max(x, 0) element by element: negative values become 0, "
                                        "positive values pass unchanged. Its gradient is 1 where "
                                        "x > 0 and 0 elsewhere."),
            "torch.relu(torch.tensor([-1.0, 0.0, 2.0]))", method=True, also_in=("F",),
            provenance="elementwise"),
-    OpSpec("tanh", "torch", "activation", (Param("input", "tensor", doc="The tensor to work on."),),
+    OpSpec("tanh", "torch", "activation",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on.")),),
            QT_TRANSLATE_NOOP("OpSpec", "The hyperbolic tangent element by element: squashes any "
                                        "number into (-1, 1), with slope 1 at 0."),
            "torch.tanh(torch.tensor([-2.0, 0.0, 2.0]))", method=True, provenance="elementwise"),

@@ -10,28 +10,34 @@ def _factory(dtype_default: object = None) -> tuple[Param, ...]:
     """The keyword arguments every factory function shares."""
     return (
         Param("dtype", "dtype", dtype_default, keyword_only=True,
-              doc="Element type; None picks torch's default (float32, or int64 for integers)."),
+              doc=QT_TRANSLATE_NOOP("Param", "Element type; None picks torch's default (float32, "
+                                             "or int64 for integers).")),
         Param("device", "device", None, keyword_only=True,
-              doc="Where the tensor lives: cpu, cuda:N or mps."),
+              doc=QT_TRANSLATE_NOOP("Param", "Where the tensor lives: cpu, cuda:N or mps.")),
         Param("requires_grad", "bool", False, keyword_only=True,
-              doc="Record operations on this tensor for autograd."),
+              doc=QT_TRANSLATE_NOOP("Param", "Record operations on this tensor for autograd.")),
     )
 
 
 def _like(name: str, summary: str, example: str, *extra: Param) -> OpSpec:
     return OpSpec(
         name, "torch", "creation",
-        (Param("input", "tensor", doc="The tensor whose shape (and dtype, device) is copied."),
+        (Param("input", "tensor",
+               doc=QT_TRANSLATE_NOOP("Param", "The tensor whose shape (and dtype, device) is "
+                                              "copied.")),
          *extra, *_factory()),
         summary, example,
     )
 
 
-_SIZE = Param("size", "size", varargs=True, doc="The shape, one integer per dimension.")
+_SIZE = Param("size", "size", varargs=True,
+              doc=QT_TRANSLATE_NOOP("Param", "The shape, one integer per dimension."))
 
 SPECS: list[OpSpec] = [
     OpSpec("tensor", "torch", "creation",
-           (Param("data", "data", doc="A number or nested lists of numbers."), *_factory()),
+           (Param("data", "data",
+                  doc=QT_TRANSLATE_NOOP("Param", "A number or nested lists of "
+                                                 "numbers.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "Copies Python data (a number or nested lists) into a new "
                                        "tensor. The dtype is inferred: integers give int64, "
                                        "floats give float32."),
@@ -48,38 +54,45 @@ SPECS: list[OpSpec] = [
                                        "never read it before writing."),
            "torch.empty(2, 3)", creates=True),
     OpSpec("full", "torch", "creation",
-           (Param("size", "size", doc="The shape, as a tuple."),
-            Param("fill_value", "number", doc="The value every element gets."), *_factory()),
+           (Param("size", "size", doc=QT_TRANSLATE_NOOP("Param", "The shape, as a tuple.")),
+            Param("fill_value", "number",
+                  doc=QT_TRANSLATE_NOOP("Param", "The value every element gets.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "A tensor of the given shape with every element set to "
                                        "fill_value. The dtype follows fill_value unless given."),
            "torch.full((2, 3), 7.0)", creates=True),
     OpSpec("eye", "torch", "creation",
-           (Param("n", "int", minimum=0, doc="Number of rows."),
-            Param("m", "int", None, minimum=0, doc="Number of columns; n when None."),
+           (Param("n", "int", minimum=0, doc=QT_TRANSLATE_NOOP("Param", "Number of rows.")),
+            Param("m", "int", None, minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Number of columns; n when None.")),
             *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "The identity matrix: ones on the main diagonal, zeros "
                                        "elsewhere."),
            "torch.eye(3)", creates=True),
     OpSpec("arange", "torch", "creation",
-           (Param("start", "number", 0, doc="First value."),
-            Param("end", "number", doc="Stop before this value."),
-            Param("step", "number", 1, doc="Gap between values."), *_factory()),
+           (Param("start", "number", 0, doc=QT_TRANSLATE_NOOP("Param", "First value.")),
+            Param("end", "number", doc=QT_TRANSLATE_NOOP("Param", "Stop before this value.")),
+            Param("step", "number", 1,
+                  doc=QT_TRANSLATE_NOOP("Param", "Gap between values.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "Values from start up to, but not including, end, step "
                                        "apart. With one argument, torch.arange(n) gives 0, 1, "
                                        "..., n-1."),
            "torch.arange(12)", creates=True),
     OpSpec("linspace", "torch", "creation",
-           (Param("start", "number", doc="First value."),
-            Param("end", "number", doc="Last value, included."),
-            Param("steps", "int", minimum=0, doc="How many values."), *_factory()),
+           (Param("start", "number", doc=QT_TRANSLATE_NOOP("Param", "First value.")),
+            Param("end", "number", doc=QT_TRANSLATE_NOOP("Param", "Last value, included.")),
+            Param("steps", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "How many values.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "steps evenly spaced values from start to end, both "
                                        "included."),
            "torch.linspace(0, 1, 5)", creates=True),
     OpSpec("logspace", "torch", "creation",
-           (Param("start", "number", doc="Exponent of the first value."),
-            Param("end", "number", doc="Exponent of the last value."),
-            Param("steps", "int", minimum=0, doc="How many values."),
-            Param("base", "number", 10.0, doc="The base raised to each exponent."), *_factory()),
+           (Param("start", "number",
+                  doc=QT_TRANSLATE_NOOP("Param", "Exponent of the first value.")),
+            Param("end", "number", doc=QT_TRANSLATE_NOOP("Param", "Exponent of the last value.")),
+            Param("steps", "int", minimum=0, doc=QT_TRANSLATE_NOOP("Param", "How many values.")),
+            Param("base", "number", 10.0,
+                  doc=QT_TRANSLATE_NOOP("Param", "The base raised to each "
+                                                 "exponent.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "steps values evenly spaced on a log scale: base**start "
                                        "to base**end."),
            "torch.logspace(0, 3, 4)", creates=True),
@@ -92,21 +105,24 @@ SPECS: list[OpSpec] = [
                                        "(mean 0, std 1)."),
            "torch.randn(2, 3)", creates=True),
     OpSpec("randint", "torch", "creation",
-           (Param("low", "int", 0, doc="Smallest value, included."),
-            Param("high", "int", doc="Stop before this value."),
-            Param("size", "size", doc="The shape, as a tuple."), *_factory()),
+           (Param("low", "int", 0, doc=QT_TRANSLATE_NOOP("Param", "Smallest value, included.")),
+            Param("high", "int", doc=QT_TRANSLATE_NOOP("Param", "Stop before this value.")),
+            Param("size", "size",
+                  doc=QT_TRANSLATE_NOOP("Param", "The shape, as a tuple.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "Random integers in [low, high). The result is int64 "
                                        "unless dtype is given."),
            "torch.randint(0, 10, (2, 3))", creates=True),
     OpSpec("randperm", "torch", "creation",
-           (Param("n", "int", minimum=0, doc="Permute 0, 1, ..., n-1."), *_factory()),
+           (Param("n", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Permute 0, 1, ..., n-1.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "A random permutation of 0 ... n-1: the usual way to "
                                        "shuffle indices."),
            "torch.randperm(5)", creates=True),
     OpSpec("normal", "torch", "creation",
-           (Param("mean", "float", doc="Mean of the distribution."),
-            Param("std", "float", doc="Standard deviation."),
-            Param("size", "size", doc="The shape, as a tuple."), *_factory()),
+           (Param("mean", "float", doc=QT_TRANSLATE_NOOP("Param", "Mean of the distribution.")),
+            Param("std", "float", doc=QT_TRANSLATE_NOOP("Param", "Standard deviation.")),
+            Param("size", "size",
+                  doc=QT_TRANSLATE_NOOP("Param", "The shape, as a tuple.")), *_factory()),
            QT_TRANSLATE_NOOP("OpSpec", "Random numbers from a normal distribution with the given "
                                        "mean and std."),
            "torch.normal(0.0, 2.0, (2, 3))", creates=True),
@@ -126,18 +142,20 @@ SPECS: list[OpSpec] = [
                         "torch.randn_like(x)"),
     _like("full_like", QT_TRANSLATE_NOOP("OpSpec", "fill_value everywhere, shaped like input."),
                        "torch.full_like(x, 7)",
-          Param("fill_value", "number", doc="The value every element gets.")),
+          Param("fill_value", "number",
+                doc=QT_TRANSLATE_NOOP("Param", "The value every element gets."))),
     _like("randint_like", QT_TRANSLATE_NOOP("OpSpec", "Random integers in [low, high) shaped "
                                                       "like input."),
           "torch.randint_like(x, 0, 10)",
-          Param("low", "int", 0, doc="Smallest value, included."),
-          Param("high", "int", doc="Stop before this value.")),
+          Param("low", "int", 0, doc=QT_TRANSLATE_NOOP("Param", "Smallest value, included.")),
+          Param("high", "int", doc=QT_TRANSLATE_NOOP("Param", "Stop before this value."))),
     OpSpec("manual_seed", "torch", "random",
-           (Param("seed", "seed", minimum=0, doc="Any non-negative integer."),),
+           (Param("seed", "seed", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Any non-negative integer.")),),
            QT_TRANSLATE_NOOP("OpSpec", "Seeds the random number generator so random tensors come "
                                        "out the same every run."),
            "torch.manual_seed(0)"),
     OpSpec("print", "builtins", "output",
-           (Param("value", "any", doc="What to print."),),
+           (Param("value", "any", doc=QT_TRANSLATE_NOOP("Param", "What to print.")),),
            QT_TRANSLATE_NOOP("OpSpec", "Prints a value, exactly as Python would."), "print(x)"),
 ]

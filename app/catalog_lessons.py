@@ -19,13 +19,17 @@ from app.i18n import QT_TRANSLATE_NOOP, Filled
 def _new(name: str, value: str) -> OpSpec:
     return OpSpec(
         name, "", "new tensors",
-        (Param("size", "size", varargs=True, doc="The shape, one integer per dimension."),
+        (Param("size", "size", varargs=True,
+               doc=QT_TRANSLATE_NOOP("Param", "The shape, one integer per dimension.")),
          Param("dtype", "dtype", None, keyword_only=True,
-               doc="Element type; None keeps the dtype of the tensor it is called on."),
+               doc=QT_TRANSLATE_NOOP("Param", "Element type; None keeps the dtype of the tensor it "
+                                              "is called on.")),
          Param("device", "device", None, keyword_only=True,
-               doc="Where it lives; None keeps the device of the tensor it is called on."),
+               doc=QT_TRANSLATE_NOOP("Param", "Where it lives; None keeps the device of the tensor "
+                                              "it is called on.")),
          Param("requires_grad", "bool", False, keyword_only=True,
-               doc="Record operations on the new tensor for autograd.")),
+               doc=QT_TRANSLATE_NOOP("Param", "Record operations on the new tensor for "
+                                              "autograd."))),
         Filled(QT_TRANSLATE_NOOP("OpSpec", "A new tensor of the given shape filled with {0}, "
                                            "with the dtype and device of the tensor it is "
                                            "called on (not torch's defaults). Only the dtype "
@@ -39,8 +43,8 @@ def _new(name: str, value: str) -> OpSpec:
 SPECS: list[OpSpec] = [
     OpSpec("Tensor", "torch", "legacy",
            (Param("size", "size", varargs=True,
-                  doc="Either sizes, torch.Tensor(2, 3) (uninitialised memory), or data, "
-                      "torch.Tensor([1, 2, 3])."),),
+                  doc=QT_TRANSLATE_NOOP("Param", "Either sizes, torch.Tensor(2, 3) (uninitialised "
+                                                 "memory), or data, torch.Tensor([1, 2, 3]).")),),
            QT_TRANSLATE_NOOP("OpSpec", "The class of every tensor, called as a constructor. "
                                        "torch.Tensor(2, 3) makes a 2 x 3 float32 tensor of "
                                        "uninitialised memory; torch.Tensor([1, 2]) copies data "

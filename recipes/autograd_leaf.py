@@ -16,7 +16,7 @@ recorded for it and it gets no gradient.
 你自己创建的张量是叶子（leaf）。设置 requires_grad=True 后，autograd 会记录用它
 做的每一个运算：每个结果都是非叶子张量，并在 grad_fn 中记住自己是怎样得到的，
 例如乘积是 MulBackward0，求和是 SumBackward0。打印这样的张量会显示它的 grad_fn；
-“Autograd graph”标签页会画出一直通到叶子的整条链。
+“Autograd 图”标签页会画出一直通到叶子的整条链。
 
 backward() 从结果出发沿这条链走回叶子，把梯度存进每个需要梯度的叶子的 .grad：
 这里对每个元素 d(total)/dx = 2。没有设置 requires_grad 的张量也是叶子，但不会为它

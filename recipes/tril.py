@@ -20,7 +20,7 @@ j <= i + diagonal 时元素 [i, j] 被保留。diagonal=0 是主对角线，1 �
 上方：当 j >= i + diagonal 时 [i, j] 被保留。所以 triu(x, 1) 严格位于主对角线
 上方，tril(x) + triu(x, 1) 又得到 x。
 
-选中步骤 lower，打开“Op explained”标签页，拖动 diagonal 滑块：红框标出的对角线
+选中步骤 lower，打开“运算图解”标签页，拖动 diagonal 滑块：红框标出的对角线
 随之移动，灰色（被置零）的区域跟着变化，代码也一起改变。
 torch.tril(torch.ones(n, n)) 就是解码器的因果掩码：位置 i 只能看到位置 0 到 i。
 

@@ -23,7 +23,7 @@ when it must; contiguous() makes the copy explicitly.
 
 view 从不复制：它用新的形状读取同一块内存，所以元素在内存中必须已经按行优先顺序
 排列。x.t() 只交换了步长，(3, 1) 变成 (1, 3)，它的各行在内存中不再连续：
-is_contiguous() 返回 False。选中步骤 v，打开“Op explained”标签页：带编号的格子
+is_contiguous() 返回 False。选中步骤 v，打开“运算图解”标签页：带编号的格子
 显示行优先顺序，旁边标出每个元素实际所在的位置（@）。reshape 在必要时会复制；
 contiguous() 则明确地做一次复制。
 

@@ -20,9 +20,18 @@ from app.catalog import CATALOG, OpSpec
 from app.document import Document
 from app.expr import BinOp, Call, Const, Expr, UnaryOp
 from app.writer import write_expr
-from widgets.i18n_text import op_summary
+from widgets.i18n_text import op_summary, translate_core
 
 _UNARY_SPECS = {"-": "neg", "~": "logical_not"}
+# Long signatures and examples wrap at the dock's edge rather than hide behind a scroll bar.
+_WRAP = "white-space: pre-wrap"
+# The context of parameter docs (Param.doc, marked in app/catalog_*.py).
+PARAM_CONTEXT = "Param"
+
+
+def param_doc(param: Any) -> str:
+    """A parameter's one-line doc (``Param.doc``) in the UI language."""
+    return translate_core(PARAM_CONTEXT, param.doc) if param.doc else ""
 
 
 def spec_for_expr(expr: Expr) -> OpSpec | None:
@@ -130,30 +139,36 @@ class DocsPanel(QWidget):
     def spec_html(self, spec: OpSpec) -> str:
         """The page for ``spec``: heading, summary, signature, parameters, example, link."""
         e = html.escape
+        # Each self.tr(...) is a call of its own (lupdate reads no calls inside f-strings).
+        signature = self.tr("Signature")
+        parameters = self.tr("Parameters")
+        columns = (self.tr("name"), self.tr("kind"), self.tr("default"), self.tr("meaning"))
+        example = self.tr("Example")
+        official = self.tr("Official documentation")
         key = spec.function_key or f"Tensor.{spec.name}"
         parts = [f"<h3 style='margin-bottom:2px'><code>{e(key)}</code></h3>",
                  f"<p>{e(op_summary(spec))}</p>",
-                 f"<p><b>{e(self.tr('Signature'))}</b></p>",
-                 f"<pre>{e(signature_text(spec))}</pre>"]
+                 f"<p><b>{e(signature)}</b></p>",
+                 f"<pre style='{_WRAP}'>{e(signature_text(spec))}</pre>"]
         if spec.params:
+            cell = "<td style='white-space: nowrap'>"  # a name is never broken at its "_"
             rows = "".join(
-                f"<tr><td><code>{e(p.name)}</code></td><td>{e(p.kind)}</td>"
-                f"<td><code>{e(self._default_text(p))}</code></td><td>{e(p.doc)}</td></tr>"
+                f"<tr>{cell}<code>{e(p.name)}</code></td>{cell}{e(p.kind)}</td>"
+                f"{cell}<code>{e(self._default_text(p))}</code></td>"
+                f"<td>{e(param_doc(p))}</td></tr>"
                 for p in spec.params)
+            heads = "".join(f"<th align='left'>{e(c)}</th>" for c in columns)
             parts.append(
-                f"<p><b>{e(self.tr('Parameters'))}</b></p>"
+                f"<p><b>{e(parameters)}</b></p>"
                 "<table cellspacing='0' cellpadding='3' border='0'>"
-                f"<tr><th align='left'>{e(self.tr('name'))}</th>"
-                f"<th align='left'>{e(self.tr('kind'))}</th>"
-                f"<th align='left'>{e(self.tr('default'))}</th>"
-                f"<th align='left'>{e(self.tr('meaning'))}</th></tr>{rows}</table>")
+                f"<tr>{heads}</tr>{rows}</table>")
         if spec.example:
-            parts.append(f"<p><b>{e(self.tr('Example'))}</b></p><pre>{e(spec.example)}</pre>")
+            parts.append(f"<p><b>{e(example)}</b></p><pre style='{_WRAP}'>{e(spec.example)}</pre>")
         if spec.operator:
             parts.append("<p>" + e(self.tr("The operator {0} does the same.")).format(
                 f"<code>{e(spec.operator)}</code>") + "</p>")
         parts.append(f"<p><a href='{e(spec.doc_url, quote=True)}'>"
-                     f"{e(self.tr('Official documentation'))}</a><br>"
+                     f"{e(official)}</a><br>"
                      f"<small>{e(spec.doc_url)}</small></p>")
         return "\n".join(parts)
 

@@ -33,6 +33,7 @@ from app.devices import available_devices
 from app.expr import Const, Expr, Ref, Seq
 from app.reader import MAX_DEPTH, MAX_LITERALS
 from app.writer import write_expr
+from widgets.i18n_text import translate_core
 from widgets.theme import error_style, role_style
 
 #: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
@@ -557,7 +558,7 @@ class ParamForm(QWidget):
     def _add_row(self, p: Param) -> None:
         field = _EDITORS[p.kind](p, self._on_view_field_changed)
         field.set_names(self._names)
-        tip = p.doc or p.name
+        tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
         if not p.required:
             tip += "\n" + self.tr("Optional; the default is {0}.").format(
                 write_expr(Const(p.default)))

@@ -25,22 +25,31 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, Q
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
 from app.devices import available_devices
-from app.training.settings import (CLASSIFICATION_DATA, FIXED_CLASSES, TrainingSettings,
-                                   _Section)
+from app.i18n import QT_TRANSLATE_NOOP
+from app.training.settings import (CLASSIFICATION_DATA, CONTEXT, FIXED_CLASSES,
+                                   TrainingSettings, _Section)
 from widgets.theme import current_palette, error_style
 
-#: The pages of the training form and the settings each shows, in order.
-#: Plain fields of a page go in one group box, titled by the page's third item.
+# The pages of the training form and the settings each shows, in order. Plain fields of a
+# page go in one group box, titled by the page's third item. Titles are English, marked
+# under the settings' context (CONTEXT) and translated when the form is built.
 PAGES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("Model", ("model", "init"), "Weights"),
-    ("Data", ("data", "batch"), "Data"),
-    ("Training", ("loss", "optimizer", "schedule", "clip", "accumulate", "steps",
-                  "log_every", "seed", "dtype", "device"), "Run"),
+    (QT_TRANSLATE_NOOP("TrainingSettings", "Model"), ("model", "init"),
+     QT_TRANSLATE_NOOP("TrainingSettings", "Weights")),
+    (QT_TRANSLATE_NOOP("TrainingSettings", "Data"), ("data", "batch"),
+     QT_TRANSLATE_NOOP("TrainingSettings", "Data")),
+    (QT_TRANSLATE_NOOP("TrainingSettings", "Training"),
+     ("loss", "optimizer", "schedule", "clip", "accumulate", "steps", "log_every", "seed",
+      "dtype", "device"),
+     QT_TRANSLATE_NOOP("TrainingSettings", "Run")),
 )
-#: Titles of the sections' group boxes.
-SECTION_TITLES = {"model": "MLP", "data": "Samples", "batch": "Batches",
-                  "optimizer": "Optimizer", "schedule": "Learning-rate schedule",
-                  "clip": "Gradient clipping"}
+# Titles of the sections' group boxes (marked like the pages').
+SECTION_TITLES = {"model": "MLP",
+                  "data": QT_TRANSLATE_NOOP("TrainingSettings", "Samples"),
+                  "batch": QT_TRANSLATE_NOOP("TrainingSettings", "Batches"),
+                  "optimizer": QT_TRANSLATE_NOOP("TrainingSettings", "Optimizer"),
+                  "schedule": QT_TRANSLATE_NOOP("TrainingSettings", "Learning-rate schedule"),
+                  "clip": QT_TRANSLATE_NOOP("TrainingSettings", "Gradient clipping")}
 #: Fields that only matter for some settings; the others are disabled (still shown).
 RELEVANT: dict[str, Callable[[TrainingSettings], bool]] = {
     "data.classes": lambda s: s.data.kind in CLASSIFICATION_DATA
@@ -59,6 +68,12 @@ INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
 def _tr(text: str) -> str:
     # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
     return QCoreApplication.translate("", text)
+
+
+def setting_text(text: str) -> str:
+    """A label, help text, choice name or title marked under the settings' context
+    (``app.training.settings.CONTEXT``), in the UI language."""
+    return QCoreApplication.translate(CONTEXT, text)
 
 
 def number_text(value: float) -> str:
@@ -98,7 +113,7 @@ class _ChoiceEditor(_Editor):
         super().__init__(name, meta, on_edit)
         self.widget = combo = QComboBox()
         for key, label in meta["choices"].items():
-            combo.addItem(QCoreApplication.translate("TrainingSettings", label), key)
+            combo.addItem(setting_text(label), key)
         combo.activated.connect(lambda i: self._edited(combo.itemData(i)))
 
     def show(self, value: Any) -> None:
@@ -247,17 +262,21 @@ def _editor_for(name: str, kind: Any, meta: Any,
 
 def tooltip(name: str, meta: Any) -> str:
     """A field's tooltip: its label, help, allowed values and where the recipe keeps it."""
-    label = QCoreApplication.translate("TrainingSettings", meta.get("label") or name)
-    parts = [label + "."]
+    label = setting_text(meta.get("label") or name)
+    parts = [_tr("{0}.").format(label)]  # a sentence of its own: "Hidden width."
     if meta.get("help"):
-        parts.append(QCoreApplication.translate("TrainingSettings", meta["help"]))
+        parts.append(setting_text(meta["help"]))
     bounds = meta.get("range")
     if bounds:
         lo, hi = bounds
         parts.append(_tr("Allowed: {0} to {1}.").format(
             "…" if lo is None else f"{lo:g}", "…" if hi is None else f"{hi:g}"))
     parts.append(_tr("Saved in the recipe as training {0}.").format(name))
-    return " ".join(parts)
+    text = parts[0]
+    for part in parts[1:]:
+        #: Two sentences of a tooltip, one after the other (a space in English).
+        text = _tr("{0} {1}").format(text, part)
+    return text
 
 
 # -- the form ------------------------------------------------------------------------------
@@ -302,14 +321,14 @@ class SettingsForm(QWidget):
             for name in names:
                 kind = hints[name]
                 if isinstance(kind, type) and issubclass(kind, _Section):
-                    box = QGroupBox(_tr(SECTION_TITLES.get(name, name.capitalize())))
+                    box = QGroupBox(setting_text(SECTION_TITLES.get(name, name.capitalize())))
                     form = QFormLayout(box)
                     self._add_section(form, kind, name + ".")
                     column.addWidget(box)
                 else:
                     self._add_row(loose, name, kind, fields[name].metadata)
             if loose.rowCount():
-                box = QGroupBox(_tr(loose_title))
+                box = QGroupBox(setting_text(loose_title))
                 box.setLayout(loose)
                 column.addWidget(box)
             column.addStretch(1)
@@ -317,7 +336,7 @@ class SettingsForm(QWidget):
             scroll.setWidget(body)
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-            self.tabs.addTab(scroll, _tr(title))
+            self.tabs.addTab(scroll, setting_text(title))
             self._pages.append(column)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
@@ -337,8 +356,7 @@ class SettingsForm(QWidget):
 
     def _add_row(self, form: QFormLayout, name: str, kind: Any, meta: Any) -> None:
         editor = _editor_for(name, kind, meta, self._on_view_edited)
-        label = QLabel(QCoreApplication.translate("TrainingSettings",
-                                                  meta.get("label") or name))
+        label = QLabel(setting_text(meta.get("label") or name))
         tip = tooltip(name, meta)
         label.setToolTip(tip)
         editor.widget.setToolTip(tip)

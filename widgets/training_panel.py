@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QGroupBox, QLabel, QPlainTextEdit, QSplitter, QTa
 from app.devices import available_devices
 from app.document import Document
 from app.training import TrainingRun, warm_up
+from app.training.settings import CONTEXT as SETTINGS_CONTEXT
 from app.training.settings import SettingsError, TrainingSettings
 from widgets.run_compare import RunComparison, RunRecord
 from widgets.theme import error_style, role_style
@@ -33,6 +34,7 @@ from widgets.training_form import SettingsForm
 from widgets.training_histogram import HistogramPlots
 from widgets.training_plots import LivePlots
 from widgets.training_runs import BUSY, FRAME_MS, RunLifecycle
+from widgets.i18n_text import translate_core
 from widgets.training_setup import harmonise, summary_text, with_value
 from widgets.undo import push_edit
 
@@ -236,7 +238,7 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
         if settings is not None:
             self.form.set_settings(settings)
             self.form.set_error(None)
-            self.summary.setPlainText(summary_text(settings))
+            self.summary.setPlainText(translate_core(SETTINGS_CONTEXT, summary_text(settings)))
             self._show_device_warning(settings)
             if self.run is None or self.run.state not in BUSY + ("paused",):
                 self._show_live_controls(settings.optimizer.lr, settings.clip.mode,

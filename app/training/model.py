@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn as nn
 
+from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.training import program
 from app.training.settings import TrainingSettings
 
@@ -77,7 +78,13 @@ def parameter_count(model: nn.Module) -> int:
 
 
 def summary(model: nn.Module) -> str:
-    """The ``nn.Sequential`` repr, the parameter count and every parameter's shape."""
-    lines = [repr(model), "", f"parameters: {parameter_count(model):,}"]
-    lines += [f"  {name}: {tuple(p.shape)}" for name, p in model.named_parameters()]
-    return "\n".join(lines)
+    """The ``nn.Sequential`` repr, the parameter count and every parameter's shape.
+
+    English, as a ``Filled`` text: a view shows it in the UI language with
+    ``widgets.i18n_text.translate_core(CONTEXT, text)`` (only "parameters: N" is words;
+    the repr and the shapes are code and stay as they are).
+    """
+    count = Filled(QT_TRANSLATE_NOOP("TrainingSettings", "parameters: {0}"),
+                   f"{parameter_count(model):,}")
+    shapes = "".join(f"\n  {name}: {tuple(p.shape)}" for name, p in model.named_parameters())
+    return Filled("{0}\n\n{1}{2}", repr(model), count, shapes)

@@ -16,21 +16,41 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.i18n import QT_TRANSLATE_NOOP
+
+# The context the settings' labels, help texts and choice names are marked under (with
+# QT_TRANSLATE_NOOP); the forms translate them with QCoreApplication.translate(CONTEXT, text).
+CONTEXT = "TrainingSettings"
+
+# Choices: the value a recipe saves -> the label a form shows (translated at display time;
+# names of functions and classes, like "ReLU" or "SGD", are not marked).
 ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", "gelu": "GELU",
                "identity": "Identity"}
-INITS = {"default": "PyTorch default", "normal": "N(0, 1)", "small_normal": "N(0, 0.01)",
-         "xavier_uniform": "Xavier uniform", "xavier_normal": "Xavier normal",
-         "kaiming_uniform": "Kaiming uniform", "kaiming_normal": "Kaiming normal",
-         "zeros": "Zeros"}
-CLASSIFICATION_DATA = {"spirals": "Spirals", "circles": "Circles", "moons": "Moons",
-                       "xor": "XOR", "blobs": "Gaussian blobs"}
-REGRESSION_DATA = {"sin": "sin(x)", "linear": "Linear plus noise"}
-DATA = {**CLASSIFICATION_DATA, **REGRESSION_DATA, "csv": "CSV file"}
-LOSSES = {"mse": "MSE", "cross_entropy": "Cross-entropy", "bce_with_logits": "BCE with logits"}
+INITS = {"default": QT_TRANSLATE_NOOP("TrainingSettings", "PyTorch default"),
+         "normal": "N(0, 1)", "small_normal": "N(0, 0.01)",
+         "xavier_uniform": QT_TRANSLATE_NOOP("TrainingSettings", "Xavier uniform"),
+         "xavier_normal": QT_TRANSLATE_NOOP("TrainingSettings", "Xavier normal"),
+         "kaiming_uniform": QT_TRANSLATE_NOOP("TrainingSettings", "Kaiming uniform"),
+         "kaiming_normal": QT_TRANSLATE_NOOP("TrainingSettings", "Kaiming normal"),
+         "zeros": QT_TRANSLATE_NOOP("TrainingSettings", "Zeros")}
+CLASSIFICATION_DATA = {"spirals": QT_TRANSLATE_NOOP("TrainingSettings", "Spirals"),
+                       "circles": QT_TRANSLATE_NOOP("TrainingSettings", "Circles"),
+                       "moons": QT_TRANSLATE_NOOP("TrainingSettings", "Moons"),
+                       "xor": "XOR",
+                       "blobs": QT_TRANSLATE_NOOP("TrainingSettings", "Gaussian blobs")}
+REGRESSION_DATA = {"sin": "sin(x)",
+                   "linear": QT_TRANSLATE_NOOP("TrainingSettings", "Linear plus noise")}
+DATA = {**CLASSIFICATION_DATA, **REGRESSION_DATA,
+        "csv": QT_TRANSLATE_NOOP("TrainingSettings", "CSV file")}
+LOSSES = {"mse": "MSE", "cross_entropy": QT_TRANSLATE_NOOP("TrainingSettings", "Cross-entropy"),
+          "bce_with_logits": QT_TRANSLATE_NOOP("TrainingSettings", "BCE with logits")}
 OPTIMIZERS = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop"}
-SCHEDULES = {"constant": "Constant", "warmup": "Linear warm-up",
-             "cosine": "Cosine with warm-up"}
-CLIPS = {"none": "None", "value": "By value", "norm": "By norm"}
+SCHEDULES = {"constant": QT_TRANSLATE_NOOP("TrainingSettings", "Constant"),
+             "warmup": QT_TRANSLATE_NOOP("TrainingSettings", "Linear warm-up"),
+             "cosine": QT_TRANSLATE_NOOP("TrainingSettings", "Cosine with warm-up")}
+CLIPS = {"none": QT_TRANSLATE_NOOP("TrainingSettings", "None"),
+         "value": QT_TRANSLATE_NOOP("TrainingSettings", "By value"),
+         "norm": QT_TRANSLATE_NOOP("TrainingSettings", "By norm")}
 DTYPES = {"float32": "float32", "float64": "float64"}
 #: Data kinds with a fixed number of classes.
 FIXED_CLASSES = {"moons": 2, "xor": 2}
@@ -144,12 +164,15 @@ def _range_text(lo: float | None, hi: float | None) -> str:
 class ModelSettings(_Section):
     """The MLP: ``layers`` hidden layers of ``hidden`` units between inputs and outputs."""
 
-    inputs: int = _f(2, "Inputs", (1, 4096))
-    hidden: int = _f(64, "Hidden width", (1, 4096))
-    layers: int = _f(2, "Hidden layers", (0, 100), help="Depth: up to 100 hidden layers.")
-    outputs: int = _f(2, "Outputs", (1, 4096))
-    activation: str = _f("relu", "Activation", choices=ACTIVATIONS)
-    dropout: float = _f(0.0, "Dropout p", (0.0, 0.99), help="0 means no Dropout layer.")
+    inputs: int = _f(2, QT_TRANSLATE_NOOP("TrainingSettings", "Inputs"), (1, 4096))
+    hidden: int = _f(64, QT_TRANSLATE_NOOP("TrainingSettings", "Hidden width"), (1, 4096))
+    layers: int = _f(2, QT_TRANSLATE_NOOP("TrainingSettings", "Hidden layers"), (0, 100),
+                     help=QT_TRANSLATE_NOOP("TrainingSettings", "Depth: up to 100 hidden layers."))
+    outputs: int = _f(2, QT_TRANSLATE_NOOP("TrainingSettings", "Outputs"), (1, 4096))
+    activation: str = _f("relu", QT_TRANSLATE_NOOP("TrainingSettings", "Activation"),
+                         choices=ACTIVATIONS)
+    dropout: float = _f(0.0, QT_TRANSLATE_NOOP("TrainingSettings", "Dropout p"), (0.0, 0.99),
+                        help=QT_TRANSLATE_NOOP("TrainingSettings", "0 means no Dropout layer."))
     batchnorm: bool = _f(False, "BatchNorm1d")
 
 
@@ -157,13 +180,18 @@ class ModelSettings(_Section):
 class DataSettings(_Section):
     """Where the samples come from and how many are held out for validation."""
 
-    kind: str = _f("spirals", "Data", choices=DATA)
-    samples: int = _f(1000, "Samples", (4, 1_000_000))
-    noise: float = _f(0.1, "Noise", (0.0, 10.0))
-    validation: float = _f(0.2, "Validation split", (0.0, 0.9))
-    classes: int = _f(2, "Classes", (2, 64), help="For spirals, circles and blobs.")
-    path: str = _f("", "CSV file", help="Numbers only; the last columns are the targets.")
-    targets: int = _f(1, "Target columns", (1, 4096), help="For a CSV file.")
+    kind: str = _f("spirals", QT_TRANSLATE_NOOP("TrainingSettings", "Data"), choices=DATA)
+    samples: int = _f(1000, QT_TRANSLATE_NOOP("TrainingSettings", "Samples"), (4, 1_000_000))
+    noise: float = _f(0.1, QT_TRANSLATE_NOOP("TrainingSettings", "Noise"), (0.0, 10.0))
+    validation: float = _f(0.2, QT_TRANSLATE_NOOP("TrainingSettings", "Validation split"),
+                           (0.0, 0.9))
+    classes: int = _f(2, QT_TRANSLATE_NOOP("TrainingSettings", "Classes"), (2, 64),
+                      help=QT_TRANSLATE_NOOP("TrainingSettings", "For spirals, circles and blobs."))
+    path: str = _f("", QT_TRANSLATE_NOOP("TrainingSettings", "CSV file"),
+                   help=QT_TRANSLATE_NOOP("TrainingSettings", "Numbers only; the last columns "
+                                                              "are the targets."))
+    targets: int = _f(1, QT_TRANSLATE_NOOP("TrainingSettings", "Target columns"), (1, 4096),
+                      help=QT_TRANSLATE_NOOP("TrainingSettings", "For a CSV file."))
 
     @property
     def features(self) -> int | None:
@@ -181,31 +209,36 @@ class DataSettings(_Section):
 
 @dataclass(frozen=True)
 class BatchSettings(_Section):
-    size: int = _f(64, "Batch size", (1, 1_000_000))
-    shuffle: bool = _f(True, "Shuffle")
-    drop_last: bool = _f(False, "Drop last")
+    size: int = _f(64, QT_TRANSLATE_NOOP("TrainingSettings", "Batch size"), (1, 1_000_000))
+    shuffle: bool = _f(True, QT_TRANSLATE_NOOP("TrainingSettings", "Shuffle"))
+    drop_last: bool = _f(False, QT_TRANSLATE_NOOP("TrainingSettings", "Drop last"))
 
 
 @dataclass(frozen=True)
 class OptimizerSettings(_Section):
-    name: str = _f("adam", "Optimizer", choices=OPTIMIZERS)
-    lr: float = _f(0.01, "Learning rate", (1e-12, 1e12))
-    momentum: float = _f(0.0, "Momentum", (0.0, 0.999), help="SGD and RMSprop.")
-    nesterov: bool = _f(False, "Nesterov", help="SGD with momentum.")
-    weight_decay: float = _f(0.0, "Weight decay", (0.0, 10.0))
+    name: str = _f("adam", QT_TRANSLATE_NOOP("TrainingSettings", "Optimizer"), choices=OPTIMIZERS)
+    lr: float = _f(0.01, QT_TRANSLATE_NOOP("TrainingSettings", "Learning rate"), (1e-12, 1e12))
+    momentum: float = _f(0.0, QT_TRANSLATE_NOOP("TrainingSettings", "Momentum"), (0.0, 0.999),
+                         help=QT_TRANSLATE_NOOP("TrainingSettings", "SGD and RMSprop."))
+    nesterov: bool = _f(False, QT_TRANSLATE_NOOP("TrainingSettings", "Nesterov"),
+                        help=QT_TRANSLATE_NOOP("TrainingSettings", "SGD with momentum."))
+    weight_decay: float = _f(0.0, QT_TRANSLATE_NOOP("TrainingSettings", "Weight decay"),
+                             (0.0, 10.0))
 
 
 @dataclass(frozen=True)
 class ScheduleSettings(_Section):
-    kind: str = _f("constant", "Schedule", choices=SCHEDULES)
-    warmup: int = _f(0, "Warm-up steps", (0, 10_000_000))
+    kind: str = _f("constant", QT_TRANSLATE_NOOP("TrainingSettings", "Schedule"), choices=SCHEDULES)
+    warmup: int = _f(0, QT_TRANSLATE_NOOP("TrainingSettings", "Warm-up steps"), (0, 10_000_000))
 
 
 @dataclass(frozen=True)
 class ClipSettings(_Section):
-    mode: str = _f("none", "Gradient clipping", choices=CLIPS)
-    value: float = _f(1.0, "Clip at", (1e-12, 1e12),
-                      help="The largest gradient value, or the largest total norm.")
+    mode: str = _f("none", QT_TRANSLATE_NOOP("TrainingSettings", "Gradient clipping"),
+                   choices=CLIPS)
+    value: float = _f(1.0, QT_TRANSLATE_NOOP("TrainingSettings", "Clip at"), (1e-12, 1e12),
+                      help=QT_TRANSLATE_NOOP("TrainingSettings", "The largest gradient value, or "
+                                                                 "the largest total norm."))
 
 
 _DEVICE = re.compile(r"cpu|mps|cuda(:\d{1,3})?")
@@ -216,19 +249,22 @@ class TrainingSettings(_Section):
     """A whole training setup; see the module docstring for the literal form."""
 
     model: ModelSettings = field(default_factory=ModelSettings)
-    init: str = _f("default", "Initialisation", choices=INITS)
+    init: str = _f("default", QT_TRANSLATE_NOOP("TrainingSettings", "Initialisation"),
+                   choices=INITS)
     data: DataSettings = field(default_factory=DataSettings)
     batch: BatchSettings = field(default_factory=BatchSettings)
-    loss: str = _f("cross_entropy", "Loss", choices=LOSSES)
+    loss: str = _f("cross_entropy", QT_TRANSLATE_NOOP("TrainingSettings", "Loss"), choices=LOSSES)
     optimizer: OptimizerSettings = field(default_factory=OptimizerSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     clip: ClipSettings = field(default_factory=ClipSettings)
-    accumulate: int = _f(1, "Accumulate batches", (1, 1024))
-    steps: int = _f(500, "Steps", (1, 100_000_000))
-    log_every: int = _f(10, "Log every", (1, 100_000_000))
-    seed: int = _f(0, "Seed", (0, 2**63 - 1))
+    accumulate: int = _f(1, QT_TRANSLATE_NOOP("TrainingSettings", "Accumulate batches"), (1, 1024))
+    steps: int = _f(500, QT_TRANSLATE_NOOP("TrainingSettings", "Steps"), (1, 100_000_000))
+    log_every: int = _f(10, QT_TRANSLATE_NOOP("TrainingSettings", "Log every"), (1, 100_000_000))
+    seed: int = _f(0, QT_TRANSLATE_NOOP("TrainingSettings", "Seed"), (0, 2**63 - 1))
     dtype: str = _f("float32", "dtype", choices=DTYPES)
-    device: str = _f("cpu", "Device", help="cpu, cuda:N or mps; cpu when not present.")
+    device: str = _f("cpu", QT_TRANSLATE_NOOP("TrainingSettings", "Device"),
+                     help=QT_TRANSLATE_NOOP("TrainingSettings", "cpu, cuda:N or mps; cpu when "
+                                                                "not present."))
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -503,7 +503,7 @@
     </message>
     <message>
         <source>&apos;{0}&apos; is not a number</source>
-        <extracomment>The pages of the training form and the settings each shows, in order. Plain fields of a page go in one group box, titled by the page&apos;s third item. Titles of the sections&apos; group boxes. Fields that only matter for some settings; the others are disabled (still shown). What a QSpinBox can hold (a C int).</extracomment>
+        <extracomment>Fields that only matter for some settings; the others are disabled (still shown). What a QSpinBox can hold (a C int).</extracomment>
         <translation>“{0}”不是数字</translation>
     </message>
     <message>
@@ -716,12 +716,21 @@
         <translation>{0}（本机没有：改用 cpu）</translation>
     </message>
     <message>
+        <source>{0}.</source>
+        <translation>{0}。</translation>
+    </message>
+    <message>
         <source>Allowed: {0} to {1}.</source>
         <translation>允许范围：{0} 到 {1}。</translation>
     </message>
     <message>
         <source>Saved in the recipe as training {0}.</source>
         <translation>在配方中保存为 training {0}。</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <extracomment>Two sentences of a tooltip, one after the other (a space in English).</extracomment>
+        <translation>{0}{1}</translation>
     </message>
     <message>
         <source>Why the last edit could not be used; the recipe keeps its previous settings until it can</source>
@@ -1343,6 +1352,38 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>The panel follows what you pick</source>
         <translation>此面板随你的选择而变化</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>meaning</source>
+        <translation>含义</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Official documentation</source>
+        <translation>官方文档</translation>
     </message>
     <message>
         <source>The operator {0} does the same.</source>
@@ -2563,7 +2604,6 @@ Line {1}, column {2}: {3}</source>
     <name>OpPanel</name>
     <message>
         <source>Search ops: name or what it does</source>
-        <extracomment>Categories the builder panel offers; every other category is an op. Optional parameters of these kinds are written as keywords: ``diagonal=1``, ``dim=0``.</extracomment>
         <translation>搜索运算：名称或功能</translation>
     </message>
     <message>
@@ -2919,7 +2959,7 @@ Line {1}, column {2}: {3}</source>
     </message>
     <message>
         <source>The module&apos;s parameters, its submodules&apos; included, one by one: wrap it in list() to see them.</source>
-        <extracomment>The Python functions behind the builtins entries. ``list(t)`` of a tensor makes one tensor per row: at most this many. Methods a recipe may call on a module (``net.parameters()``), as ``Module.&lt;name&gt;``; ``keys``/``values``/``items`` also on a state_dict.</extracomment>
+        <extracomment>Methods a recipe may call on a module (``net.parameters()``), as ``Module.&lt;name&gt;``; ``keys``/``values``/``items`` also on a state_dict.</extracomment>
         <translation>模块的参数（包括子模块的参数），逐个给出：用 list() 包起来才能看到它们。</translation>
     </message>
     <message>
@@ -3333,6 +3373,510 @@ the step failed</source>
     </message>
 </context>
 <context>
+    <name>Param</name>
+    <message>
+        <source>d(something)/d(this tensor), the same shape as it. Needed when the tensor has more than one element; None for a scalar (it means 1).</source>
+        <translation>d(某个量)/d(此张量)，形状与它相同。张量多于一个元素时必须给出；标量用 None（表示 1）。</translation>
+    </message>
+    <message>
+        <source>Keep the graph&apos;s saved tensors so backward can run through it again; None means the same as create_graph.</source>
+        <translation>保留计算图中保存的张量，以便 backward 能再次经过它；None 表示与 create_graph 相同。</translation>
+    </message>
+    <message>
+        <source>Record the backward pass too, for gradients of gradients.</source>
+        <translation>同时记录反向传播本身，用于求梯度的梯度。</translation>
+    </message>
+    <message>
+        <source>True to start recording operations on this tensor, False to stop.</source>
+        <translation>True 开始记录对此张量的运算，False 停止记录。</translation>
+    </message>
+    <message>
+        <source>The tensor to work on.</source>
+        <translation>要处理的张量。</translation>
+    </message>
+    <message>
+        <source>Element type; None picks torch&apos;s default (float32, or int64 for integers).</source>
+        <translation>元素类型；None 使用 torch 的默认值（float32，整数为 int64）。</translation>
+    </message>
+    <message>
+        <source>Where the tensor lives: cpu, cuda:N or mps.</source>
+        <translation>张量所在的设备：cpu、cuda:N 或 mps。</translation>
+    </message>
+    <message>
+        <source>Record operations on this tensor for autograd.</source>
+        <translation>为 autograd 记录对此张量的运算。</translation>
+    </message>
+    <message>
+        <source>The tensor whose shape (and dtype, device) is copied.</source>
+        <translation>复制其形状（以及 dtype 和设备）的张量。</translation>
+    </message>
+    <message>
+        <source>The shape, one integer per dimension.</source>
+        <translation>形状，每个维度一个整数。</translation>
+    </message>
+    <message>
+        <source>A number or nested lists of numbers.</source>
+        <translation>一个数，或嵌套的数字列表。</translation>
+    </message>
+    <message>
+        <source>The shape, as a tuple.</source>
+        <translation>形状，以元组给出。</translation>
+    </message>
+    <message>
+        <source>The value every element gets.</source>
+        <translation>每个元素都取的值。</translation>
+    </message>
+    <message>
+        <source>Number of rows.</source>
+        <translation>行数。</translation>
+    </message>
+    <message>
+        <source>Number of columns; n when None.</source>
+        <translation>列数；None 时等于 n。</translation>
+    </message>
+    <message>
+        <source>First value.</source>
+        <translation>第一个值。</translation>
+    </message>
+    <message>
+        <source>Stop before this value.</source>
+        <translation>到此值之前停止（不含）。</translation>
+    </message>
+    <message>
+        <source>Gap between values.</source>
+        <translation>相邻值的间隔。</translation>
+    </message>
+    <message>
+        <source>Last value, included.</source>
+        <translation>最后一个值（包含）。</translation>
+    </message>
+    <message>
+        <source>How many values.</source>
+        <translation>值的个数。</translation>
+    </message>
+    <message>
+        <source>Exponent of the first value.</source>
+        <translation>第一个值的指数。</translation>
+    </message>
+    <message>
+        <source>Exponent of the last value.</source>
+        <translation>最后一个值的指数。</translation>
+    </message>
+    <message>
+        <source>The base raised to each exponent.</source>
+        <translation>取各指数次幂的底数。</translation>
+    </message>
+    <message>
+        <source>Smallest value, included.</source>
+        <translation>最小值（包含）。</translation>
+    </message>
+    <message>
+        <source>Permute 0, 1, ..., n-1.</source>
+        <translation>打乱 0, 1, ..., n-1 的顺序。</translation>
+    </message>
+    <message>
+        <source>Mean of the distribution.</source>
+        <translation>分布的均值。</translation>
+    </message>
+    <message>
+        <source>Standard deviation.</source>
+        <translation>标准差。</translation>
+    </message>
+    <message>
+        <source>Any non-negative integer.</source>
+        <translation>任意非负整数。</translation>
+    </message>
+    <message>
+        <source>What to print.</source>
+        <translation>要打印的内容。</translation>
+    </message>
+    <message>
+        <source>Element type; None keeps the dtype of the tensor it is called on.</source>
+        <translation>元素类型；None 沿用调用它的张量的 dtype。</translation>
+    </message>
+    <message>
+        <source>Where it lives; None keeps the device of the tensor it is called on.</source>
+        <translation>所在设备；None 沿用调用它的张量的设备。</translation>
+    </message>
+    <message>
+        <source>Record operations on the new tensor for autograd.</source>
+        <translation>为 autograd 记录对新张量的运算。</translation>
+    </message>
+    <message>
+        <source>Either sizes, torch.Tensor(2, 3) (uninitialised memory), or data, torch.Tensor([1, 2, 3]).</source>
+        <translation>可以是尺寸，如 torch.Tensor(2, 3)（未初始化的内存），也可以是数据，如 torch.Tensor([1, 2, 3])。</translation>
+    </message>
+    <message>
+        <source>Where the module&apos;s tensors live: cpu, cuda:N or mps.</source>
+        <translation>模块的张量所在的设备：cpu、cuda:N 或 mps。</translation>
+    </message>
+    <message>
+        <source>Element type of the module&apos;s tensors; None picks torch&apos;s default.</source>
+        <translation>模块张量的元素类型；None 使用 torch 的默认值。</translation>
+    </message>
+    <message>
+        <source>Overwrite the input instead of making a new tensor.</source>
+        <translation>直接覆盖输入，而不是新建张量。</translation>
+    </message>
+    <message>
+        <source>Size of each input&apos;s last dimension.</source>
+        <translation>每个输入最后一个维度的大小。</translation>
+    </message>
+    <message>
+        <source>Size of each output&apos;s last dimension.</source>
+        <translation>每个输出最后一个维度的大小。</translation>
+    </message>
+    <message>
+        <source>Learn an additive bias as well.</source>
+        <translation>同时学习一个加性偏置。</translation>
+    </message>
+    <message>
+        <source>How many ids: rows of the table.</source>
+        <translation>id 的个数：即表的行数。</translation>
+    </message>
+    <message>
+        <source>Length of each id&apos;s vector.</source>
+        <translation>每个 id 对应向量的长度。</translation>
+    </message>
+    <message>
+        <source>An id whose vector stays zero and gets no gradient; None for none.</source>
+        <translation>一个向量保持为零且不接收梯度的 id；None 表示没有。</translation>
+    </message>
+    <message>
+        <source>Probability that an element is zeroed.</source>
+        <translation>元素被置零的概率。</translation>
+    </message>
+    <message>
+        <source>The modules, in the order they run.</source>
+        <translation>各模块，按运行顺序排列。</translation>
+    </message>
+    <message>
+        <source>A list of modules.</source>
+        <translation>模块列表。</translation>
+    </message>
+    <message>
+        <source>A dict of modules: {&quot;name&quot;: module, ...}.</source>
+        <translation>模块字典：{&quot;name&quot;: module, ...}。</translation>
+    </message>
+    <message>
+        <source>The tensor to wrap; its values are kept.</source>
+        <translation>要包装的张量；其值保持不变。</translation>
+    </message>
+    <message>
+        <source>Record operations for autograd.</source>
+        <translation>为 autograd 记录运算。</translation>
+    </message>
+    <message>
+        <source>The tensor to check.</source>
+        <translation>要检查的张量。</translation>
+    </message>
+    <message>
+        <source>The tensor to compare with.</source>
+        <translation>用来比较的张量。</translation>
+    </message>
+    <message>
+        <source>Relative tolerance: a share of |other|.</source>
+        <translation>相对容差：|other| 的一个比例。</translation>
+    </message>
+    <message>
+        <source>Absolute tolerance, added to rtol * |other|.</source>
+        <translation>绝对容差，加到 rtol * |other| 上。</translation>
+    </message>
+    <message>
+        <source>Count NaN as equal to NaN.</source>
+        <translation>把 NaN 视为等于 NaN。</translation>
+    </message>
+    <message>
+        <source>The dimension to reduce; None gives the largest element of all.</source>
+        <translation>要归约的维度；None 给出所有元素中的最大值。</translation>
+    </message>
+    <message>
+        <source>Keep the reduced dimension with size 1.</source>
+        <translation>以大小 1 保留被归约的维度。</translation>
+    </message>
+    <message>
+        <source>The dimension to reduce; None gives the smallest element of all.</source>
+        <translation>要归约的维度；None 给出所有元素中的最小值。</translation>
+    </message>
+    <message>
+        <source>A tensor, list or module.</source>
+        <translation>张量、列表或模块。</translation>
+    </message>
+    <message>
+        <source>What to list: parameters(), keys(), a tensor ...</source>
+        <translation>要转成列表的对象：parameters()、keys()、张量……</translation>
+    </message>
+    <message>
+        <source>Include the submodules&apos; too.</source>
+        <extracomment>The Python functions behind the builtins entries. ``list(t)`` of a tensor makes one tensor per row: at most this many.</extracomment>
+        <translation>也包括子模块的。</translation>
+    </message>
+    <message>
+        <source>The attribute name.</source>
+        <translation>属性名。</translation>
+    </message>
+    <message>
+        <source>The buffer&apos;s value.</source>
+        <translation>缓冲区的值。</translation>
+    </message>
+    <message>
+        <source>Also save it in the state_dict.</source>
+        <translation>同时保存到 state_dict 中。</translation>
+    </message>
+    <message>
+        <source>Set .grad to None instead of zeros.</source>
+        <translation>把 .grad 设为 None，而不是全零。</translation>
+    </message>
+    <message>
+        <source>A tensor or a number; it is broadcast against input.</source>
+        <translation>张量或数；与 input 进行广播。</translation>
+    </message>
+    <message>
+        <source>Keep each reduced dimension with size 1, so the result still lines up with input.</source>
+        <translation>以大小 1 保留每个被归约的维度，使结果仍能与 input 对齐。</translation>
+    </message>
+    <message>
+        <source>Convert input to this dtype first; None keeps it.</source>
+        <translation>先把 input 转为此 dtype；None 保持不变。</translation>
+    </message>
+    <message>
+        <source>Memory layout of the copy; the default keeps input&apos;s.</source>
+        <translation>副本的内存布局；默认沿用 input 的布局。</translation>
+    </message>
+    <message>
+        <source>The dimension(s) to {0} over; None means all.</source>
+        <translation>沿其{0}的维度；None 表示所有维度。</translation>
+    </message>
+    <message>
+        <source>The new shape; one entry may be -1 to be worked out.</source>
+        <translation>新形状；其中一项可以是 -1，由其余各项推算。</translation>
+    </message>
+    <message>
+        <source>The size-1 dimension(s) to remove; None removes all.</source>
+        <translation>要移除的大小为 1 的维度；None 移除全部。</translation>
+    </message>
+    <message>
+        <source>Where the new size-1 dimension goes.</source>
+        <translation>新的大小为 1 的维度插入的位置。</translation>
+    </message>
+    <message>
+        <source>First dimension to merge.</source>
+        <translation>要合并的第一个维度。</translation>
+    </message>
+    <message>
+        <source>Last dimension to merge.</source>
+        <translation>要合并的最后一个维度。</translation>
+    </message>
+    <message>
+        <source>One dimension to swap.</source>
+        <translation>要交换的一个维度。</translation>
+    </message>
+    <message>
+        <source>The other dimension to swap.</source>
+        <translation>要交换的另一个维度。</translation>
+    </message>
+    <message>
+        <source>The new order of the dimensions, each named once.</source>
+        <translation>维度的新顺序，每个维度恰好出现一次。</translation>
+    </message>
+    <message>
+        <source>The new shape; -1 keeps a dimension&apos;s size.</source>
+        <translation>新形状；-1 保持该维度的大小。</translation>
+    </message>
+    <message>
+        <source>How many times to tile along each dimension.</source>
+        <translation>沿每个维度平铺的次数。</translation>
+    </message>
+    <message>
+        <source>The dimension the index values point along.</source>
+        <translation>index 中的值所沿的维度。</translation>
+    </message>
+    <message>
+        <source>int64 positions; the result has index&apos;s shape.</source>
+        <translation>int64 位置；结果的形状与 index 相同。</translation>
+    </message>
+    <message>
+        <source>Use a sparse gradient for input.</source>
+        <translation>对 input 使用稀疏梯度。</translation>
+    </message>
+    <message>
+        <source>The dimension to select along.</source>
+        <translation>沿其选取的维度。</translation>
+    </message>
+    <message>
+        <source>A 1-D int64 tensor of positions.</source>
+        <translation>由位置组成的一维 int64 张量。</translation>
+    </message>
+    <message>
+        <source>A bool tensor, broadcast against input.</source>
+        <translation>布尔张量，与 input 进行广播。</translation>
+    </message>
+    <message>
+        <source>What goes where mask is True.</source>
+        <translation>填入 mask 为 True 之处的值。</translation>
+    </message>
+    <message>
+        <source>A bool tensor, broadcast against the tensor.</source>
+        <translation>布尔张量，与该张量进行广播。</translation>
+    </message>
+    <message>
+        <source>A bool tensor choosing between input and other.</source>
+        <translation>在 input 和 other 之间选择的布尔张量。</translation>
+    </message>
+    <message>
+        <source>Taken where condition is True.</source>
+        <translation>condition 为 True 处取此值。</translation>
+    </message>
+    <message>
+        <source>Taken where condition is False.</source>
+        <translation>condition 为 False 处取此值。</translation>
+    </message>
+    <message>
+        <source>One 1-D index tensor per dimension instead of one 2-D tensor.</source>
+        <translation>每个维度一个一维索引张量，而不是一个二维张量。</translation>
+    </message>
+    <message>
+        <source>0 is the main diagonal; positive moves it up and right.</source>
+        <translation>0 是主对角线；正数向右上方移动。</translation>
+    </message>
+    <message>
+        <source>Lower bound; None for none.</source>
+        <translation>下界；None 表示没有。</translation>
+    </message>
+    <message>
+        <source>Upper bound; None for none.</source>
+        <translation>上界；None 表示没有。</translation>
+    </message>
+    <message>
+        <source>The tensors, in order, as a tuple or list.</source>
+        <translation>按顺序排列的张量，以元组或列表给出。</translation>
+    </message>
+    <message>
+        <source>The existing dimension to join along.</source>
+        <translation>沿其拼接的已有维度。</translation>
+    </message>
+    <message>
+        <source>Tensors of exactly the same shape.</source>
+        <translation>形状完全相同的张量。</translation>
+    </message>
+    <message>
+        <source>Where the new dimension goes.</source>
+        <translation>新维度插入的位置。</translation>
+    </message>
+    <message>
+        <source>How many pieces, at most.</source>
+        <translation>最多切成几块。</translation>
+    </message>
+    <message>
+        <source>The dimension to cut.</source>
+        <translation>要切分的维度。</translation>
+    </message>
+    <message>
+        <source>The tensor to cut.</source>
+        <translation>要切分的张量。</translation>
+    </message>
+    <message>
+        <source>The size of each piece, or a list of sizes that add up to the length. (The method names it split_size.)</source>
+        <translation>每块的大小，或一个总和等于长度的尺寸列表。（方法形式中叫 split_size。）</translation>
+    </message>
+    <message>
+        <source>The right-hand tensor.</source>
+        <translation>右侧的张量。</translation>
+    </message>
+    <message>
+        <source>The right-hand matrix, (m, p).</source>
+        <translation>右侧的矩阵，形状 (m, p)。</translation>
+    </message>
+    <message>
+        <source>The right-hand batch, (b, m, p).</source>
+        <translation>右侧的批次，形状 (b, m, p)。</translation>
+    </message>
+    <message>
+        <source>A 1-D tensor of length m.</source>
+        <translation>长度为 m 的一维张量。</translation>
+    </message>
+    <message>
+        <source>A 1-D tensor of the same length.</source>
+        <translation>长度相同的一维张量。</translation>
+    </message>
+    <message>
+        <source>Subscripts such as &apos;ij,jk-&gt;ik&apos;.</source>
+        <translation>下标表达式，如 &apos;ij,jk-&gt;ik&apos;。</translation>
+    </message>
+    <message>
+        <source>One tensor per subscript group.</source>
+        <translation>每组下标对应一个张量。</translation>
+    </message>
+    <message>
+        <source>other is multiplied by alpha first.</source>
+        <translation>other 先乘以 alpha。</translation>
+    </message>
+    <message>
+        <source>None for true division, &apos;trunc&apos; or &apos;floor&apos;.</source>
+        <translation>None 表示真除法，也可以是 &apos;trunc&apos; 或 &apos;floor&apos;。</translation>
+    </message>
+    <message>
+        <source>add up</source>
+        <translation>求和</translation>
+    </message>
+    <message>
+        <source>average</source>
+        <translation>求平均</translation>
+    </message>
+    <message>
+        <source>measure the spread</source>
+        <translation>度量离散程度</translation>
+    </message>
+    <message>
+        <source>Divide by N - correction: 1 is the sample std, 0 the population std.</source>
+        <translation>除以 N - correction：1 为样本标准差，0 为总体标准差。</translation>
+    </message>
+    <message>
+        <source>Keep each reduced dimension with size 1.</source>
+        <translation>以大小 1 保留每个被归约的维度。</translation>
+    </message>
+    <message>
+        <source>The dimension to search; None searches the flattened tensor.</source>
+        <translation>要搜索的维度；None 在展平后的张量中搜索。</translation>
+    </message>
+    <message>
+        <source>The dimension that sums to 1.</source>
+        <translation>和为 1 的那个维度。</translation>
+    </message>
+    <message>
+        <source>int64 class numbers.</source>
+        <translation>int64 类别编号。</translation>
+    </message>
+    <message>
+        <source>Length of each one-hot row; -1 means one more than the largest class in input.</source>
+        <translation>每个 one-hot 行的长度；-1 表示 input 中最大类别加一。</translation>
+    </message>
+    <message>
+        <source>How many draws per row.</source>
+        <translation>每行抽取的次数。</translation>
+    </message>
+    <message>
+        <source>Allow the same position to be drawn more than once.</source>
+        <translation>允许同一位置被抽取多次。</translation>
+    </message>
+    <message>
+        <source>Where the result lives: cpu, cuda:N or mps.</source>
+        <translation>结果所在的设备：cpu、cuda:N 或 mps。</translation>
+    </message>
+    <message>
+        <source>The element type of the result.</source>
+        <translation>结果的元素类型。</translation>
+    </message>
+    <message>
+        <source>Copy even when nothing changes.</source>
+        <translation>即使没有变化也复制一份。</translation>
+    </message>
+    <message>
+        <source>One dimension; None gives the whole shape.</source>
+        <translation>某一个维度；None 给出整个形状。</translation>
+    </message>
+</context>
+<context>
     <name>ParamForm</name>
     <message>
         <source>Optional; the default is {0}.</source>
@@ -3716,7 +4260,6 @@ strides {1}</translation>
     <name>TrainingPanel</name>
     <message>
         <source>Start</source>
-        <extracomment>Milliseconds between frames while a run trains (about 30 Hz), and while it waits. States in which the training process is working or about to.</extracomment>
         <translation>开始</translation>
     </message>
     <message>
@@ -3949,6 +4492,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>The training process could not start: {0}</source>
+        <extracomment>Milliseconds between frames while a run trains (about 30 Hz), and while it waits. States in which the training process is working or about to.</extracomment>
         <translation>训练进程无法启动：{0}</translation>
     </message>
     <message>
@@ -3986,6 +4530,278 @@ strides {1}</translation>
     <message>
         <source>The clipping value must be a number above 0.</source>
         <translation>裁剪值必须是大于 0 的数。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingSettings</name>
+    <message>
+        <source>parameters: {0}</source>
+        <translation>参数个数：{0}</translation>
+    </message>
+    <message>
+        <source>PyTorch default</source>
+        <translation>PyTorch 默认</translation>
+    </message>
+    <message>
+        <source>Xavier uniform</source>
+        <translation>Xavier 均匀</translation>
+    </message>
+    <message>
+        <source>Xavier normal</source>
+        <translation>Xavier 正态</translation>
+    </message>
+    <message>
+        <source>Kaiming uniform</source>
+        <translation>Kaiming 均匀</translation>
+    </message>
+    <message>
+        <source>Kaiming normal</source>
+        <translation>Kaiming 正态</translation>
+    </message>
+    <message>
+        <source>Zeros</source>
+        <translation>全零</translation>
+    </message>
+    <message>
+        <source>Spirals</source>
+        <translation>螺旋</translation>
+    </message>
+    <message>
+        <source>Circles</source>
+        <translation>同心圆</translation>
+    </message>
+    <message>
+        <source>Moons</source>
+        <translation>双月</translation>
+    </message>
+    <message>
+        <source>Gaussian blobs</source>
+        <translation>高斯团</translation>
+    </message>
+    <message>
+        <source>Linear plus noise</source>
+        <translation>线性加噪声</translation>
+    </message>
+    <message>
+        <source>CSV file</source>
+        <translation>CSV 文件</translation>
+    </message>
+    <message>
+        <source>Cross-entropy</source>
+        <translation>交叉熵</translation>
+    </message>
+    <message>
+        <source>BCE with logits</source>
+        <translation>带 logits 的 BCE</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Linear warm-up</source>
+        <translation>线性预热</translation>
+    </message>
+    <message>
+        <source>Cosine with warm-up</source>
+        <translation>余弦（带预热）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>不裁剪</translation>
+    </message>
+    <message>
+        <source>By value</source>
+        <translation>按值</translation>
+    </message>
+    <message>
+        <source>By norm</source>
+        <translation>按范数</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <extracomment>Data kinds with a fixed number of classes.</extracomment>
+        <translation>输入数</translation>
+    </message>
+    <message>
+        <source>Hidden width</source>
+        <translation>隐藏层宽度</translation>
+    </message>
+    <message>
+        <source>Hidden layers</source>
+        <translation>隐藏层数</translation>
+    </message>
+    <message>
+        <source>Depth: up to 100 hidden layers.</source>
+        <translation>深度：最多 100 个隐藏层。</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出数</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Dropout p</source>
+        <translation>Dropout 概率</translation>
+    </message>
+    <message>
+        <source>0 means no Dropout layer.</source>
+        <translation>0 表示不加 Dropout 层。</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>Noise</source>
+        <translation>噪声</translation>
+    </message>
+    <message>
+        <source>Validation split</source>
+        <translation>验证集比例</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>类别数</translation>
+    </message>
+    <message>
+        <source>For spirals, circles and blobs.</source>
+        <translation>用于螺旋、同心圆和高斯团数据。</translation>
+    </message>
+    <message>
+        <source>Numbers only; the last columns are the targets.</source>
+        <translation>只能是数字；最后几列是目标。</translation>
+    </message>
+    <message>
+        <source>Target columns</source>
+        <translation>目标列数</translation>
+    </message>
+    <message>
+        <source>For a CSV file.</source>
+        <translation>用于 CSV 文件。</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Shuffle</source>
+        <translation>打乱顺序</translation>
+    </message>
+    <message>
+        <source>Drop last</source>
+        <translation>丢弃最后一批</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Momentum</source>
+        <translation>动量</translation>
+    </message>
+    <message>
+        <source>SGD and RMSprop.</source>
+        <translation>用于 SGD 和 RMSprop。</translation>
+    </message>
+    <message>
+        <source>Nesterov</source>
+        <translation>Nesterov 动量</translation>
+    </message>
+    <message>
+        <source>SGD with momentum.</source>
+        <translation>用于带动量的 SGD。</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度方式</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Gradient clipping</source>
+        <translation>梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Clip at</source>
+        <translation>裁剪阈值</translation>
+    </message>
+    <message>
+        <source>The largest gradient value, or the largest total norm.</source>
+        <translation>允许的最大梯度值，或最大总范数。</translation>
+    </message>
+    <message>
+        <source>Initialisation</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accumulate batches</source>
+        <translation>梯度累积批数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Log every</source>
+        <translation>记录间隔（步）</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>cpu, cuda:N or mps; cpu when not present.</source>
+        <translation>cpu、cuda:N 或 mps；本机没有时使用 cpu。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Batches</source>
+        <translation>批次</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule</source>
+        <translation>学习率调度</translation>
     </message>
 </context>
 <context>
