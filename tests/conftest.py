@@ -117,3 +117,15 @@ def _fail_on_uncaught(request):
                if not (r.startswith("Qt ") and any(re.search(p, r) for p in ignore))]
     _UNCAUGHT.records.clear()
     assert not records, f"{request.node.name}: " + "; ".join(records)
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The zh_CN translation for the test, English again afterwards for the tests that follow."""
+    from app.gui import install_translators
+    from tests.test_i18n import _build_qm
+
+    _build_qm()
+    install_translators("zh_CN")
+    yield
+    install_translators("en")

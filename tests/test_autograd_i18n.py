@@ -14,7 +14,6 @@ from app.autograd_graph import build_graph, grad_facts, node_explanation
 from app.gui import install_translators
 from tests.test_autograd import recipe_text, run_recipe
 from tests.test_autograd_panel import make_panel, node_id
-from tests.test_i18n import _build_qm
 from widgets.i18n_text import lesson_text
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -24,15 +23,6 @@ RECIPE = recipe_text("""
     doubled = x * 2
     total = doubled.sum()
 """)
-
-
-@pytest.fixture
-def chinese(qapp):
-    """The zh_CN translation for the test, English again afterwards for the tests that follow."""
-    _build_qm()
-    install_translators("zh_CN")
-    yield
-    install_translators("en")
 
 
 def test_the_core_keeps_english_and_the_translation_has_chinese(chinese):

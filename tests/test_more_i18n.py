@@ -21,12 +21,10 @@ from PySide6.QtWidgets import QGroupBox
 
 from app.catalog import CATALOG
 from app.document import Document
-from app.gui import install_translators
 from app.i18n import Filled
 from app.training import settings as s
 from app.training.model import build, summary
 from app.training.settings import CONTEXT, TrainingSettings, _Section
-from tests.test_i18n import _build_qm
 from widgets.docs_panel import DocsPanel, param_doc
 from widgets.i18n_text import translate_core
 from widgets.training_form import PAGES, SECTION_TITLES, SettingsForm, tooltip
@@ -34,15 +32,6 @@ from widgets.training_form import PAGES, SECTION_TITLES, SettingsForm, tooltip
 pytestmark = pytest.mark.gui
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def chinese(qapp):
-    """The zh_CN translation for the test, English again afterwards for the tests that follow."""
-    _build_qm()
-    install_translators("zh_CN")
-    yield
-    install_translators("en")
 
 
 def _chinese(context: str, english: str) -> str:
