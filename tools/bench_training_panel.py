@@ -37,6 +37,10 @@ def panel_run(app, settings) -> tuple[float, list[float], float]:
     panel = TrainingPanel(Document(Recipe(training=settings)))
     panel.resize(1280, 800)
     panel.show()
+    # As a user finds it: the panel built and painted before Start is pressed.
+    settle = QEventLoop()
+    QTimer.singleShot(300, settle.quit)
+    settle.exec()
     loop = QEventLoop()
     clock = QElapsedTimer()
     marks: dict[str, float] = {}

@@ -187,7 +187,7 @@ class RunControls:
             self.histogram.set_run(None)
         self.progress.reset()
         self.speed_label.clear()
-        self.message.hide()
+        self.message.clear()
         self._update_buttons()
 
     def set_lr(self, lr: float) -> None:

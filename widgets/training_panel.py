@@ -105,7 +105,9 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setToolTip(self.tr("What the training process reported last"))
-        self.message.hide()
+        # Its line is kept even when empty: a message appearing as a run starts must not
+        # resize the plots, which would redraw every axis for several frames.
+        self.message.setMinimumHeight(self.message.fontMetrics().lineSpacing())
 
         self.form = SettingsForm()
         self.form.edited.connect(self._on_view_field_edited)

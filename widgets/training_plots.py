@@ -211,6 +211,8 @@ class ViewFitter:
         self._plots: list[tuple[pg.ViewBox, pg.PlotItem, bool, bool, bool]] = []
         self._turn = 0
         self._due = 0.0
+        #: The run's last step, where known: the step axis never grows past it.
+        self.x_limit: float | None = None
 
     def add(self, plot: pg.PlotItem, items: bool = False, zero: bool = False,
             grow: bool = True) -> None:
@@ -242,6 +244,16 @@ class ViewFitter:
                 if box.isVisible():
                     self._fit(box, plot, items, zero, grow, True)
             return
+        self._fit_next()
+
+    def follow_all(self) -> None:
+        """Make every view follow its data again, fitted in turn from the next call on:
+        a new run does not redraw every axis in one frame."""
+        for box in self._follow:
+            self._follow[box] = True
+        self._due = 0.0
+
+    def _fit_next(self) -> None:
         now = time.monotonic()
         if now < self._due or not self._plots:
             return
@@ -253,14 +265,14 @@ class ViewFitter:
                 self._fit(box, plot, items, zero, grow, False)
                 return
 
-    @staticmethod
-    def _fit(box: pg.ViewBox, plot: pg.PlotItem, items: bool, zero: bool, grow: bool,
+    def _fit(self, box: pg.ViewBox, plot: pg.PlotItem, items: bool, zero: bool, grow: bool,
              force: bool) -> None:
         """Fit ``box`` when its data left the view or fills too little of it.
 
         A new range redraws the axes, the dearest part of a frame, so views change range
-        rarely: the step axis grows with a quarter to spare, and a range that still holds
-        the data and is at most twice as large as needed stays as it is.
+        rarely: the step axis doubles (up to the run's last step, ``x_limit``), and a
+        range that still holds the data and is at most twice as large as needed (five
+        times, along a growing step axis) stays as it is.
         """
         if items:
             xs, ys = box.childrenBounds()
@@ -280,12 +292,18 @@ class ViewFitter:
             pad = abs(y0) * 0.1 or 0.5
             y0, y1 = y0 - pad, y1 + pad
         (v0, v1), (w0, w1) = box.viewRange()
-        fits_x = v0 <= x0 and x1 <= v1 and (x1 - x0) >= 0.5 * (v1 - v0)
+        fits_x = v0 <= x0 and x1 <= v1 and (x1 - x0) >= (0.2 if grow else 0.5) * (v1 - v0)
         fits_y = w0 <= y0 and y1 <= w1 and (y1 - y0) >= 0.5 * (w1 - w0)
         if fits_x and fits_y and not force:
             return
         if grow and (force or x1 > v1):
-            x1 += 0.25 * (x1 - x0)  # room to grow into
+            room = x1 + (x1 - x0)  # as much again to grow into
+            limit = self.x_limit
+            if limit is not None and limit > x0:
+                # a sixteenth of the run at least: fewer redraws while a run is young
+                x1 = max(x1, min(max(room, x0 + (limit - x0) / 16), limit))
+            else:
+                x1 = room
         box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.04)
 
 
@@ -370,6 +388,8 @@ class PlotGrid(QScrollArea):
 
     def set_plots(self, plots: Sequence[pg.PlotItem]) -> None:
         """Show ``plots``, in order, row by row."""
+        if list(plots) == self._plots:
+            return  # laying the same plots out again would redraw every axis
         self._plots = list(plots)
         self.relayout(force=True)
 
@@ -478,7 +498,8 @@ class LivePlots(QWidget):
         self._show_points(info)
         self._seen.clear()
         self._relayout()
-        self.fitter.fit_all(force=True)
+        self.fitter.x_limit = float(info.steps) if info is not None else None
+        self.fitter.follow_all()
 
     def _show_points(self, info) -> None:
         if info is None or info.points is None:
