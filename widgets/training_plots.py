@@ -52,10 +52,11 @@ def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = Fal
         plot.setDownsampling(auto=True, mode="peak")
         plot.setClipToView(True)
     plot.hideButtons()
-    plot.showGrid(x=True, y=True, alpha=0.15)
+    # No grid: the axes draw it, across the whole plot, and blitting it every frame was
+    # a third of the window's time while training (p99 timer lateness 60 -> 33 ms).
     for side in ("left", "bottom"):
-        # Axes (and the grid they draw) are redrawn from a pixmap unless their range
-        # changed: replaying their tick labels on every frame costs more than the curves.
+        # Axes are redrawn from a pixmap unless their range changed: replaying their
+        # tick labels on every frame costs more than the curves.
         plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     if log_y:
         plot.setLogMode(y=True)  # (this turns autorange on)
