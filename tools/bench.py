@@ -175,7 +175,7 @@ def bench_training(pairs: int, steps: int) -> list[Figure]:
     bare, panel, lateness, cpu = [], [], [], []
     # Training speed drifts by ±20% over a minute on a shared machine: more, shorter
     # pairs make the median of the pairwise ratios steadier than a few long ones.
-    for _ in range(max(pairs, 9)):
+    for _ in range(max(pairs, 15)):
         bare.append(bare_steps_per_second(settings))
         idle_timer()
         speed, late, share = panel_run(app, settings)
@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=5, help="pairs per figure (at least 5)")
     parser.add_argument("--only", default=",".join(NAMES), help="figures to run")
-    parser.add_argument("--steps", type=int, default=1500, help="training steps per run")
+    parser.add_argument("--steps", type=int, default=1000, help="training steps per run")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write")
     args = parser.parse_args(argv)
     # Keep the user's settings out: the window reads and writes QSettings.
