@@ -12,6 +12,25 @@ from typing import Any
 import torch
 
 from app.expr import Call, Const, Expr, Seq
+from app.i18n import QT_TRANSLATE_NOOP
+
+#: Translation context of the category names below.
+CATEGORIES = "OpCategory"
+# Every category an OpSpec uses, marked so that lupdate offers them for translation;
+# views show a category with QCoreApplication.translate(CATEGORIES, name).
+_CATEGORY_NAMES = (
+    QT_TRANSLATE_NOOP("OpCategory", "creation"), QT_TRANSLATE_NOOP("OpCategory", "random"),
+    QT_TRANSLATE_NOOP("OpCategory", "output"), QT_TRANSLATE_NOOP("OpCategory", "shape"),
+    QT_TRANSLATE_NOOP("OpCategory", "indexing"), QT_TRANSLATE_NOOP("OpCategory", "masks"),
+    QT_TRANSLATE_NOOP("OpCategory", "joining"), QT_TRANSLATE_NOOP("OpCategory", "linalg"),
+    QT_TRANSLATE_NOOP("OpCategory", "elementwise"),
+    QT_TRANSLATE_NOOP("OpCategory", "reduction"),
+    QT_TRANSLATE_NOOP("OpCategory", "activation"),
+    QT_TRANSLATE_NOOP("OpCategory", "conversion"),
+    QT_TRANSLATE_NOOP("OpCategory", "autograd"), QT_TRANSLATE_NOOP("OpCategory", "nn"),
+    QT_TRANSLATE_NOOP("OpCategory", "comparison"), QT_TRANSLATE_NOOP("OpCategory", "legacy"),
+    QT_TRANSLATE_NOOP("OpCategory", "new tensors"),
+)
 
 
 class _Required:

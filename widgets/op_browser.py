@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.catalog import OpSpec
+from app.catalog import CATEGORIES, OpSpec
 from widgets.i18n_text import op_summary
 
 _SPEC_ROLE = Qt.ItemDataRole.UserRole
@@ -47,7 +47,7 @@ class OpBrowser(QWidget):
         self.op_tree.setToolTip(QCoreApplication.translate(
             "OpPanel", "The ops, by category. Pick one to see what it does and to apply it."))
         for category in dict.fromkeys(s.category for s in specs):
-            top = QTreeWidgetItem([category])
+            top = QTreeWidgetItem([QCoreApplication.translate(CATEGORIES, category)])
             top.setFlags(top.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             bold = top.font(0)
             bold.setBold(True)

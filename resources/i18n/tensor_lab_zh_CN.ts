@@ -775,7 +775,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of the per-layer curves (one curve per layer adds up). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls.</extracomment>
+        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of the per-layer curves (one curve per layer adds up). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls. The run&apos;s last step, where known: the step axis never grows past it.</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
@@ -2591,6 +2591,77 @@ Line {1}, column {2}: {3}</source>
     <message>
         <source>scalar</source>
         <translation>标量</translation>
+    </message>
+</context>
+<context>
+    <name>OpCategory</name>
+    <message>
+        <source>creation</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>indexing</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>masks</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>joining</source>
+        <translation>拼接</translation>
+    </message>
+    <message>
+        <source>linalg</source>
+        <translation>线性代数</translation>
+    </message>
+    <message>
+        <source>elementwise</source>
+        <translation>逐元素</translation>
+    </message>
+    <message>
+        <source>reduction</source>
+        <translation>归约</translation>
+    </message>
+    <message>
+        <source>activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>conversion</source>
+        <translation>类型转换</translation>
+    </message>
+    <message>
+        <source>autograd</source>
+        <translation>自动求导</translation>
+    </message>
+    <message>
+        <source>nn</source>
+        <translation>神经网络</translation>
+    </message>
+    <message>
+        <source>comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>legacy</source>
+        <translation>旧式写法</translation>
+    </message>
+    <message>
+        <source>new tensors</source>
+        <translation>新张量</translation>
     </message>
 </context>
 <context>
