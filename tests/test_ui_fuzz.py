@@ -121,7 +121,13 @@ class Lab:
         elif isinstance(editor, QPlainTextEdit):
             editor.setPlainText(text)
         elif isinstance(editor, QSpinBox):
-            editor.setValue(number)  # clamped to its range, as typing would be
+            # Typed, as a student would: the box's validator turns away what does not
+            # fit its range (setValue would raise for numbers beyond a C int instead).
+            line = editor.lineEdit()
+            line.selectAll()
+            self.qtbot.keyClick(line, Qt.Key.Key_Backspace)
+            self.qtbot.keyClicks(line, str(number))
+            self.qtbot.keyClick(line, Qt.Key.Key_Return)
         elif isinstance(editor, QComboBox):
             if editor.count():
                 editor.setCurrentIndex(number % editor.count())
@@ -156,7 +162,7 @@ class Lab:
             self.click(b.update_button)
         elif kind == "seed":
             b.seed_check.setChecked(args[0])
-            b.seed_spin.setValue(args[1])
+            self.type_into(b.seed_spin, "", args[1])
         elif kind == "op choose":
             items = [o.op_tree.topLevelItem(i).child(j)
                      for i in range(o.op_tree.topLevelItemCount())
