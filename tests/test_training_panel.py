@@ -228,6 +228,50 @@ def test_plots_never_autorange_per_frame(panel):
         assert curve.opts["clipToView"]
 
 
+def _view_rects(plots) -> list[tuple[float, float, float, float]]:
+    return [plot.getViewBox().sceneBoundingRect().getRect() for plot in plots]
+
+
+def test_plots_keep_their_size_as_a_run_starts_and_ends(panel, qtbot):
+    # A plot that changes size redraws all its axes (and those of the plots beside it):
+    # a message appearing or vanishing must not do that, nor tick labels changing width.
+    qtbot.waitExposed(panel)
+    plots = [p for p in panel.plots.plots if p.isVisible()]
+    before = _view_rects(plots)
+    with qtbot.waitSignal(panel.state_changed, timeout=WAIT,
+                          check_params_cb=lambda state: state == "running"):
+        panel.start()
+    qtbot.waitUntil(lambda: panel.plots.grad_lines.points > 2, timeout=WAIT)
+    assert _view_rects(plots) == before
+    with qtbot.waitSignal(panel.state_changed, timeout=WAIT,
+                          check_params_cb=lambda state: state == "stopped"):
+        panel.stop()
+    panel._say("a long message, as a finished run shows one", "ok")
+    qtbot.wait(50)
+    assert _view_rects(plots) == before
+
+
+def test_a_left_axis_keeps_its_width_as_tick_labels_change(qtbot):
+    import pyqtgraph as pg
+
+    from widgets.training_plots import new_plot
+
+    view = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(view)
+    plot = new_plot("Loss", "step")
+    view.addItem(plot)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    widths = []
+    for top in (1.0, 0.0004, 12.0, 1.0):  # labels "1", "0.0004", "12", "1"
+        plot.setYRange(0.0, top, padding=0)
+        qtbot.wait(20)
+        assert plot.getAxis("left").tickStrings([top], 1.0, top)  # labels are drawn
+        widths.append(plot.getViewBox().sceneBoundingRect().width())
+    assert len(set(widths)) == 1, widths
+
+
 # -- comparison --------------------------------------------------------------------------------
 def test_four_initialisations_of_a_50_layer_mlp_compared(qtbot):
     settings = read_recipe_file(str(RECIPES_DIR / "init_depth50.py")).training

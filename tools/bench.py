@@ -111,8 +111,9 @@ def qapp():
     from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
-    from app.gui import _on_qt_message
+    from app.gui import _on_qt_message, prepare_environment
 
+    prepare_environment()  # as the app starts
     qInstallMessageHandler(_on_qt_message)  # the offscreen platform's known complaint, hushed
     return QApplication.instance() or QApplication([])
 

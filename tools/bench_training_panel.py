@@ -86,13 +86,13 @@ def panel_run(app, settings) -> tuple[float, list[float], float]:
 
 def main(argv: list[str]) -> int:
     import numpy as np
-    from PySide6.QtWidgets import QApplication
 
     from app.training.bench import SETTINGS, bare_steps_per_second
+    from tools.bench import qapp
 
     steps = int(argv[0]) if argv else 3000
     pairs = int(argv[1]) if len(argv) > 1 else 5
-    app = QApplication.instance() or QApplication([])
+    app = qapp()  # set up as the app sets itself up
     settings = SETTINGS.replace(steps=steps)
     panel_run(app, settings.replace(steps=50))  # starts the fork server, warms the caches
     ratios, late = [], []

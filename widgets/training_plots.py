@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QScrollArea, QVBoxLayout, QWidget
 
 from app.palette import Palette
@@ -24,8 +24,8 @@ from widgets.theme import current_palette, series_colour, series_pen, theme_noti
 
 #: Seconds between automatic fits of the views that follow their data.
 FIT_INTERVAL = 0.5
-#: Seconds between updates of the per-layer curves (one curve per layer adds up).
-LAYER_INTERVAL = 0.1
+#: Seconds between updates of every plot but the loss (it follows each frame).
+SLOW_INTERVAL = 0.1
 #: Widths below which the plots use two columns, then one.
 TWO_COLUMNS, ONE_COLUMN = 900, 480
 #: Below this height per row of plots, the page scrolls.
@@ -58,6 +58,12 @@ def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = Fal
         # Axes are redrawn from a pixmap unless their range changed: replaying their
         # tick labels on every frame costs more than the curves.
         plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    # Tick labels change width with the range ("0.5", "0.25"). A left axis that followed
+    # them re-laid its plot out, and every plot sharing its column: each relayout redraws
+    # all their axes. Room for "-0.0005" is kept from the start, and the axis only grows.
+    left = plot.getAxis("left")
+    left.textWidth = QFontMetrics(QApplication.font()).horizontalAdvance("-0.0005")
+    left.setStyle(autoReduceTextSpace=False)
     if log_y:
         plot.setLogMode(y=True)  # (this turns autorange on)
     plot.disableAutoRange()
@@ -305,7 +311,9 @@ class ViewFitter:
                 x1 = max(x1, min(max(room, x0 + (limit - x0) / 16), limit))
             else:
                 x1 = room
-        box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.04)
+        # Only the range that needs it changes: each one redraws its axis.
+        box.setRange(xRange=None if fits_x and not force else (x0, x1),
+                     yRange=None if fits_y and not force else (y0, y1), padding=0.04)
 
 
 class LayerLines(pg.GraphicsObject):
@@ -474,7 +482,7 @@ class LivePlots(QWidget):
         self._info = None
         self._has_boundary = True
         self._seen: dict[str, object] = {}
-        self._layer_due = 0.0
+        self._slow_due = 0.0
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
         self._relayout()
@@ -517,7 +525,12 @@ class LivePlots(QWidget):
 
     # -- frames ------------------------------------------------------------------------------
     def refresh(self, history: History | None, force: bool = False) -> None:
-        """Show what ``history`` holds now; cheap when nothing changed."""
+        """Show what ``history`` holds now; cheap when nothing changed.
+
+        The loss curve follows every frame; the rest (learning rate, validation loss, the
+        per-layer curves and bars, the boundary) at most every ``SLOW_INTERVAL`` seconds:
+        they change slowly, and each update costs as much as the loss curve's.
+        """
         if history is None:
             return
         seen = self._seen
@@ -531,13 +544,21 @@ class LivePlots(QWidget):
             elif len(self.smooth_curve.xData if self.smooth_curve.xData is not None else ()):
                 self.smooth_curve.setData([], [])
             self._legend_smoothing(self.smoothing > 1)
-            self.val_curve.setData(history.val_loss.steps, history.val_loss.values)
-            self.lr_curve.setData(history.lr.steps, history.lr.values)
         now = time.monotonic()
+        if force or now >= self._slow_due:
+            self._slow_due = now + SLOW_INTERVAL
+            self._refresh_slow(history, force)
+        self.fitter.fit_all(force=force)
+
+    def _refresh_slow(self, history: History, force: bool) -> None:
+        seen = self._seen
+        for name, curve, series in (("val", self.val_curve, history.val_loss),
+                                    ("lr", self.lr_curve, history.lr)):
+            if force or seen.get(name) != (len(series), series.stride):
+                seen[name] = (len(series), series.stride)
+                curve.setData(series.steps, series.values)
         key = (len(history.output_std), history.output_std.stride)
-        if (force or now >= self._layer_due) and seen.get("layers") != key \
-                and self._info is not None:
-            self._layer_due = now + LAYER_INTERVAL
+        if (force or seen.get("layers") != key) and self._info is not None:
             seen["layers"] = key
             self._refresh_layers(history)
         if history.boundary is not None and seen.get("boundary") is not history.boundary:
@@ -548,7 +569,6 @@ class LivePlots(QWidget):
             if self._info is not None and self._info.extent is not None:
                 x0, x1, y0, y1 = self._info.extent
                 self.boundary_image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        self.fitter.fit_all(force=force)
 
     def _refresh_layers(self, history: History) -> None:
         self.std_lines.set_data(history.output_std.steps, log10(history.output_std.values))

@@ -49,7 +49,7 @@ class RunLifecycle:
         self.histogram.set_run(None)
         self.progress.setRange(0, settings.steps)
         self.progress.setValue(0)
-        self.message.hide()
+        self.message.clear()  # (not hidden: its line stays, and the plots keep their size)
         # The first command starts the process. Until the fork server has imported torch
         # (seconds, the first time) that blocks, so it is sent from a thread; the commands
         # that follow wait in _pending for it.
