@@ -88,6 +88,18 @@ def test_chunks_carry_every_step_and_logged_validation():
     assert np.allclose(boundary.sum(axis=2), 1.0)  # class probabilities
 
 
+def test_chunks_are_timed_back_to_back():
+    import time
+
+    before = time.perf_counter()
+    chunks = list(TrainingLoop(SMALL).chunks(max_seconds=0.001))
+    assert len(chunks) > 1
+    assert before <= chunks[0].started
+    for a, b in zip(chunks, chunks[1:]):  # each ends before the next one starts
+        assert a.started + a.elapsed <= b.started
+    assert chunks[-1].started + chunks[-1].elapsed <= time.perf_counter()
+
+
 def test_clipping_and_live_changes_take_effect_from_the_next_step():
     settings = SMALL.replace(optimizer={"name": "sgd", "lr": 1.0}, dtype="float64",
                              clip={"mode": "norm", "value": 1e-3})

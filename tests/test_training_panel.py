@@ -287,9 +287,11 @@ def test_four_initialisations_of_a_50_layer_mlp_compared(qtbot):
     panel.shutdown()
     compare = panel.compare
     assert [r.settings.init for r in compare.runs] == inits
+    # a hidden page builds nothing: its curves and table are made when it is shown
+    assert compare._curves == {} and compare.table.columnCount() == 0
+    panel.views.setCurrentWidget(compare)
     assert compare.runs_list.topLevelItemCount() == 4 and compare.table.columnCount() == 4
     assert "Initialisation N(0, 1)" in compare.runs_list.topLevelItem(0).text(0)
-    panel.views.setCurrentWidget(compare)
     compare.refresh(force=True)
     stds = {}
     for record in compare.runs:

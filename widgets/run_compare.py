@@ -155,6 +155,7 @@ class RunComparison(QWidget):
         self.runs: list[RunRecord] = []
         self._curves: dict[int, tuple[pg.PlotDataItem, ...]] = {}
         self._seen: dict[int, object] = {}
+        self._stale = False  # runs changed while the page was hidden
         self._table_due = 0.0
         self.grid = PlotGrid()
         self.graphics = self.grid.graphics
@@ -237,14 +238,28 @@ class RunComparison(QWidget):
 
     def update_run(self, record: RunRecord) -> None:
         """The run's state or info changed: update its row and the table."""
+        if self._stale or not self.isVisible():
+            self._stale = True
+            return
         item = self._item(record)
         if item is not None:
             item.setText(1, record.state)
             item.setText(2, str(record.history.step))
         self._fill_results()
-        self.refresh(force=True)
+        self._refresh_run(record, force=True)
+        self.fitter.fit_all(force=True)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._stale:
+            self._runs_changed()
 
     def _runs_changed(self) -> None:
+        # A hidden page is brought up to date when shown: with many runs kept, rebuilding
+        # their curves and table at every start took longer than a frame.
+        self._stale = not self.isVisible()
+        if self._stale:
+            return
         plots = (self.loss_plot, self.loss_plot, self.std_plot, self.grad_plot)
         for curves in self._curves.values():
             for plot, curve in zip(plots, curves):
@@ -296,23 +311,7 @@ class RunComparison(QWidget):
             set_title(self.std_plot, _tr("Layer output std ({0})").format(when))
             set_title(self.grad_plot, _tr("Gradient norm per layer ({0})").format(when))
         for record in self.runs:
-            curves = self._curves.get(record.number)
-            h = record.history
-            key = (h.step, len(h.loss), len(h.output_std), first)
-            if curves is None or (not force and self._seen.get(record.number) == key):
-                continue
-            self._seen[record.number] = key
-            loss, val, std, grad = curves
-            loss.setData(h.loss.steps, h.loss.values)
-            val.setData(h.val_loss.steps, h.val_loss.values)
-            if len(h.output_std):
-                row = 0 if first else -1
-                stds, norms = h.output_std.values[row], h.grad_norm.values[row]
-                std.setData(np.arange(1, len(stds) + 1), stds)
-                grad.setData(np.arange(1, len(norms) + 1), norms)
-            else:
-                std.setData([], [])
-                grad.setData([], [])
+            self._refresh_run(record, force)
         now = time.monotonic()
         if now >= self._table_due and any(r.state == "running" for r in self.runs):
             self._table_due = now + TABLE_INTERVAL
@@ -322,6 +321,26 @@ class RunComparison(QWidget):
                 if item is not None:
                     item.setText(2, str(record.history.step))
         self.fitter.fit_all(force=force)
+
+    def _refresh_run(self, record: RunRecord, force: bool) -> None:
+        first = self.when_combo.currentData() == "first"
+        curves = self._curves.get(record.number)
+        h = record.history
+        key = (h.step, len(h.loss), len(h.output_std), first)
+        if curves is None or (not force and self._seen.get(record.number) == key):
+            return
+        self._seen[record.number] = key
+        loss, val, std, grad = curves
+        loss.setData(h.loss.steps, h.loss.values)
+        val.setData(h.val_loss.steps, h.val_loss.values)
+        if len(h.output_std):
+            row = 0 if first else -1
+            stds, norms = h.output_std.values[row], h.grad_norm.values[row]
+            std.setData(np.arange(1, len(stds) + 1), stds)
+            grad.setData(np.arange(1, len(norms) + 1), norms)
+        else:
+            std.setData([], [])
+            grad.setData([], [])
 
     def fit(self) -> None:
         self.fitter.fit_all(force=True)

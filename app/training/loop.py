@@ -45,6 +45,9 @@ class MetricsChunk:
         Shape (len(stat_steps), layers): each layer's output std and gradient norm.
     elapsed : float
         Seconds the chunk took, transfer included.
+    started : float
+        When it began, by ``time.perf_counter()`` in the process that trained it: the
+        time from one chunk's start to the next one's includes what happens in between.
     diverged_at : int or None
         The first step whose loss was NaN or infinite.
     weights, grads : ndarray or None
@@ -62,6 +65,7 @@ class MetricsChunk:
     output_std: np.ndarray
     grad_norm: np.ndarray
     elapsed: float
+    started: float = 0.0
     diverged_at: int | None = None
     weights: np.ndarray | None = None
     grads: np.ndarray | None = None
@@ -233,7 +237,7 @@ class TrainingLoop:
             val_steps=np.asarray(val_steps, dtype=np.int64), val_loss=pieces[1],
             stat_steps=np.asarray(stat_steps, dtype=np.int64),
             output_std=pieces[2].reshape(-1, n_layers), grad_norm=pieces[3].reshape(-1, n_layers),
-            elapsed=now - start, diverged_at=int(first + bad[0]) if len(bad) else None,
+            elapsed=now - start, started=start, diverged_at=int(first + bad[0]) if len(bad) else None,
             weights=pieces[4] if hist else None, grads=pieces[5] if hist else None,
             boundary=(pieces[-1].reshape(self.boundary.size, self.boundary.size, -1)  # type: ignore[union-attr]
                       if boundary else None))
