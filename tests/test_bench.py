@@ -45,3 +45,17 @@ def test_percentile_and_interleave(bench):
     a, b = bench.interleave(lambda: calls.append("a") or 1.0,
                             lambda: calls.append("b") or 2.0, 3)
     assert calls == ["a", "b"] * 3 and a == [1.0] * 3 and b == [2.0] * 3
+
+
+def test_a_device_not_present_is_refused_before_anything_is_measured(bench, tmp_path,
+                                                                     capsys):
+    import torch
+
+    absent = f"cuda:{torch.cuda.device_count()}"  # one past the last GPU, if any
+    report = tmp_path / "bench.json"
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(["--device", absent, "--only", "startup", "--json", str(report)])
+    assert exit_info.value.code == 2
+    assert f"device {absent!r} is not present here" in capsys.readouterr().err
+    assert not report.exists()
+    assert "cpu" in bench.present_devices()

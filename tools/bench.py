@@ -1,6 +1,6 @@
 """Tensor Lab's benchmark suite (issue 8), headless: one table and ``bench.json``.
 
-    python tools/bench.py [--pairs N] [--only NAME[,NAME...]] [--json PATH]
+    python tools/bench.py [--pairs N] [--only NAME[,NAME...]] [--device cuda] [--json PATH]
 
 Every figure is the app against a baseline measured in the same run, interleaved
 (baseline, app, baseline, app, ...), and reduced to the median of at least 5 pairs, so
@@ -136,10 +136,11 @@ def rss() -> int:
         return 0
 
 
-def bench_training(pairs: int, steps: int) -> list[Figure]:
+def bench_training(pairs: int, steps: int, device: str = "cpu") -> list[Figure]:
     """The training panel itself (``tools/bench_training_panel.py``): the run started from
     its Start button, every live plot shown and redrawn at display rate, against a bare
-    torch loop; and a 16 ms timer's lateness meanwhile, against the same timer idle."""
+    torch loop on the same ``device``; and a 16 ms timer's lateness meanwhile, against the
+    same timer idle."""
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
 
     from app.training.bench import SETTINGS, bare_steps_per_second
@@ -147,7 +148,7 @@ def bench_training(pairs: int, steps: int) -> list[Figure]:
     from tools.bench_training_panel import close_panel, open_panel, panel_run
 
     app = qapp()
-    settings = SETTINGS.replace(steps=steps)
+    settings = SETTINGS.replace(steps=steps, device=device)
     idle_lateness: list[float] = []
 
     def idle_timer() -> None:
@@ -197,8 +198,8 @@ def bench_training(pairs: int, steps: int) -> list[Figure]:
         figure("training overhead", f"{statistics.median(bare):.0f} steps/s",
                f"{statistics.median(panel):.0f} steps/s", statistics.median(ratios), "",
                ">= 0.90",
-               f"the training panel, {steps} steps a run, {len(ratios)} pairs (ratios "
-               f"{min(ratios):.2f} to {max(ratios):.2f}), {default_threads()} torch "
+               f"the training panel on {device}, {steps} steps a run, {len(ratios)} pairs "
+               f"(ratios {min(ratios):.2f} to {max(ratios):.2f}), {default_threads()} torch "
                f"thread(s), window process at {statistics.median(cpu):.0%} of a core"),
         figure("window responsiveness", f"{idle99:.1f} ms idle", f"{p99:.1f} ms training",
                p99, " ms", "<= 50",
@@ -408,20 +409,35 @@ def bench_startup(pairs: int) -> list[Figure]:
                    "<= 1.5", "process start to first paint, offscreen")]
 
 
+def present_devices() -> list[str]:
+    """The ids of the devices present (``cpu``, ``cuda:0``, ...), ``cuda`` meaning cuda:0."""
+    from app.devices import available_devices
+
+    ids = [d.id for d in available_devices()]
+    return ids + (["cuda"] if "cuda:0" in ids else [])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=5, help="pairs per figure (at least 5)")
     parser.add_argument("--only", default=",".join(NAMES), help="figures to run")
     parser.add_argument("--steps", type=int, default=600, help="training steps per run")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write")
+    parser.add_argument("--device", default="cpu",
+                        help="where both sides of the training figure train (cpu, cuda:0...)")
     args = parser.parse_args(argv)
+    present = present_devices()
+    if args.device not in present:
+        # The training program would fall back to the CPU: numbers under the wrong name.
+        parser.error(f"device {args.device!r} is not present here; present: "
+                     f"{', '.join(present)}")
     # Keep the user's settings out: the window reads and writes QSettings.
     os.environ["XDG_CONFIG_HOME"] = "/tmp/tensor-lab-bench-config"
     pairs = max(5, args.pairs)
     chosen = [n.strip() for n in args.only.split(",") if n.strip()]
     figures: list[Figure] = []
     started = time.perf_counter()
-    runs = {"training": lambda: bench_training(pairs, args.steps),
+    runs = {"training": lambda: bench_training(pairs, args.steps, args.device),
             "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
             "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs)}
     for name in chosen:
@@ -441,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     print(format_table(figures))
     report = {"figures": [asdict(f) for f in figures],
               "passed": all(f.passed for f in figures), "pairs": pairs,
-              "device": "cpu", "torch": torch.__version__, "cores": os.cpu_count(),
+              "device": args.device, "torch": torch.__version__, "cores": os.cpu_count(),
               "seconds": round(time.perf_counter() - started, 1)}
     Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     return 0 if report["passed"] else 1
