@@ -33,7 +33,7 @@ from app.recipe import Recipe, Step, check_name
 from app.writer import write_step
 from widgets.i18n_text import op_summary
 from widgets.param_form import ParamForm
-from widgets.theme import error_style
+from widgets.theme import error_style, set_style_sheet
 from widgets.undo import push_edit
 
 SEED_OP = "torch.manual_seed"
@@ -384,11 +384,11 @@ class BuilderPanel(QWidget):
         for_add, for_update = self._name_problems()
         if call is None:
             self.preview.setText(self.tr("Fix the marked fields to see the code."))
-            self.preview.setStyleSheet(HINT_STYLE)
+            set_style_sheet(self.preview, HINT_STYLE)
             self.preview.setFont(self.font())
         else:
             self.preview.setText(write_step(Step(name if name.isidentifier() else None, call)))
-            self.preview.setStyleSheet("")
+            set_style_sheet(self.preview, "")
             self.preview.setFont(self._mono)
         index = self._editable_index()
         own_name = index is not None and for_add is not None and for_update is None
@@ -398,7 +398,7 @@ class BuilderPanel(QWidget):
         else:
             message = for_add or ""
         self.name_message.setText(message)
-        self.name_message.setStyleSheet(HINT_STYLE if own_name else error_style())
+        set_style_sheet(self.name_message, HINT_STYLE if own_name else error_style())
         self.name_message.setVisible(bool(message))
         self.add_button.setEnabled(not errors and for_add is None)
         changed = index is not None and call is not None and (

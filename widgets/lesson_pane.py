@@ -21,6 +21,7 @@ class LessonPane(QWidget):
         super().__init__(parent)
         self._document = document
         self._language = language
+        self._shown: str | None = None
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(True)
         self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))
@@ -38,13 +39,19 @@ class LessonPane(QWidget):
     def _on_model_changed(self) -> None:
         text = self._document.recipe.docstring.strip()
         if not text:
-            self.browser.setMarkdown(self.tr("*This recipe has no lesson text. "
-                                             "A docstring at the top of the file becomes "
-                                             "its title and lesson.*"))
+            self._show(self.tr("*This recipe has no lesson text. A docstring at the top of "
+                               "the file becomes its title and lesson.*"))
             return
         text = for_display(lesson_text(text, self._language)) or text
         title, _, body = text.partition("\n")
-        self.browser.setMarkdown(f"### {title.strip()}\n\n{body.strip()}")
+        self._show(f"### {title.strip()}\n\n{body.strip()}")
+
+    def _show(self, markdown: str) -> None:
+        # Most edits leave the docstring alone: setting the same text again would cost a
+        # relayout and scroll the lesson back to its top under the student's eyes.
+        if markdown != self._shown:
+            self._shown = markdown
+            self.browser.setMarkdown(markdown)
 
     @property
     def language(self) -> str:

@@ -22,7 +22,7 @@ from app.writer import write_expr, write_step
 from widgets.op_call import (bind_op, build_call, call_keywords, default_keywords, form_spec,
                              has_receiver, op_spec)
 from widgets.param_form import ParamForm
-from widgets.theme import error_style
+from widgets.theme import error_style, set_style_sheet
 from widgets.undo import push_edit
 
 HINT_STYLE = "color: palette(placeholder-text);"
@@ -305,17 +305,17 @@ class StepEditing:
                 QCoreApplication.translate("OpPanel", "Fix the marked fields to see the code.")
                 if self._receivers or not has_receiver(spec)
                 else QCoreApplication.translate("OpPanel", "Add a tensor first: the op needs one."))
-            self.preview.setStyleSheet(HINT_STYLE)
+            set_style_sheet(self.preview, HINT_STYLE)
         else:
             shown = None if in_place or not name.isidentifier() else name
             step = Step(shown, call)
             if editing and self._loaded is not None and call == self._loaded.expr:
                 step = self._loaded  # as the recipe spells it
             self.preview.setText(write_step(step))
-            self.preview.setStyleSheet("")
+            set_style_sheet(self.preview, "")
         problem = self._name_problem()
         self.name_message.setText(problem or "")
-        self.name_message.setStyleSheet(error_style())
+        set_style_sheet(self.name_message, error_style())
         self.name_message.setVisible(bool(problem))
         self.apply_button.setVisible(not editing)
         self.apply_button.setEnabled(call is not None and problem is None)

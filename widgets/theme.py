@@ -16,7 +16,7 @@ import re
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.palette import HIGH_CONTRAST, LIGHT, THEMES, Palette, palette_for
 
@@ -138,6 +138,16 @@ def apply_theme(theme: str = "system", high_contrast: bool = False) -> Palette:
         _restyle(app, old, palette)
     notifier.changed.emit(palette)
     return palette
+
+
+def set_style_sheet(widget: QWidget, sheet: str) -> None:
+    """Give ``widget`` the style sheet ``sheet``, unless it has it already.
+
+    Setting one, even the same, re-polishes the widget and re-lays out its parents: in a
+    refresh that runs on every edit that is a repaint of half the window.
+    """
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
 
 
 #: Roles whose colours widgets put in style sheets (see ``role_style``).

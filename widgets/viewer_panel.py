@@ -30,7 +30,7 @@ from app.writer import write_step
 from widgets.background import JobError, start_job
 from widgets.heatmap_view import HeatmapView
 from widgets.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
-from widgets.theme import error_style
+from widgets.theme import error_style, set_style_sheet
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
@@ -371,9 +371,7 @@ class ViewerPanel(QWidget):
         self._code.setVisible(bool(code))
         self._status.setText(status)
         self._status.setVisible(bool(status))
-        style = error_style() if error else ""
-        if self._status.styleSheet() != style:  # a new style sheet re-polishes and relays out
-            self._status.setStyleSheet(style)
+        set_style_sheet(self._status, error_style() if error else "")
 
     def _show_no_tensor(self) -> None:
         self._tensor = None

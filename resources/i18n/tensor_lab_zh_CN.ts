@@ -775,7 +775,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of the per-layer curves (one curve per layer adds up). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls. The run&apos;s last step, where known: the step axis never grows past it.</extracomment>
+        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of every plot but the loss (it follows each frame). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls. The run&apos;s last step, where known: the step axis never grows past it.</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
