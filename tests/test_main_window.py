@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
 from app.document import WELCOME, Document
-from app.expr import Call, Const
+from app.expr import Call, Const, Ref
 from app.reader import read_recipe_file
 from app.recipe import Step
 from app.writer import write_recipe
@@ -113,3 +113,44 @@ def test_opening_a_file_with_edited_training_code_says_so(window, tmp_path):
     assert window.document.file_warnings
     message = window.statusBar().currentMessage()
     assert "optimizer.name" in message and message == window.document.file_warnings[0]
+
+
+def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbot):
+    # Each edit changes the viewer's code and statistics lines and the op preview. Those
+    # must not reach the central QTabWidget (it repaints itself and the whole tensor view
+    # on every layout request), nor scroll the lesson back to its top.
+    from PySide6.QtCore import QEvent, QObject
+
+    class LayoutRequests(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+            self.count += event.type() == QEvent.Type.LayoutRequest
+            return False
+
+    doc = window.document
+    doc.recipe.append(Step("m", Call("torch.rand", (Const(300), Const(300)))))
+    doc.recipe.append(Step("low", Call("torch.tril", (Ref("m"),), (("diagonal", Const(0)),))))
+    doc.select_name("low")
+    window.docks["ops"].raise_()
+    bar = window.lesson.browser.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    scrolled = bar.value()
+    assert scrolled > 0  # the welcome lesson is longer than its pane
+    qtbot.wait(100)
+    diagonal = window.ops.form.editor("diagonal")
+    # (The Memory tab is left out: its cards' sizes follow the values, and a real change
+    # of size must still reach the layouts above.)
+    for page in (window.viewer, window.autograd, window.op_view):
+        window.views.setCurrentWidget(page)
+        qtbot.wait(50)
+        requests = LayoutRequests()
+        window.views.installEventFilter(requests)
+        for value in (1, 2, -3):
+            diagonal.setValue(value)
+            qtbot.wait(30)
+        window.views.removeEventFilter(requests)
+        assert requests.count == 0, type(page).__name__
+    assert doc.recipe.steps[doc.recipe.index_of("low")].expr.kwargs == (("diagonal", Const(-3)),)
+    assert window.viewer._code.text() == "low = torch.tril(m, diagonal=-3)"
+    assert bar.value() == scrolled

@@ -39,6 +39,7 @@ from app.expr import Expr, Ref
 from app.recipe import Step
 from widgets.error_lesson import ErrorLesson
 from widgets.i18n_text import op_summary
+from widgets.layout_fence import LayoutFence
 from widgets.op_browser import OpBrowser
 from widgets.op_call import (BUILDER_CATEGORIES, bind_op, build_call, call_keywords,
                              default_keywords, has_receiver, op_spec, signature)
@@ -140,7 +141,7 @@ class OpPanel(StepEditing, QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(details)
+        scroll.setWidget(LayoutFence(details))  # the code preview changes on every edit
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.browser)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.document import Document
 from app.storage import StorageEntry, storage_map
 from widgets.explained_grid import TensorCard
+from widgets.layout_fence import fenced_content
 from widgets.shape_diagrams import memory_positions
 
 _NAME_ROLE = Qt.ItemDataRole.UserRole
@@ -117,7 +118,7 @@ class StorageView(QWidget):
         column.addWidget(self.summary)
         column.addLayout(cards, 1)
 
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(fenced_content(self))  # its labels change on every edit
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.tree)
         layout.addWidget(detail, 1)

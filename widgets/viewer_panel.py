@@ -29,6 +29,7 @@ from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 from app.writer import write_step
 from widgets.background import JobError, start_job
 from widgets.heatmap_view import HeatmapView
+from widgets.layout_fence import fenced_content
 from widgets.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.theme import error_style, set_style_sheet
 
@@ -190,7 +191,9 @@ class ViewerPanel(QWidget):
         self._tabs.currentChanged.connect(self._on_view_mode_changed)
         body.addWidget(self._tabs, 1)
 
-        layout = QVBoxLayout(self)
+        # The code and statistics lines change on every edit: behind the fence they no
+        # longer re-lay out and repaint the window's central tabs each time.
+        layout = QVBoxLayout(fenced_content(self))
         layout.addWidget(self._title)
         layout.addWidget(self._code)
         layout.addWidget(self._status)
