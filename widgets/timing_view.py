@@ -29,7 +29,7 @@ from app.recipe import Recipe, Step
 from app.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, TimingError, time_step
 from app.timing import format_seconds as fmt
 from app.writer import write_step
-from widgets.theme import error_style
+from widgets.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
 
@@ -252,7 +252,7 @@ class TimingView(QWidget):
 
     def _say(self, text: str, style: str = "") -> None:
         self.status.setText(text)
-        self.status.setStyleSheet(style)
+        set_style_sheet(self.status, style)
         self.status.setVisible(bool(text))
 
     def _done(self) -> None:

@@ -28,7 +28,7 @@ from app.devices import available_devices
 from app.i18n import QT_TRANSLATE_NOOP
 from app.training.settings import (CLASSIFICATION_DATA, CONTEXT, FIXED_CLASSES,
                                    TrainingSettings, _Section)
-from widgets.theme import current_palette, error_style
+from widgets.theme import current_palette, error_style, set_style_sheet
 
 # The pages of the training form and the settings each shows, in order. Plain fields of a
 # page go in one group box, titled by the page's third item. Titles are English, marked
@@ -404,10 +404,10 @@ class SettingsForm(QWidget):
     def set_error(self, name: str | None, text: str = "") -> None:
         """Mark the field at fault and say why (None clears the mark)."""
         if self._error_field in self._editors:
-            self.editor(self._error_field).setStyleSheet("")
+            set_style_sheet(self.editor(self._error_field), "")
         self._error_field = name
         if name in self._editors:
-            self.editor(name).setStyleSheet(f"border: 1px solid {current_palette().error};")
+            set_style_sheet(self.editor(name), f"border: 1px solid {current_palette().error};")
             self.tabs.setCurrentIndex(self._page_of(name))
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))

@@ -27,7 +27,7 @@ from app.training import TrainingRun, warm_up
 from app.training.settings import CONTEXT as SETTINGS_CONTEXT
 from app.training.settings import SettingsError, TrainingSettings
 from widgets.run_compare import RunComparison, RunRecord
-from widgets.theme import error_style, role_style
+from widgets.theme import error_style, role_style, set_style_sheet
 from widgets.training_controls import RunControls
 from widgets.training_files import RunFiles, metrics_columns
 from widgets.training_form import SettingsForm
@@ -315,7 +315,7 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
     # -- messages ---------------------------------------------------------------------------------
     def _say(self, text: str, role: str) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet(error_style() if role == "error" else role_style(role))
+        set_style_sheet(self.message, error_style() if role == "error" else role_style(role))
         self.message.show()
 
     def _note(self, text: str) -> None:
