@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.palette import HIGH_CONTRAST, LIGHT, THEMES, Palette, palette_for
+from widgets.gc_pause import cyclic_gc_paused
 
 
 class ThemeNotifier(QObject):
@@ -108,10 +109,16 @@ def apply_theme(theme: str = "system", high_contrast: bool = False) -> Palette:
     Light uses the style's own palette; dark and high contrast use the Fusion style, the
     one every platform draws correctly with a dark palette.
     """
-    global _theme, _high_contrast, _palette, _native_style, _own_sheet
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}; one of {', '.join(THEMES)}")
-    notifier = theme_notifier()
+    with cyclic_gc_paused():  # every widget is restyled
+        palette = _apply(theme, high_contrast)
+    theme_notifier().changed.emit(palette)
+    return palette
+
+
+def _apply(theme: str, high_contrast: bool) -> Palette:
+    global _theme, _high_contrast, _palette, _native_style, _own_sheet
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     if _native_style is None:
@@ -136,7 +143,6 @@ def apply_theme(theme: str = "system", high_contrast: bool = False) -> Palette:
     old, _palette = _palette, palette
     if old is not palette:
         _restyle(app, old, palette)
-    notifier.changed.emit(palette)
     return palette
 
 
