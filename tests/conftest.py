@@ -26,13 +26,20 @@ def _fresh_settings(tmp_path, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _catch_qt_leaks(request):
-    """Fail a test that leaves a visible top-level widget or a running thread behind."""
+    """Fail a test that leaves a visible top-level widget or a running thread behind.
+
+    Also deletes, now, the widgets that pytest-qt closed and marked ``deleteLater``, so
+    that Qt deletes them and what they own (undo stacks and their commands included) in
+    its own order. Left to a later test's event loop or to the garbage collector, their
+    teardown comes at an unforeseen moment and in any order: a collection that reached
+    a panel's undo stack before Qt did crashed in ``QUndoStack::~QUndoStack``.
+    """
     import threading
 
     threads_before = set(threading.enumerate())
     yield
     try:
-        from PySide6.QtCore import Qt
+        from PySide6.QtCore import QCoreApplication, QEvent, Qt
         from PySide6.QtWidgets import QApplication
     except ImportError:
         return
@@ -40,6 +47,7 @@ def _catch_qt_leaks(request):
     if app is None:
         return
     app.processEvents()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     leaked = [w for w in QApplication.topLevelWidgets()
               if w.isVisible()
               and w.windowType() not in (Qt.WindowType.ToolTip, Qt.WindowType.Popup)]

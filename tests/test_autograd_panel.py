@@ -33,6 +33,7 @@ def make_panel(qtbot, text: str, select: str) -> tuple[AutogradPanel, Document, 
     doc = Document(read_recipe(text))
     stack = QUndoStack()
     panel = AutogradPanel(doc, stack)
+    stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
     qtbot.addWidget(panel)
     panel.resize(1000, 600)
     panel.show()

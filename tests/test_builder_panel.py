@@ -83,6 +83,7 @@ def make_panel(qtbot):
         doc = Document(Recipe(steps))
         stack = QUndoStack()
         panel = BuilderPanel(doc, stack)
+        stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
         qtbot.addWidget(panel)
         panel.resize(380, 700)
         # grab() lays the hidden panel out, so clicks land on the buttons; show() would

@@ -29,6 +29,7 @@ def make_panel(qtbot):
         doc = make_doc(body)
         stack = QUndoStack()
         panel = OpPanel(doc, stack)
+        stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
         qtbot.addWidget(panel)
         panel.resize(420, 900)
         panel.grab()  # lays the panel out without show() (offscreen size-hint warnings)

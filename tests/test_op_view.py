@@ -41,6 +41,7 @@ def make_view(qtbot):
         doc.select(len(doc.recipe.steps) - 1 if select is None else select)
         stack = QUndoStack()
         view = OpView(doc, stack)
+        stack.setParent(view)  # deleted with the view, by Qt (see conftest)
         qtbot.addWidget(view)
         view.resize(900, 640)
         view.show()

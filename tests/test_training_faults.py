@@ -84,7 +84,9 @@ def _panel(qtbot, settings: TrainingSettings):
 
     from widgets.training_panel import TrainingPanel
 
-    panel = TrainingPanel(Document(Recipe(training=settings)), QUndoStack())
+    stack = QUndoStack()
+    panel = TrainingPanel(Document(Recipe(training=settings)), stack)
+    stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
     qtbot.addWidget(panel)
     panel.resize(1100, 750)
     panel.show()

@@ -27,7 +27,9 @@ def _children() -> list:
 
 def _make_panel(qtbot, settings: TrainingSettings | None, show: bool = True) -> TrainingPanel:
     document = Document(Recipe(training=settings))
-    panel = TrainingPanel(document, QUndoStack())
+    stack = QUndoStack()
+    panel = TrainingPanel(document, stack)
+    stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
     qtbot.addWidget(panel)
     panel.resize(1100, 750)
     if show:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QInputMethodEvent, QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -105,6 +105,7 @@ class Lab:
             w.deleteLater()
         self.stack.deleteLater()
         QCoreApplication.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, by Qt
 
     # -- doing ------------------------------------------------------------------------------
     def type_into(self, editor: QWidget, text: str, number: int) -> None:
