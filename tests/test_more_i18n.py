@@ -125,6 +125,66 @@ def test_the_summary_keeps_english_and_shows_the_count_in_chinese(chinese):
     assert shown.startswith("Sequential(") and "0.weight: (64, 2)" in shown  # code, kept
 
 
+
+# -- what is wrong with the settings, and the layers' names ---------------------------------------
+@pytest.mark.parametrize("change, template, values", [
+    ({"steps": 1.5}, "must be a whole number, not {0!r}", (1.5,)),
+    ({"steps": 0}, "{0!r} is outside {1}", (0, "[1, 100000000]")),
+    ({"optimizer": {"lr": "fast"}}, "must be a number, not {0!r}", ("fast",)),
+    ({"loss": "hinge"}, "{0!r} is not one of: {1}", ("hinge", ", ".join(s.LOSSES))),
+    ({"device": "gpu"}, "{0!r} is not cpu, cuda, cuda:N or mps", ("gpu",)),
+    ({"colour": 1}, "unknown setting; known: {0}", None),
+    ({"model": {"outputs": 5}}, "cross-entropy on {0} classes needs {0} outputs", (2,)),
+    ({"schedule": {"warmup": 900}, "steps": 100}, "{0} warm-up steps is more than the {1} steps",
+     (900, 100)),
+])
+def test_what_is_wrong_with_the_settings_is_said_in_chinese(chinese, change, template, values):
+    literal = TrainingSettings().to_literal()
+    for key, value in change.items():
+        literal[key] = {**literal[key], **value} if isinstance(value, dict) else value
+    with pytest.raises(s.SettingsError) as raised:
+        TrainingSettings.from_literal(literal)
+    reason = raised.value.reason
+    if values is not None:  # the core keeps English, filled in
+        assert reason == template.format(*values)
+    shown = translate_core(CONTEXT, reason)
+    assert shown.startswith(_chinese(CONTEXT, template).split("{")[0])
+    if values is not None:
+        assert shown == _chinese(CONTEXT, template).format(*values)
+
+
+def test_a_refused_setting_is_explained_in_chinese_in_the_form(qtbot, chinese):
+    from PySide6.QtGui import QUndoStack
+
+    from app.recipe import Recipe
+    from widgets.training_panel import TrainingPanel
+
+    stack = QUndoStack()
+    panel = TrainingPanel(Document(Recipe(training=TrainingSettings())), stack)
+    stack.setParent(panel)
+    qtbot.addWidget(panel)
+    panel.form.editor("model.outputs").setValue(5)  # two spirals: cross-entropy needs two
+    said = panel.form.error_label.text()
+    assert _chinese(CONTEXT, "cross-entropy on {0} classes needs {0} outputs").format(2) in said
+    assert _chinese(CONTEXT, "Outputs") in said and "outputs" not in said
+
+
+def test_the_histogram_names_the_layers_in_chinese(qtbot, chinese):
+    from types import SimpleNamespace
+
+    from app.training.model import layers
+    from widgets.training_histogram import HistogramPlots
+
+    names = [layer.name for layer in layers(build(TrainingSettings()))]
+    assert names == ["hidden 1", "hidden 2", "output"]  # the core, the CSV columns: English
+    plots = HistogramPlots()
+    qtbot.addWidget(plots)
+    plots.set_run(SimpleNamespace(layer_names=names))
+    shown = [plots.layer_combo.itemText(i) for i in range(plots.layer_combo.count())]
+    hidden = _chinese(CONTEXT, "hidden {0}")
+    assert shown == [hidden.format(1), hidden.format(2), _chinese(CONTEXT, "output")]
+
+
 # -- the docs panel ------------------------------------------------------------------------------
 @pytest.fixture
 def docs(qtbot, chinese):

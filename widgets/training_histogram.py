@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from app.palette import Palette
 from app.training.history import History
+from app.training.settings import CONTEXT as SETTINGS_CONTEXT
+from widgets.i18n_text import translate_core
 from widgets.theme import current_palette, series_colour, series_pen, theme_notifier
 from widgets.training_plots import PlotGrid, ViewFitter, new_plot, style_plots
 
@@ -181,7 +183,8 @@ class HistogramPlots(QWidget):
         with QSignalBlocker(self.layer_combo):
             self.layer_combo.clear()
             if info is not None:
-                self.layer_combo.addItems(list(info.layer_names))
+                self.layer_combo.addItems([translate_core(SETTINGS_CONTEXT, name)
+                                           for name in info.layer_names])
                 self.layer_combo.setCurrentIndex(min(max(previous, 0),
                                                      self.layer_combo.count() - 1))
         self._clear_tracks()

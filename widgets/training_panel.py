@@ -275,7 +275,8 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
         except SettingsError as e:
             self._draft = literal
             shown = self.form.label_of(e.field) if e.field in self.form.names else e.field
-            self.form.set_error(e.field, self.tr("{0}: {1}").format(shown, e.reason))
+            self.form.set_error(e.field, self.tr("{0}: {1}").format(
+                shown, translate_core(SETTINGS_CONTEXT, e.reason)))
             return
         self._draft = None
         self.form.set_error(None)

@@ -23,7 +23,8 @@ class Layer:
     Parameters
     ----------
     name : str
-        ``hidden 1`` ... ``hidden N``, then ``output``.
+        ``hidden 1`` ... ``hidden N``, then ``output``, marked for translation (the
+        ``TrainingSettings`` context; a view shows them with ``translate_core``).
     linear : nn.Linear
         Its weights and bias (their gradients give the layer's gradient norm).
     output : nn.Module
@@ -66,10 +67,12 @@ def layers(model: nn.Sequential) -> list[Layer]:
                 break
             if not isinstance(later, (nn.BatchNorm1d, nn.Dropout)):
                 output = later  # the activation
-        found.append(Layer(f"hidden {len(found) + 1}", module, output))
+        found.append(Layer(Filled(QT_TRANSLATE_NOOP("TrainingSettings", "hidden {0}"),
+                                  len(found) + 1), module, output))
     if found:
         last = found[-1]
-        found[-1] = Layer("output", last.linear, last.output)
+        found[-1] = Layer(QT_TRANSLATE_NOOP("TrainingSettings", "output"), last.linear,
+                          last.output)
     return found
 
 

@@ -16,7 +16,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import QT_TRANSLATE_NOOP
+from app.i18n import QT_TRANSLATE_NOOP, Filled
 
 # The context the settings' labels, help texts and choice names are marked under (with
 # QT_TRANSLATE_NOOP); the forms translate them with QCoreApplication.translate(CONTEXT, text).
@@ -64,12 +64,17 @@ class SettingsError(ValueError):
     field : str
         The dotted field name, such as ``optimizer.lr``.
     reason : str
-        What is wrong, in words a student can act on.
+        What is wrong, in words a student can act on: a template marked for translation
+        (in the ``TrainingSettings`` context) when ``args`` fill it.
+    *args
+        The values for the template's ``{0}``, ``{1}``...; the reason is then a ``Filled``
+        text, which the form shows in the UI language.
     """
 
-    def __init__(self, field: str, reason: str):
-        self.field, self.reason = field, reason
-        super().__init__(f"{field}: {reason}")
+    def __init__(self, field: str, reason: str, *args: object):
+        self.field = field
+        self.reason = Filled(reason, *args) if args else reason
+        super().__init__(f"{field}: {self.reason}")
 
     def within(self, section: str) -> SettingsError:
         return SettingsError(f"{section}.{self.field}", self.reason)
@@ -101,14 +106,15 @@ class _Section:
         if isinstance(value, cls):
             return value
         if not isinstance(value, dict):
-            raise SettingsError("", f"expected a dict, not {_kind(value)}")
+            raise SettingsError("", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "expected a dict, not {0}"), _kind(value))
         hints = typing.get_type_hints(cls)
         names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         kwargs = {}
         for key, item in value.items():
             if key not in names:
-                raise SettingsError(str(key), "unknown setting; known: " + ", ".join(
-                    sorted(names)))
+                raise SettingsError(str(key), QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "unknown setting; known: {0}"), ", ".join(sorted(names)))
             sub = hints[key]
             if isinstance(sub, type) and issubclass(sub, _Section):
                 try:
@@ -126,31 +132,39 @@ def _kind(value: Any) -> str:
 def _check(value: Any, kind: Any, name: str, meta: Any) -> Any:
     if isinstance(kind, type) and issubclass(kind, _Section):
         if not isinstance(value, kind):
-            raise SettingsError(name, f"expected {kind.__name__}, not {_kind(value)}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "expected {0}, not {1}"), kind.__name__, _kind(value))
         return value
     if kind is bool:
         if not isinstance(value, bool):
-            raise SettingsError(name, f"must be True or False, not {value!r}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "must be True or False, not {0!r}"), value)
         return value
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingsError(name, f"must be a whole number, not {value!r}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "must be a whole number, not {0!r}"), value)
     elif kind is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise SettingsError(name, f"must be a number, not {value!r}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "must be a number, not {0!r}"), value)
         value = float(value)
         if not math.isfinite(value):
-            raise SettingsError(name, f"must be a finite number, not {value!r}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "must be a finite number, not {0!r}"), value)
     elif kind is str and not isinstance(value, str):
-        raise SettingsError(name, f"must be a string, not {value!r}")
+        raise SettingsError(name, QT_TRANSLATE_NOOP(
+            "TrainingSettings", "must be a string, not {0!r}"), value)
     choices = meta.get("choices")
     if choices and value not in choices:
-        raise SettingsError(name, f"{value!r} is not one of: " + ", ".join(choices))
+        raise SettingsError(name, QT_TRANSLATE_NOOP(
+            "TrainingSettings", "{0!r} is not one of: {1}"), value, ", ".join(choices))
     bounds = meta.get("range")
     if bounds:
         lo, hi = bounds
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise SettingsError(name, f"{value!r} is outside {_range_text(lo, hi)}")
+            raise SettingsError(name, QT_TRANSLATE_NOOP(
+                "TrainingSettings", "{0!r} is outside {1}"), value, _range_text(lo, hi))
     return value
 
 
@@ -269,50 +283,64 @@ class TrainingSettings(_Section):
     def __post_init__(self) -> None:
         super().__post_init__()
         if not _DEVICE.fullmatch(self.device):
-            raise SettingsError("device", f"{self.device!r} is not cpu, cuda, cuda:N or mps")
+            raise SettingsError("device", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "{0!r} is not cpu, cuda, cuda:N or mps"), self.device)
         for problem in self._conflicts():
             raise SettingsError(*problem)
 
-    def _conflicts(self) -> list[tuple[str, str]]:
+    def _conflicts(self) -> list[tuple[object, ...]]:
+        """(field, reason, values for the reason's template) for each conflict found."""
         m, d, found = self.model, self.data, []
         if d.features is not None and m.inputs != d.features:
-            found.append(("model.inputs", f"the {d.kind} data has {d.features} feature(s), "
-                                          f"so the model needs {d.features} input(s)"))
+            found.append(("model.inputs", QT_TRANSLATE_NOOP(
+                "TrainingSettings",
+                "the {0} data has {1} feature(s), so the model needs {1} input(s)"),
+                d.kind, d.features))
         if d.kind in REGRESSION_DATA:
             if self.loss != "mse":
-                found.append(("loss", f"{d.kind} is regression data: use mse"))
+                found.append(("loss", QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "{0} is regression data: use mse"), d.kind))
             elif m.outputs != 1:
-                found.append(("model.outputs", f"{d.kind} data has one target: use 1 output"))
+                found.append(("model.outputs", QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "{0} data has one target: use 1 output"), d.kind))
         k = d.n_classes
         if k is not None:
             if self.loss == "cross_entropy" and m.outputs != k:
-                found.append(("model.outputs", f"cross-entropy on {k} classes needs {k} "
-                                               "outputs"))
+                found.append(("model.outputs", QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "cross-entropy on {0} classes needs {0} outputs"), k))
             elif self.loss != "cross_entropy" and m.outputs not in (1, k):
-                found.append(("model.outputs", f"use 1 output (the label) or {k} "
-                                               "(one-hot) with this loss"))
+                found.append(("model.outputs", QT_TRANSLATE_NOOP(
+                    "TrainingSettings",
+                    "use 1 output (the label) or {0} (one-hot) with this loss"), k))
         if d.kind == "csv":
             if not d.path:
-                found.append(("data.path", "choose a CSV file"))
+                found.append(("data.path", QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "choose a CSV file")))
             if self.loss == "cross_entropy" and d.targets != 1:
-                found.append(("data.targets", "cross-entropy takes one column of class "
-                                              "indices"))
+                found.append(("data.targets", QT_TRANSLATE_NOOP(
+                    "TrainingSettings", "cross-entropy takes one column of class indices")))
         if self.optimizer.nesterov and (self.optimizer.name != "sgd"
                                         or self.optimizer.momentum <= 0):
-            found.append(("optimizer.nesterov", "Nesterov needs SGD with momentum above 0"))
+            found.append(("optimizer.nesterov", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "Nesterov needs SGD with momentum above 0")))
         if m.batchnorm and self.batch.size < 2:
-            found.append(("batch.size", "BatchNorm1d needs batches of at least 2"))
+            found.append(("batch.size", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "BatchNorm1d needs batches of at least 2")))
         train = None if d.kind == "csv" else d.samples - round(d.samples * d.validation)
         if train is not None and self.batch.drop_last and self.batch.size > train:
-            found.append(("batch.size", f"with drop_last, a batch larger than the {train} "
-                                        "training samples leaves no batch at all"))
+            found.append(("batch.size", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "with drop_last, a batch larger than the {0} training "
+                "samples leaves no batch at all"), train))
         elif train is not None and m.batchnorm and not self.batch.drop_last \
                 and train % self.batch.size == 1:
-            found.append(("batch.drop_last", f"{train} samples leave a last batch of one, "
-                                             "which BatchNorm1d cannot train on"))
+            found.append(("batch.drop_last", QT_TRANSLATE_NOOP(
+                "TrainingSettings",
+                "{0} samples leave a last batch of one, which BatchNorm1d cannot train on"),
+                train))
         if self.schedule.warmup > self.steps:
-            found.append(("schedule.warmup", f"{self.schedule.warmup} warm-up steps is more "
-                                             f"than the {self.steps} steps"))
+            found.append(("schedule.warmup", QT_TRANSLATE_NOOP(
+                "TrainingSettings", "{0} warm-up steps is more than the {1} steps"),
+                self.schedule.warmup, self.steps))
         return found
 
     def replace(self, **changes: Any) -> TrainingSettings:

@@ -4606,6 +4606,14 @@ strides {1}</translation>
 <context>
     <name>TrainingSettings</name>
     <message>
+        <source>hidden {0}</source>
+        <translation>隐藏层 {0}</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出层</translation>
+    </message>
+    <message>
         <source>parameters: {0}</source>
         <translation>参数个数：{0}</translation>
     </message>
@@ -4690,8 +4698,48 @@ strides {1}</translation>
         <translation>按范数</translation>
     </message>
     <message>
-        <source>Inputs</source>
+        <source>expected a dict, not {0}</source>
         <extracomment>Data kinds with a fixed number of classes.</extracomment>
+        <translation>应为字典，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>unknown setting; known: {0}</source>
+        <translation>未知的设置；已知的有：{0}</translation>
+    </message>
+    <message>
+        <source>expected {0}, not {1}</source>
+        <translation>应为 {0}，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>must be True or False, not {0!r}</source>
+        <translation>必须是 True 或 False，而不是 {0!r}</translation>
+    </message>
+    <message>
+        <source>must be a whole number, not {0!r}</source>
+        <translation>必须是整数，而不是 {0!r}</translation>
+    </message>
+    <message>
+        <source>must be a number, not {0!r}</source>
+        <translation>必须是数字，而不是 {0!r}</translation>
+    </message>
+    <message>
+        <source>must be a finite number, not {0!r}</source>
+        <translation>必须是有限的数，而不是 {0!r}</translation>
+    </message>
+    <message>
+        <source>must be a string, not {0!r}</source>
+        <translation>必须是字符串，而不是 {0!r}</translation>
+    </message>
+    <message>
+        <source>{0!r} is not one of: {1}</source>
+        <translation>{0!r} 不在可选值之中：{1}</translation>
+    </message>
+    <message>
+        <source>{0!r} is outside {1}</source>
+        <translation>{0!r} 超出范围 {1}</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
         <translation>输入数</translation>
     </message>
     <message>
@@ -4849,6 +4897,58 @@ strides {1}</translation>
     <message>
         <source>cpu, cuda:N or mps; cpu when not present.</source>
         <translation>cpu、cuda:N 或 mps；本机没有时使用 cpu。</translation>
+    </message>
+    <message>
+        <source>{0!r} is not cpu, cuda, cuda:N or mps</source>
+        <translation>{0!r} 不是 cpu、cuda、cuda:N 或 mps</translation>
+    </message>
+    <message>
+        <source>the {0} data has {1} feature(s), so the model needs {1} input(s)</source>
+        <translation>{0} 数据有 {1} 个特征，所以模型需要 {1} 个输入</translation>
+    </message>
+    <message>
+        <source>{0} is regression data: use mse</source>
+        <translation>{0} 是回归数据：请用 mse</translation>
+    </message>
+    <message>
+        <source>{0} data has one target: use 1 output</source>
+        <translation>{0} 数据只有一个目标：请用 1 个输出</translation>
+    </message>
+    <message>
+        <source>cross-entropy on {0} classes needs {0} outputs</source>
+        <translation>{0} 个类别的交叉熵需要 {0} 个输出</translation>
+    </message>
+    <message>
+        <source>use 1 output (the label) or {0} (one-hot) with this loss</source>
+        <translation>这个损失请用 1 个输出（标签）或 {0} 个输出（独热编码）</translation>
+    </message>
+    <message>
+        <source>choose a CSV file</source>
+        <translation>请选择一个 CSV 文件</translation>
+    </message>
+    <message>
+        <source>cross-entropy takes one column of class indices</source>
+        <translation>交叉熵只接受一列类别索引</translation>
+    </message>
+    <message>
+        <source>Nesterov needs SGD with momentum above 0</source>
+        <translation>Nesterov 动量需要 SGD 且动量大于 0</translation>
+    </message>
+    <message>
+        <source>BatchNorm1d needs batches of at least 2</source>
+        <translation>BatchNorm1d 需要每批至少 2 个样本</translation>
+    </message>
+    <message>
+        <source>with drop_last, a batch larger than the {0} training samples leaves no batch at all</source>
+        <translation>开启 drop_last 时，批大小超过 {0} 个训练样本就一批也没有了</translation>
+    </message>
+    <message>
+        <source>{0} samples leave a last batch of one, which BatchNorm1d cannot train on</source>
+        <translation>{0} 个样本会剩下只有 1 个样本的最后一批，BatchNorm1d 无法用它训练</translation>
+    </message>
+    <message>
+        <source>{0} warm-up steps is more than the {1} steps</source>
+        <translation>预热步数 {0} 超过了总步数 {1}</translation>
     </message>
     <message>
         <source>Model</source>
