@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench lint screenshot clean translations
+.PHONY: install run test bench screenshot clean translations
 
 # Translations: resources/i18n/tensor_lab_<lang>.ts are the sources (committed); the
 # compiled .qm files are built here, as part of the install.
