@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QScrollArea, QVBoxLay
 
 from app.palette import Palette
 from app.training.history import History
+from widgets.log_axis import LogAxis
 from widgets.theme import current_palette, series_colour, series_pen, theme_notifier
 
 #: Seconds between automatic fits of the views that follow their data.
@@ -42,7 +43,7 @@ def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = Fal
              tip: str = "", history: bool = True) -> pg.PlotItem:
     """A plot item set up for live data: no per-frame fit and, for data that grows with
     the run's history (``history``), downsampled (peak mode) and clipped to the view."""
-    plot = pg.PlotItem()
+    plot = pg.PlotItem(axisItems={"left": LogAxis("left")} if log_y else None)
     plot.setTitle(title, size="9pt")
     if x_label:
         plot.setLabel("bottom", x_label)
