@@ -7,9 +7,7 @@ next run. The Qt-free parts live in ``app.autograd_graph`` and ``app.autograd_st
 
 from __future__ import annotations
 
-import functools
 import html
-import weakref
 from typing import Any
 
 import numpy as np
@@ -52,10 +50,11 @@ from app.document import Document
 from app.evaluator import RecipeRun
 from app.expr import Ref, references
 from app.writer import write_step
+from widgets.doc_links import listen
 from widgets.graph_view import KIND_COLOURS, GraphView, node_label, saved_value_text
 from widgets.i18n_text import lesson_text
-from widgets.theme import current_palette
 from widgets.tensor_table_model import PlaneAddress, TensorTableModel
+from widgets.theme import current_palette
 from widgets.undo import push_edit
 
 _FACT_KEYS = ("tensor", "is_leaf", "requires_grad", "grad_fn", "retains_grad", ".grad")
@@ -345,16 +344,7 @@ class AutogradPanel(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, handler in links:
-            if connect:
-                signal.connect(handler)
-            else:
-                signal.disconnect(handler)
-        if connect:
-            # The document may outlive this widget's C++ half: drop the connections when Qt
-            # destroys the widget.
-            refs = [(signal, weakref.WeakMethod(handler)) for signal, handler in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def _on_model_evaluated(self, run: object) -> None:
         self._refresh()
@@ -675,14 +665,6 @@ def _scrolled(page: QWidget) -> QScrollArea:
     area.setFrameShape(QScrollArea.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return area
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    """Disconnect the handlers still alive from their document signals."""
-    for signal, ref in links:
-        handler = ref()
-        if handler is not None:
-            signal.disconnect(handler, missing_ok=True)
 
 
 if __name__ == "__main__":  # a quick look: python -m widgets.autograd_panel

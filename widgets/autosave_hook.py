@@ -14,11 +14,9 @@ Environment (for tests and scripted demos):
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
-import weakref
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, QTimer
@@ -28,6 +26,7 @@ from app.autosave import DELAY_S, Autosave, Recovery, data_dir, find_recovery
 from app.document import Document
 from app.reader import RecipeError, read_recipe
 from app.writer import write_recipe
+from widgets.doc_links import listen
 from widgets.undo import push_edit
 
 RESTORE_VARIABLE = "TENSOR_LAB_RESTORE_AUTOSAVE"
@@ -37,13 +36,6 @@ _HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("Autosave", text)
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 class AutosaveHook(QObject):
@@ -75,16 +67,10 @@ class AutosaveHook(QObject):
 
     def _set_model_connected(self, connect: bool) -> None:
         """Listen to (or stop listening to) the document: the one place the hook does."""
-        signal = self._document.modified_changed
         if connect == self._connected:
             return
         self._connected = connect
-        if connect:
-            signal.connect(self._on_model_modified)
-            self.destroyed.connect(functools.partial(
-                _disconnect, [(signal, weakref.WeakMethod(self._on_model_modified))]))
-        else:
-            signal.disconnect(self._on_model_modified, missing_ok=True)
+        listen(self, [(self._document.modified_changed, self._on_model_modified)], connect)
 
     def _on_model_modified(self, modified: bool) -> None:
         if not modified:

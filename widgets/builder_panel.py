@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import functools
-import weakref
 from dataclasses import replace
-from typing import Any
 
 import torch
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -31,6 +29,7 @@ from app.expr import Call, Const, Expr, Ref, walk
 from app.reader import RecipeError, read_recipe
 from app.recipe import Recipe, Step, check_name
 from app.writer import write_step
+from widgets.doc_links import listen
 from widgets.i18n_text import op_summary
 from widgets.param_form import ParamForm
 from widgets.theme import error_style, set_style_sheet
@@ -94,13 +93,6 @@ def creation_spec(step: Step) -> OpSpec | None:
         return None
     spec = CATALOG.get(step.expr.op)
     return spec if spec is not None and spec.category == "creation" else None
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 class BuilderPanel(QWidget):
@@ -212,16 +204,7 @@ class BuilderPanel(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, slot in links:
-            if connect:
-                signal.connect(slot)
-            else:
-                signal.disconnect(slot)
-        if connect:
-            # The document can outlive the widget's C++ half while Python holds the
-            # wrapper: drop the connections when Qt destroys the widget.
-            refs = [(signal, weakref.WeakMethod(slot)) for signal, slot in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._set_model_connected(False)

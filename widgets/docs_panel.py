@@ -9,9 +9,7 @@ panel that has the keyboard focus.
 
 from __future__ import annotations
 
-import functools
 import html
-import weakref
 from typing import Any
 
 from PySide6.QtWidgets import QApplication, QLabel, QTextBrowser, QVBoxLayout, QWidget
@@ -20,6 +18,7 @@ from app.catalog import CATALOG, OpSpec
 from app.document import Document
 from app.expr import BinOp, Call, Const, Expr, UnaryOp
 from app.writer import write_expr
+from widgets.doc_links import listen
 from widgets.i18n_text import op_summary, translate_core
 
 _UNARY_SPECS = {"-": "neg", "~": "logical_not"}
@@ -91,13 +90,7 @@ class DocsPanel(QWidget):
 
     # -- wiring --------------------------------------------------------------------------------
     def _set_model_connected(self, connect: bool) -> None:
-        signal = self._document.selection_changed
-        if connect:
-            signal.connect(self._on_model_selection)
-            ref = weakref.WeakMethod(self._on_model_selection)
-            self.destroyed.connect(functools.partial(_disconnect, [(signal, ref)]))
-        else:
-            signal.disconnect(self._on_model_selection, missing_ok=True)
+        listen(self, [(self._document.selection_changed, self._on_model_selection)], connect)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._set_model_connected(False)
@@ -196,9 +189,3 @@ class DocsPanel(QWidget):
     def _on_view_op_changed(self, *_: Any) -> None:
         self.show_spec(self._ops.spec)  # type: ignore[union-attr]
 
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)

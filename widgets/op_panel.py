@@ -13,10 +13,7 @@ lesson (``widgets.error_lesson``) and the timing box.
 
 from __future__ import annotations
 
-import functools
 import html
-import weakref
-from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QCloseEvent, QFontDatabase, QUndoStack
@@ -37,6 +34,7 @@ from app.document import Document
 from app.evaluator import RecipeRun
 from app.expr import Expr, Ref
 from app.recipe import Step
+from widgets.doc_links import listen
 from widgets.error_lesson import ErrorLesson
 from widgets.i18n_text import op_summary
 from widgets.layout_fence import LayoutFence
@@ -48,13 +46,6 @@ from widgets.timing_view import TimingView
 
 # The window, the docs panel and the tests import these from here.
 __all__ = ["OpPanel", "bind_op", "build_call", "call_keywords", "op_spec", "signature"]
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 # -- the panel ------------------------------------------------------------------------------------
@@ -167,16 +158,7 @@ class OpPanel(StepEditing, QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, slot in links:
-            if connect:
-                signal.connect(slot)
-            else:
-                signal.disconnect(slot)
-        if connect:
-            # The document can outlive the widget's C++ half while Python holds the
-            # wrapper: drop the connections when Qt destroys the widget.
-            refs = [(signal, weakref.WeakMethod(slot)) for signal, slot in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._set_model_connected(False)

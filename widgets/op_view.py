@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import html
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ from app.document import Document
 from app.expr import Expr, Ref, Seq
 from app.provenance import Provenance, trace
 from app.writer import write_step
+from widgets.doc_links import listen
 from widgets.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
 from widgets.i18n_text import lesson_text, op_summary
 from widgets.op_extras import EXTRAS, Decoration, OpExtra
@@ -75,13 +75,6 @@ class _TraceThread(QThread):
 def _forget(thread: QThread) -> None:
     _LIVE.discard(thread)
     thread.deleteLater()
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 def _index_text(name: str, index: Index) -> str:
@@ -248,14 +241,7 @@ class OpView(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, slot in links:
-            if connect:
-                signal.connect(slot)
-            else:
-                signal.disconnect(slot)
-        if connect:
-            refs = [(signal, weakref.WeakMethod(slot)) for signal, slot in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self._set_model_connected(False)

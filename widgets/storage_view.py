@@ -8,10 +8,6 @@ in-place edit through a view (``v.add_(1)``) the base shows the change too.
 
 from __future__ import annotations
 
-import functools
-import weakref
-from typing import Any
-
 import torch
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QCloseEvent, QShowEvent
@@ -28,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.document import Document
 from app.storage import StorageEntry, storage_map
+from widgets.doc_links import listen
 from widgets.explained_grid import TensorCard
 from widgets.layout_fence import fenced_content
 from widgets.shape_diagrams import memory_positions
@@ -35,13 +32,6 @@ from widgets.shape_diagrams import memory_positions
 _NAME_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("tensor", "memory", "shape", "strides", "offset", "data_ptr")
 MAX_TREE_HEIGHT = 280
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 def _tuple(values: tuple[int, ...]) -> str:
@@ -128,14 +118,7 @@ class StorageView(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, slot in links:
-            if connect:
-                signal.connect(slot)
-            else:
-                signal.disconnect(slot)
-        if connect:
-            refs = [(signal, weakref.WeakMethod(slot)) for signal, slot in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self._set_model_connected(False)

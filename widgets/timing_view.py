@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import weakref
 from typing import Any
 
 import torch
@@ -29,6 +28,7 @@ from app.recipe import Recipe, Step
 from app.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, TimingError, time_step
 from app.timing import format_seconds as fmt
 from app.writer import write_step
+from widgets.doc_links import listen
 from widgets.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
@@ -72,13 +72,6 @@ def _snapshot(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(_snapshot(v) for v in value)
     return value
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in links:
-        slot = ref()
-        if slot is not None:
-            signal.disconnect(slot, missing_ok=True)
 
 
 class TimingView(QWidget):
@@ -164,14 +157,7 @@ class TimingView(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, slot in links:
-            if connect:
-                signal.connect(slot)
-            else:
-                signal.disconnect(slot)
-        if connect:
-            refs = [(signal, weakref.WeakMethod(slot)) for signal, slot in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._set_model_connected(False)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import weakref
 from typing import Any
 
 import torch
@@ -28,6 +26,7 @@ from app.evaluator import StepResult
 from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 from app.writer import write_step
 from widgets.background import JobError, start_job
+from widgets.doc_links import listen
 from widgets.heatmap_view import HeatmapView
 from widgets.layout_fence import fenced_content
 from widgets.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
@@ -307,16 +306,7 @@ class ViewerPanel(QWidget):
         doc = self._document
         links = ((doc.evaluated, self._on_model_evaluated),
                  (doc.selection_changed, self._on_model_selection_changed))
-        for signal, handler in links:
-            if connect:
-                signal.connect(handler)
-            else:
-                signal.disconnect(handler)
-        if connect:
-            # The document may outlive this widget's C++ half while Python still holds
-            # the wrapper; drop the connections when Qt destroys the widget.
-            refs = [(signal, weakref.WeakMethod(handler)) for signal, handler in links]
-            self.destroyed.connect(functools.partial(_disconnect, refs))
+        listen(self, links, connect)
 
     def _on_model_evaluated(self, run: object) -> None:
         self._refresh()
@@ -510,14 +500,6 @@ class ViewerPanel(QWidget):
             self._cols_box.setCurrentIndex(new_cols)
         self._layout_index_boxes()
         self._show_plane()
-
-
-def _disconnect(links: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    """Disconnect the handlers still alive from their document signals."""
-    for signal, ref in links:
-        handler = ref()
-        if handler is not None:
-            signal.disconnect(handler, missing_ok=True)
 
 
 if __name__ == "__main__":
