@@ -188,4 +188,3 @@ class DocsPanel(QWidget):
 
     def _on_view_op_changed(self, *_: Any) -> None:
         self.show_spec(self._ops.spec)  # type: ignore[union-attr]
-
