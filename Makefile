@@ -5,19 +5,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench screenshot clean translations
+.PHONY: install run test lint bench screenshot clean translations
 
-# Translations: resources/i18n/tensor_lab_<lang>.ts are the sources (committed); the
-# compiled .qm files are built here, as part of the install.
+# Translations: resources/i18n/tensor_lab_<lang>.ts are the sources. The compiled .qm
+# files are committed beside them, so a wheel builds without make; tests/test_i18n.py
+# checks that each .qm is what lrelease makes of its .ts today.
 I18N_TS := $(wildcard resources/i18n/*.ts)
-I18N_QM := $(I18N_TS:.ts=.qm)
-I18N_SOURCES = $(sort $(wildcard app/*.py app/*/*.py widgets/*.py))
+I18N_SOURCES = $(sort $(shell find app widgets -name '*.py'))
 LUPDATE_FLAGS := -tr-function-alias tr+=_tr -locations none -no-obsolete -source-language en
 
-install: $(STAMP) $(I18N_QM)
-
-%.qm: %.ts $(STAMP)
-	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+install: $(STAMP)
 
 # Re-extract every UI text into the .ts files (translations already there are kept),
 # then rebuild the .qm files.
@@ -34,7 +31,13 @@ $(STAMP): pyproject.toml constraints.txt
 run: install
 	$(VENV)/bin/tensor-lab $(ARGS)
 
-test: install
+# The import contracts in pyproject.toml (the core never imports Qt; widgets stack in
+# layers) and ruff.
+lint: install
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
+
+test: lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 # A benchmark, not a test: prints one table, writes bench.json (see tools/bench.py).

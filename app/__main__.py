@@ -1,4 +1,4 @@
-"""``python -m app`` is the same as ``tensor-lab``."""
+"""``python -m app RECIPE.py [--json]`` is ``tensor-lab run RECIPE.py [--json]``."""
 
 from app.cli import main
 

@@ -1,8 +1,8 @@
-"""The ``tensor-lab`` command line.
+"""``tensor-lab run``: evaluate a recipe headless, with no Qt imported.
 
-``tensor-lab [RECIPE.py]`` opens the window; ``tensor-lab --screenshot OUT.png [RECIPE.py]``
-renders it offscreen; ``tensor-lab run RECIPE.py [--json]`` evaluates headless with no
-Qt imported.
+``tensor-lab run RECIPE.py [--json]`` (also ``python -m app RECIPE.py``) prints what
+``python RECIPE.py`` prints, or one JSON report. The window's own command line, which
+hands ``run`` to :func:`run_main`, is ``widgets.launch.main``.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ EXIT_OK, EXIT_STEP_FAILED, EXIT_REFUSED = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m app [run] RECIPE.py [--json]``: the same as ``tensor-lab run``."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["run"]:
-        return run_main(argv[1:])
-    return gui_main(argv)
+    return run_main(argv[1:] if argv[:1] == ["run"] else argv)
 
 
 def run_main(argv: list[str]) -> int:
@@ -32,9 +31,9 @@ def run_main(argv: list[str]) -> int:
                         help="print one JSON object with every tensor and every error")
     args = parser.parse_args(argv)
 
-    from app.evaluator import evaluate
-    from app.jsonout import run_report
-    from app.reader import RecipeError, read_recipe_file
+    from app.recipe.evaluator import evaluate
+    from app.recipe.jsonout import run_report
+    from app.recipe.reader import RecipeError, read_recipe_file
     from app.training.script import run_training_for_cli
 
     try:
@@ -76,31 +75,3 @@ def run_main(argv: list[str]) -> int:
             if trained.error:
                 print(f"{args.recipe}: training: {trained.error}", file=sys.stderr)
     return EXIT_OK if run.ok and not (trained and trained.error) else EXIT_STEP_FAILED
-
-
-def gui_main(argv: list[str]) -> int:
-    """Open the window (or render it offscreen with ``--screenshot``)."""
-    parser = argparse.ArgumentParser(
-        prog="tensor-lab",
-        description="A desktop lab for exploring PyTorch. "
-                    "'tensor-lab run RECIPE.py [--json]' evaluates a recipe without the window.")
-    parser.add_argument("recipe", nargs="?", help="a recipe to open (.py)")
-    parser.add_argument("--screenshot", metavar="OUT.png",
-                        help="render the window offscreen at 1280x800, save it, and exit")
-    parser.add_argument("--size", default="1280x800", help="window size for --screenshot")
-    parser.add_argument("--present", action="store_true",
-                        help="start in presenter mode: big text, cells and plot lines")
-    parser.add_argument("--lang", metavar="LOCALE",
-                        help="the interface language, such as en or zh_CN (remembered)")
-    parser.add_argument("--theme", choices=("system", "light", "dark"),
-                        help="the colour theme (remembered)")
-    args = parser.parse_args(argv)
-    try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        parser.error(f"--size must look like 1280x800, not {args.size!r}")
-
-    from app.gui import launch
-
-    return launch(args.recipe, screenshot=args.screenshot, size=(width, height),
-                  present=args.present, lang=args.lang, theme=args.theme)

@@ -1,7 +1,7 @@
 """Exports that need no window: a tensor as Python or CSV, metrics as CSV, a lesson as HTML.
 
-Qt-free. ``widgets.exports`` puts these on the clipboard and in files, and adds the
-figures (PNG images of the views) that only Qt can draw.
+Qt-free. ``widgets.shell.exports`` and ``widgets.common.plot_export`` put these on the
+clipboard and in files, and add the figures (PNG images of the views) that only Qt draws.
 
 * ``tensor_literal(t)`` is Python that a recipe may hold and that builds an equal
   tensor: ``torch.tensor([[1.0, 2.0]], dtype=torch.float32)``. Every element is written
@@ -34,7 +34,7 @@ LITERAL_LIMIT = 100_000
 
 # -- tensors -----------------------------------------------------------------------------------
 def tensor_literal(t: torch.Tensor) -> str:
-    """Python for ``t``: ``torch.tensor(...)`` with its dtype, readable by ``app.reader``.
+    """Python for ``t``: ``torch.tensor(...)`` with its dtype, readable by ``app.recipe.reader``.
 
     Raises ``ValueError`` above ``LITERAL_LIMIT`` elements or for dtypes a recipe
     cannot name.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class Attr:
     name: str
 
 
-Expr = Union[Const, Ref, Seq, Call, BinOp, UnaryOp, Slice, Subscript, Attr]
+Expr = Const | Ref | Seq | Call | BinOp | UnaryOp | Slice | Subscript | Attr
 
 #: Tensor attributes a recipe may read. Everything else, dunders above all, is refused.
 TENSOR_ATTRIBUTES = frozenset(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 #: The context of op explanations (``OpSpec.summary``).
 OPS = "OpSpec"
-#: The context of error lessons (``app.lessons``: the cause and fix templates).
+#: The context of error lessons (``app.catalog.error_lessons``: the cause and fix templates).
 LESSONS = "Lesson"
 
 

@@ -6,7 +6,7 @@ shades of them so that text and thin lines keep their contrast on its background
 light theme darkens them a little, the dark theme uses them as published, and the high
 contrast theme puts the brightest ones on black.
 
-Widgets never spell a colour themselves: they ask ``widgets.theme.current_palette()``
+Widgets never spell a colour themselves: they ask ``widgets.common.theme.current_palette()``
 for a ``Palette`` and use its roles (``error``, ``ok``...) or its ``series`` colours.
 """
 

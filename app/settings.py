@@ -4,7 +4,7 @@ Qt-free. ``Settings`` holds typed fields and emits a psygnal event per field
 (``settings.events.theme.connect(...)``). It is read from and written to a
 ``SettingsStorage``: anything with ``read()`` returning the stored keys and values,
 and ``write(values, remove)``. The window stores it through ``QSettings``
-(``widgets.settings_store.QSettingsStore``); tests can use ``MemoryStorage``.
+(``widgets.shell.settings_store.QSettingsStore``); tests can use ``MemoryStorage``.
 
 Stored values come back from INI files as strings (``"true"``, ``"1.5"``), single
 strings for one-element lists, or ``None`` for empty lists; ``Settings.from_raw``

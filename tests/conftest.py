@@ -130,10 +130,47 @@ def _fail_on_uncaught(request):
 @pytest.fixture
 def chinese(qapp):
     """The zh_CN translation for the test, English again afterwards for the tests that follow."""
-    from app.gui import install_translators
-    from tests.test_i18n import _build_qm
+    from widgets.shell.translators import install_translators
 
-    _build_qm()
     install_translators("zh_CN")
     yield
     install_translators("en")
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Make the lab's main window, as a user first sees it, for end-to-end tests.
+
+    ``make_window(recipe=None, settings=None, show=True)`` opens ``recipe`` (the welcome
+    recipe by default) with default ``Settings``, shows it at 1280x800 and waits until it
+    is exposed. It never waits for a click: "discard changes?" answers yes, and error
+    boxes are recorded in ``window.errors`` instead of shown.
+    """
+    from app.recipe.document import Document
+    from app.settings import Settings
+    from widgets.shell.main_window import MainWindow
+
+    def make(recipe: str | None = None, *, settings=None, show: bool = True):
+        document = Document()
+        if recipe is None:
+            document.open_welcome()
+        else:
+            document.open(recipe)
+        window = MainWindow(document, settings=Settings() if settings is None else settings)
+        qtbot.addWidget(window)
+        window.errors = []
+        window.confirm_discard = lambda: True
+        window.show_error = lambda _title, text: window.errors.append(text)
+        if show:
+            window.resize(1280, 800)
+            window.show()
+            qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window):
+    """The main window on the welcome recipe, shown (see ``make_window``)."""
+    return make_window()

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QTableWidget, QVBoxLayout, Q
 
 app = QApplication([])
 
-from widgets.theme import apply_theme, error_style  # noqa: E402
+from widgets.common.theme import apply_theme, error_style  # noqa: E402
 
 
 class Panel(QWidget):

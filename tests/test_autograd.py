@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from app.autograd_graph import (
+from app.catalog import CATALOG
+from app.cli import run_main
+from app.explain.autograd_graph import (
     EDGE_KINDS,
     NODE_KINDS,
     build_graph,
@@ -26,7 +28,7 @@ from app.autograd_graph import (
     reaches,
     saved_values,
 )
-from app.autograd_steps import (
+from app.explain.autograd_steps import (
     FunctionError,
     add_zero_grads,
     backward_step,
@@ -43,11 +45,9 @@ from app.autograd_steps import (
     set_retain_grad,
     zero_grad_step,
 )
-from app.catalog import CATALOG
-from app.cli import run_main
-from app.evaluator import evaluate
-from app.reader import read_recipe
-from app.writer import write_recipe, write_step
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_recipe, write_step
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -332,7 +332,7 @@ def test_run_json_in_a_real_process_with_qt_blocked(tmp_path):
     path.write_text(CASE_C)
     code = ("import sys, runpy\n"
             "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
-            "import app.autograd_graph, app.autograd_steps, app.catalog_autograd\n"
+            "import app.explain.autograd_graph, app.explain.autograd_steps, app.catalog.autograd\n"
             f"sys.argv = ['app', 'run', {str(path)!r}, '--json']\n"
             "runpy.run_module('app', run_name='__main__')\n")
     env = dict(os.environ)
@@ -390,7 +390,7 @@ def test_saved_tensors_are_named_and_freed_by_backward():
 
 
 def _namer(run):
-    from app.autograd_graph import _Namer
+    from app.explain.autograd_graph import _Namer
 
     return _Namer(run)
 

@@ -1,6 +1,6 @@
 """The autograd graph tab in Chinese: node explanations, "why is .grad None", node subtitles.
 
-``app.autograd_graph`` keeps English (``app.i18n.Filled`` texts, marked under ``Lesson``);
+``app.explain.autograd_graph`` keeps English (``app.i18n.Filled`` texts, marked under ``Lesson``);
 the panel and the drawing translate them with the installed translation.
 """
 
@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from app.autograd_graph import build_graph, grad_facts, node_explanation
-from app.gui import install_translators
+from app.explain.autograd_graph import build_graph, grad_facts, node_explanation
 from tests.test_autograd import recipe_text, run_recipe
 from tests.test_autograd_panel import make_panel, node_id
-from widgets.i18n_text import lesson_text
+from widgets.common.i18n_text import lesson_text
+from widgets.shell.translators import install_translators
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -11,9 +11,9 @@ import torch
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QUndoStack, QWheelEvent
 
-from app.document import Document
-from app.reader import read_recipe
-from app.writer import write_step
+from app.recipe.document import Document
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_step
 from tests.test_autograd import (
     CASE_A,
     CASE_B,
@@ -24,7 +24,7 @@ from tests.test_autograd import (
     mlp_in_torch,
     recipe_text,
 )
-from widgets.autograd_panel import AutogradPanel
+from widgets.autograd.panel import AutogradPanel
 
 pytestmark = pytest.mark.gui
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from app.autosave import DELAY_S, Autosave, data_dir, find_recovery, process_alive
-from app.document import Document
-from app.reader import read_recipe
-from app.writer import write_recipe
+from app.recipe.autosave import DELAY_S, Autosave, data_dir, find_recovery, process_alive
+from app.recipe.document import Document
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_recipe
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = "import torch\n\nx = torch.arange(6)\ny = x.view(2, 3)\n"
@@ -100,7 +100,7 @@ def test_the_newest_of_two_crashed_sessions_is_offered(tmp_path):
 
 # -- widgets: the timer and the offer --------------------------------------------------------------
 @pytest.fixture
-def window(qtbot):
+def host(qtbot):
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QWidget
 
@@ -112,35 +112,35 @@ def window(qtbot):
 
 
 def edit(win, line: str = EDIT) -> None:
-    from widgets.undo import push_edit
+    from widgets.common.undo import push_edit
 
     step = read_recipe("import torch\n" + line + "\n").steps[0]
     push_edit(win.undo_stack, win.document.recipe, lambda r: r.append(step), "edit")
 
 
-def test_an_edit_is_autosaved_within_two_seconds_and_a_save_removes_it(qtbot, window, tmp_path):
-    from widgets.autosave_hook import AutosaveHook
+def test_an_edit_is_autosaved_within_two_seconds_and_a_save_removes_it(qtbot, host, tmp_path):
+    from widgets.shell.autosave_hook import AutosaveHook
 
-    hook = AutosaveHook(window.document, Autosave(tmp_path), window)
+    hook = AutosaveHook(host.document, Autosave(tmp_path), host)
     assert hook.timer.isSingleShot() and hook.timer.interval() <= 2000 and DELAY_S <= 2
-    edit(window)
+    edit(host)
     assert hook.timer.isActive()
     first = hook.timer.remainingTime()
-    edit(window, "w = torch.ones(1)")  # a second edit does not push the write back
+    edit(host, "w = torch.ones(1)")  # a second edit does not push the write back
     assert hook.timer.remainingTime() <= first
     with qtbot.waitSignal(hook.timer.timeout, timeout=10_000):
         pass
     saved = read_recipe(hook.autosave.recipe_file.read_text(encoding="utf-8"))
-    assert saved == window.document.recipe
+    assert saved == host.document.recipe
 
-    window.document.save(str(tmp_path / "mine.py"))
+    host.document.save(str(tmp_path / "mine.py"))
     assert not hook.autosave.recipe_file.exists() and not hook.timer.isActive()
     hook.finish()
     assert find_recovery(tmp_path) is None
 
 
-def test_start_offers_the_crashed_work_and_restores_it(qtbot, window, tmp_path, monkeypatch):
-    import widgets.autosave_hook as autosave_hook
+def test_start_offers_the_crashed_work_and_restores_it(qtbot, host, tmp_path, monkeypatch):
+    import widgets.shell.autosave_hook as autosave_hook
 
     original = tmp_path / "lesson.py"
     original.write_text(RECIPE, encoding="utf-8")
@@ -150,23 +150,23 @@ def test_start_offers_the_crashed_work_and_restores_it(qtbot, window, tmp_path, 
     asked = []
     monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: asked.append(r) or True)
 
-    hook = autosave_hook.start_autosave(window, tmp_path)
+    hook = autosave_hook.start_autosave(host, tmp_path)
     assert len(asked) == 1 and asked[0].path == str(original)
-    assert window.document.recipe == read_recipe(edited)
-    assert window.document.path == str(original) and window.document.modified
+    assert host.document.recipe == read_recipe(edited)
+    assert host.document.path == str(original) and host.document.modified
     assert not crashed.recipe_file.exists()  # offered once
     assert hook.timer.isActive()  # the restored work is autosaved again by this session
     hook.finish()
 
 
-def test_declining_discards_the_crashed_work(qtbot, window, tmp_path, monkeypatch):
-    import widgets.autosave_hook as autosave_hook
+def test_declining_discards_the_crashed_work(qtbot, host, tmp_path, monkeypatch):
+    import widgets.shell.autosave_hook as autosave_hook
 
     crashed = Autosave(tmp_path, pid=dead_pid())
     crashed.save(RECIPE + EDIT + "\n")
     monkeypatch.setenv("TENSOR_LAB_RESTORE_AUTOSAVE", "no")
-    hook = autosave_hook.start_autosave(window, tmp_path)
-    assert window.document.recipe == read_recipe(RECIPE)
+    hook = autosave_hook.start_autosave(host, tmp_path)
+    assert host.document.recipe == read_recipe(RECIPE)
     assert find_recovery(tmp_path) is None
     hook.finish()
 
@@ -176,7 +176,7 @@ def _start_app(data: Path, recipe: Path, **env: str) -> subprocess.Popen:
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
                    "TENSOR_LAB_DATA_DIR": str(data), **env}
     log = open(data.parent / f"app-{len(list(data.parent.glob('app-*')))}.log", "w+b")
-    process = subprocess.Popen([sys.executable, "-m", "app", str(recipe)], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-m", "widgets", str(recipe)], cwd=ROOT,
                                env=environment, stdout=log, stderr=subprocess.STDOUT)
     process.log = log  # type: ignore[attr-defined]
     return process

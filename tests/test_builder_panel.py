@@ -12,14 +12,14 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import CATALOG
-from app.document import Document
-from app.evaluator import evaluate, evaluate_expr
 from app.expr import Call, Const, Ref, Seq
-from app.reader import read_recipe
-from app.recipe import Recipe, Step
-from app.writer import write_expr, write_recipe
-from widgets.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
-from widgets.param_form import InputError, ParamForm, parse_data, parse_size
+from app.recipe.document import Document
+from app.recipe.evaluator import evaluate, evaluate_expr
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_expr, write_recipe
+from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
+from widgets.ops.param_form import InputError, ParamForm, parse_data, parse_size
 
 SEED = 1234
 BASE = Step("base", Call("torch.ones", (Const(2), Const(3))))

@@ -10,13 +10,13 @@ import sys
 
 import torch
 
-from app.document import RECIPES_DIR, WELCOME
+from app.recipe.document import RECIPES_DIR, WELCOME
 
 
 def tensor_lab(*args: str, cwd=None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("QT_QPA_PLATFORM", None)
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "widgets", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=120)
 
 
@@ -79,21 +79,26 @@ def test_missing_file_exits_2(tmp_path):
 
 
 def test_run_imports_no_qt(tmp_path):
-    code = ("import sys; sys.argv=['tensor-lab','run',%r];"
-            "from app.cli import main; rc = main(); "
+    """``tensor-lab run`` goes through the window's own entry point and still loads no Qt."""
+    code = (f"import sys; sys.argv=['tensor-lab','run',{str(WELCOME)!r}];"
+            "from widgets.launch import main; rc = main(); "
             "assert not any(m.startswith(('PySide6','pyqtgraph','shiboken')) "
-            "for m in sys.modules), 'Qt imported'; sys.exit(rc)") % str(WELCOME)
+            "for m in sys.modules), 'Qt imported'; sys.exit(rc)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
 
 def test_core_runs_with_pyside6_unavailable():
-    """The core imports and evaluates with PySide6 and pyqtgraph blocked outright."""
+    """Every core module imports, and a recipe evaluates, with PySide6 and pyqtgraph blocked."""
     code = (
-        "import sys\n"
+        "import importlib, pkgutil, sys\n"
         "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
-        "import app.catalog, app.document, app.evaluator, app.jsonout, app.reader, app.writer\n"
-        f"doc = app.document.Document(); doc.open({str(WELCOME)!r})\n"
+        "import app, app.recipe.document\n"
+        "names = [m.name for m in pkgutil.walk_packages(app.__path__, 'app.')\n"
+        "         if m.name != 'app.__main__']\n"
+        "for name in names: importlib.import_module(name)\n"
+        "assert len(names) > 40, names\n"
+        f"doc = app.recipe.document.Document(); doc.open({str(WELCOME)!r})\n"
         "assert doc.run.ok and doc.run.namespace['x'].numel() == 12\n"
         "print('core ok')\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -1,4 +1,4 @@
-"""Views stop listening to the document when Qt destroys them (``widgets.doc_links``).
+"""Views stop listening to the document when Qt destroys them (``widgets.common.doc_links``).
 
 A document can outlive the C++ half of a view while Python still holds the view's
 wrapper; a signal reaching such a view would call into a deleted widget.
@@ -10,20 +10,20 @@ import pytest
 import shiboken6
 from PySide6.QtGui import QUndoStack
 
-from app.document import Document
+from app.recipe.document import Document
 
 pytestmark = pytest.mark.gui
 
 
 def _views():
-    from widgets.autograd_panel import AutogradPanel
-    from widgets.builder_panel import BuilderPanel
-    from widgets.docs_panel import DocsPanel
-    from widgets.op_panel import OpPanel
-    from widgets.op_view import OpView
-    from widgets.storage_view import StorageView
-    from widgets.timing_view import TimingView
-    from widgets.viewer_panel import ViewerPanel
+    from widgets.autograd.panel import AutogradPanel
+    from widgets.explain.op_view import OpView
+    from widgets.explain.storage_view import StorageView
+    from widgets.ops.builder_panel import BuilderPanel
+    from widgets.ops.op_panel import OpPanel
+    from widgets.ops.timing_view import TimingView
+    from widgets.recipe.docs_panel import DocsPanel
+    from widgets.viewer.panel import ViewerPanel
 
     with_stack = [AutogradPanel, BuilderPanel, OpPanel, OpView]
     alone = [DocsPanel, StorageView, TimingView, ViewerPanel]
@@ -55,7 +55,7 @@ def test_listen_connects_disconnects_and_holds_the_handler_weakly(qapp):
 
     from PySide6.QtCore import QObject
 
-    from widgets.doc_links import listen
+    from widgets.common.doc_links import listen
 
     doc = Document()
 

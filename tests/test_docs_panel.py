@@ -6,25 +6,18 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.catalog import CATALOG
-from app.document import Document
-from app.settings import Settings
-from widgets.docs_panel import DocsPanel, spec_for_expr
-from widgets.main_window import MainWindow
+from app.recipe.document import Document
+from widgets.recipe.docs_panel import DocsPanel, spec_for_expr
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
-def window(qtbot):
-    doc = Document()
-    doc.open_welcome()
-    win = MainWindow(doc, settings=Settings())
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    win.activateWindow()
-    qtbot.waitUntil(win.isActiveWindow)
-    return win
+def window(window, qtbot):
+    """The shared window, active: F1 and the other shortcuts go to the active window."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    return window
 
 
 def test_f1_shows_the_op_picked_in_the_op_panel(window, qtbot):
@@ -61,7 +54,7 @@ def test_selecting_a_step_shows_its_op(window):
 
 
 def test_operators_and_methods_find_their_entry():
-    from app.reader import read_recipe
+    from app.recipe.reader import read_recipe
 
     recipe = read_recipe("import torch\nx = torch.ones(2)\ny = x * 2\nz = x.view(2, 1)\n"
                          "w = -x\nv = x.T\n")

@@ -7,8 +7,8 @@ import io
 import pytest
 import torch
 
-from app.evaluator import evaluate
-from app.reader import read_recipe
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import read_recipe
 
 HEAD = "import torch\n"
 
@@ -41,7 +41,7 @@ def test_random_steps_follow_the_seed():
     torch.manual_seed(7)
     expected = [torch.randn(3), torch.randint(0, 9, (4,)), torch.randperm(5),
                 torch.normal(1.0, 2.0, (2,))]
-    for name, want in zip("abcd", expected):
+    for name, want in zip("abcd", expected, strict=True):
         assert torch.equal(result.namespace[name], want), name
 
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import torch
 
-from app.evaluator import evaluate
 from app.exports import LITERAL_LIMIT, markdown_html, table_csv, tensor_csv, tensor_literal
-from app.reader import read_recipe
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import read_recipe
 
 TENSORS = {
     "float32 with nan and inf": torch.tensor([[0.1, float("nan")], [float("inf"), -2.5]]),
@@ -77,22 +77,6 @@ def test_lesson_markdown_is_escaped_and_formatted():
 
 
 # -- from the window ------------------------------------------------------------------------------
-@pytest.fixture
-def window(qtbot):
-    from app.document import Document
-    from app.settings import Settings
-    from widgets.main_window import MainWindow
-
-    doc = Document()
-    doc.open_welcome()
-    win = MainWindow(doc, settings=Settings())
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
-
-
 @pytest.mark.gui
 def test_copy_as_python_and_csv_put_the_selected_tensor_on_the_clipboard(window):
     from PySide6.QtGui import QGuiApplication
@@ -116,7 +100,7 @@ def test_any_plot_saves_as_png_and_svg(qtbot, tmp_path):
     import pyqtgraph as pg
     from PySide6.QtGui import QImage
 
-    from widgets.exports import save_plot
+    from widgets.common.plot_export import save_plot
 
     plot = pg.PlotWidget()
     qtbot.addWidget(plot)
@@ -132,7 +116,7 @@ def test_any_plot_saves_as_png_and_svg(qtbot, tmp_path):
 def test_the_lesson_exports_as_one_html_page(window, tmp_path):
     from PySide6.QtGui import QImage
 
-    from app.writer import write_recipe
+    from app.recipe.writer import write_recipe
 
     window.document.select_name("noise")
     path = window.exports.export_lesson(str(tmp_path / "lesson.html"))

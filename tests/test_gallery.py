@@ -15,11 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from app.document import RECIPES_DIR, Document
-from app.gallery import (CATEGORIES, ERROR_MARKER, ERROR_MARKER_ZH, for_display, lesson_text,
-                         read_entry, scan, search, split_lesson)
-from app.reader import read_recipe, read_recipe_file
-from app.writer import write_recipe
+from app.recipe.document import RECIPES_DIR, Document
+from app.recipe.gallery import (
+    CATEGORIES,
+    ERROR_MARKER,
+    ERROR_MARKER_ZH,
+    for_display,
+    lesson_text,
+    read_entry,
+    scan,
+    search,
+    split_lesson,
+)
+from app.recipe.reader import read_recipe, read_recipe_file
+from app.recipe.writer import write_recipe
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPES = sorted(p.name for p in RECIPES_DIR.glob("*.py"))
@@ -105,8 +114,8 @@ def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
 
 
 def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
-    """The shapes are printed, never a time; "Time it" measures the products (app.timing)."""
-    from app.timing import time_step
+    """The shapes are printed, never a time; "Time it" (app.explain.timing) measures them."""
+    from app.explain.timing import time_step
 
     recipe = read_recipe_file(str(RECIPES_DIR / "training_matmul_timing.py"))
     assert "Time it" in recipe.docstring and "torch.utils.benchmark" in recipe.docstring
@@ -164,7 +173,7 @@ def test_lesson_text_in_both_languages(name):
         assert ERROR_MARKER_ZH not in entry.lesson_zh
 
 
-# -- the gallery's reading of docstrings ------------------------------------------------------------
+# -- the gallery's reading of docstrings --------------------------------------------------
 DOC = """Broadcasting, step by step
 
 Shapes line up from the right.
@@ -237,18 +246,18 @@ def test_scanning_never_runs_a_file(tmp_path):
 def test_the_gallery_is_qt_free():
     code = ("import sys\n"
             "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
-            "import app.gallery\n"
-            "print(len(app.gallery.scan().entries))\n")
+            "import app.recipe.gallery\n"
+            "print(len(app.recipe.gallery.scan().entries))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=ENV, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert int(proc.stdout) == len(RECIPES)
 
 
-# -- the browser ------------------------------------------------------------------------------------
+# -- the browser --------------------------------------------------------------------------
 @pytest.fixture
 def panel(qtbot):
-    from widgets.gallery_panel import GalleryPanel
+    from widgets.recipe.gallery_panel import GalleryPanel
 
     doc = Document()
     view = GalleryPanel(doc)
@@ -301,24 +310,20 @@ def test_activating_a_lesson_asks_to_open_it(panel, qtbot):
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):
+def window(make_window, monkeypatch):
+    """The main window, unshown, whose questions are answered from ``window.answers``."""
     from PySide6.QtWidgets import QMessageBox
 
-    from app.settings import Settings
-    from widgets.main_window import MainWindow
-
     asked: list[str] = []
+    answers: list = []
 
     def question(_parent, title, *_args, **_kwargs):
         asked.append(title)
         return answers.pop(0)
 
-    answers: list = []
     monkeypatch.setattr(QMessageBox, "question", question)
-    doc = Document()
-    doc.open_welcome()
-    win = MainWindow(doc, settings=Settings())
-    qtbot.addWidget(win)
+    win = make_window(show=False)
+    del win.confirm_discard  # the gallery's own "discard changes?" question, answered above
     win.asked, win.answers = asked, answers
     return win
 

@@ -38,9 +38,9 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from app.catalog import CATALOG
-from app.evaluator import evaluate
 from app.expr import TENSOR_ATTRIBUTES, Attr, Call, Const, children
-from app.reader import MAX_FILE_BYTES, RecipeError, read_recipe, read_recipe_file
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import MAX_FILE_BYTES, RecipeError, read_recipe, read_recipe_file
 
 RECIPES = sorted((Path(__file__).resolve().parent.parent / "recipes").glob("*.py"))
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in RECIPES}
@@ -246,8 +246,8 @@ def _expressions(step: object) -> Iterator[object]:
 
 def assert_only_catalogue(recipe: object) -> None:
     """Every call a read recipe can make is a catalogue entry or a checked module call."""
-    from app.catalog_nn import MODULE_METHODS
-    from app.modules import MODULE_CALL
+    from app.catalog.nn import MODULE_METHODS
+    from app.recipe.modules import MODULE_CALL
 
     for step in recipe.steps:  # type: ignore[attr-defined]
         for node in _expressions(step):
@@ -542,7 +542,7 @@ def test_nothing_in_a_hostile_file_runs_and_over_budget_steps_say_so() -> None:
 
 def test_too_many_literals_are_refused_at_their_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """The literal cap (500,000 by default; lowered here to keep the test fast)."""
-    monkeypatch.setattr("app.reader.MAX_LITERALS", 1000)
+    monkeypatch.setattr("app.recipe.reader.MAX_LITERALS", 1000)
     source = HEADER + "x = torch.tensor([\n" + ",\n".join(["1"] * 1001) + "])\n"
     with pytest.raises(RecipeError, match="literal") as refused:
         read_recipe(source)

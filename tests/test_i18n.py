@@ -28,7 +28,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _sources() -> list[str]:
-    files = [*ROOT.glob("app/*.py"), *ROOT.glob("app/*/*.py"), *ROOT.glob("widgets/*.py")]
+    files = [*ROOT.glob("app/**/*.py"), *ROOT.glob("widgets/**/*.py")]
     return sorted(str(p.relative_to(ROOT)) for p in files)
 
 
@@ -100,16 +100,26 @@ def test_accelerators_survive(committed):
     assert not lost, lost
 
 
-def _build_qm() -> None:
-    if not QM.exists() or QM.stat().st_mtime < TS.stat().st_mtime:
-        subprocess.run([_tool("pyside6-lrelease"), "-silent", str(TS), "-qm", str(QM)],
-                       check=True, capture_output=True, timeout=60)
+def test_the_committed_qm_is_built_from_the_ts(tmp_path):
+    """The shipped ``.qm`` is committed (a wheel builds without make); it must be what
+    ``make translations`` (lrelease) makes of the ``.ts`` today, byte for byte."""
+    fresh = tmp_path / QM.name
+    subprocess.run([_tool("pyside6-lrelease"), "-silent", str(TS), "-qm", str(fresh)],
+                   check=True, capture_output=True, timeout=60)
+    assert QM.is_file(), f"{QM} is not committed; run 'make translations'"
+    assert QM.read_bytes() == fresh.read_bytes(), (
+        f"{QM.name} is stale: run 'make translations' and commit it")
+
+
+def test_the_extraction_reads_the_subpackages():
+    assert "widgets/shell/main_window.py" in _sources()
+    assert "app/catalog/spec.py" in _sources()
 
 
 def test_the_window_title_and_menus_are_chinese(qtbot):
-    _build_qm()
-    from app.gui import install_translators, make_window
     from app.settings import Settings
+    from widgets.launch import make_window
+    from widgets.shell.translators import install_translators
 
     install_translators("zh_CN")
     try:
@@ -125,11 +135,10 @@ def test_the_window_title_and_menus_are_chinese(qtbot):
 
 
 def test_the_command_line_renders_in_chinese(tmp_path):
-    _build_qm()
     out = tmp_path / "zh.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
            "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    done = subprocess.run([sys.executable, "-m", "app", "--present", "--lang", "zh_CN",
+    done = subprocess.run([sys.executable, "-m", "widgets", "--present", "--lang", "zh_CN",
                            "--screenshot", str(out)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -138,11 +147,10 @@ def test_the_command_line_renders_in_chinese(tmp_path):
 
 def test_op_explanations_and_lessons_show_in_chinese(qapp):
     """The core's texts (``QT_TRANSLATE_NOOP``, ``Filled`` templates) are shown translated."""
-    _build_qm()
     from app.catalog import CATALOG
-    from app.gui import install_translators
-    from app.lessons import explain
-    from widgets.i18n_text import lesson_text, op_summary
+    from app.catalog.error_lessons import explain
+    from widgets.common.i18n_text import lesson_text, op_summary
+    from widgets.shell.translators import install_translators
 
     zeros, gt = CATALOG.get("torch.zeros"), CATALOG.get("torch.gt")
     lesson = explain("torch.unsqueeze", "IndexError",

@@ -13,15 +13,16 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
-from app.gui import install_translators, make_window
 from tests.test_autograd import recipe_text
 from tests.test_autograd_panel import make_panel
-from tests.test_i18n import _build_qm
-from widgets.autosave_hook import start_autosave
-from widgets.main_window import MainWindow
-from widgets.presenter import PRESENTER_HIDDEN_DOCKS, display_scale
-from widgets.settings_store import load_settings
-from widgets.training_panel import TrainingPanel
+from widgets.common.scale import display_scale
+from widgets.launch import make_window
+from widgets.shell.autosave_hook import start_autosave
+from widgets.shell.main_window import MainWindow
+from widgets.shell.presenter import PRESENTER_HIDDEN_DOCKS
+from widgets.shell.settings_store import load_settings
+from widgets.shell.translators import install_translators
+from widgets.training.panel import TrainingPanel
 
 pytestmark = pytest.mark.gui
 
@@ -32,7 +33,6 @@ MENUS = ("&File", "&Edit", "&View", "&Help")
 @pytest.fixture
 def english():
     """English to start with, and English again afterwards for the tests that follow."""
-    _build_qm()
     install_translators("en")
     display_scale().set_value(1.0)  # normal size, whatever an earlier test left
     yield
@@ -96,7 +96,8 @@ def test_chinese_at_run_time_keeps_the_recipe_undo_history_and_selection(qtbot, 
     chinese = menu_titles(new)
     assert chinese == [QCoreApplication.translate("", m) for m in MENUS]
     assert "文件(&F)" in chinese
-    for text, before in zip([new.windowTitle(), *chinese], [english_title, *english_menus]):
+    for text, before in zip([new.windowTitle(), *chinese], [english_title, *english_menus],
+                            strict=True):
         assert _CJK.search(text) and text != before, text
     assert new.document is document and new.undo_stack is stack
     assert document.recipe.snapshot() == snapshot and document.modified

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from widgets.layout_fence import LayoutFence
+from widgets.common.layout_fence import LayoutFence
 
 pytestmark = pytest.mark.gui
 

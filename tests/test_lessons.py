@@ -12,9 +12,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from app.evaluator import evaluate
-from app.lessons import PATTERNS, Lesson, dtype_name, explain, op_name
-from app.reader import read_recipe
+from app.catalog.error_lessons import PATTERNS, Lesson, dtype_name, explain, op_name
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import read_recipe
 
 x = torch.arange(12.0).view(3, 4)
 

@@ -14,7 +14,7 @@ def labels(qtbot, low: float, high: float) -> list[str]:
     ``low`` to ``high``, in the order of their ticks, each once."""
     import pyqtgraph as pg
 
-    from widgets.training_plots import new_plot
+    from widgets.training.plots import new_plot
 
     plot = new_plot("std", log_y=True)
     view = pg.GraphicsLayoutWidget()
@@ -33,8 +33,8 @@ def labels(qtbot, low: float, high: float) -> list[str]:
 
 
 def test_the_plots_log_axes_are_log_axes(qtbot):
-    from widgets.log_axis import LogAxis
-    from widgets.training_plots import new_plot
+    from widgets.common.log_axis import LogAxis
+    from widgets.training.plots import new_plot
 
     assert isinstance(new_plot("std", log_y=True).getAxis("left"), LogAxis)
     assert not isinstance(new_plot("loss").getAxis("left"), LogAxis)
@@ -57,7 +57,7 @@ def test_log_axis_labels(qtbot, low, high, expected):
 
 
 def test_values_far_from_one_are_powers_of_ten():
-    from widgets.log_axis import _plain
+    from widgets.common.log_axis import _plain
 
     assert [_plain(x) for x in (1e-45, 2e-5, 0.001, 0.5, 20, 1000, 1e4, 5e4)] == [
         "10⁻⁴⁵", "2·10⁻⁵", "0.001", "0.5", "20", "1000", "10⁴", "5·10⁴"]

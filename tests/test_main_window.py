@@ -6,30 +6,15 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
-from app.document import WELCOME, Document
 from app.expr import Call, Const, Ref
-from app.reader import read_recipe_file
-from app.recipe import Step
-from app.writer import write_recipe
-from widgets.main_window import MainWindow
-
-
-@pytest.fixture
-def window(qtbot, monkeypatch):
-    doc = Document()
-    doc.open_welcome()
-    win = MainWindow(doc)
-    monkeypatch.setattr(win, "confirm_discard", lambda: True)
-    monkeypatch.setattr(win, "show_error", lambda title, text: win.errors.append(text))
-    win.errors = []
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    return win
+from app.recipe.document import WELCOME, Document
+from app.recipe.model import Step
+from app.recipe.reader import read_recipe_file
+from app.recipe.writer import write_recipe
+from widgets.shell.main_window import MainWindow
 
 
 def test_opens_on_the_welcome_recipe_with_every_panel(window):
@@ -91,7 +76,7 @@ def test_layout_is_saved_in_qsettings(window, qtbot):
 
 def test_screenshot_has_real_content(tmp_path):
     out = tmp_path / "shot.png"
-    proc = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "widgets", "--screenshot", str(out)],
                           capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr
     image = QImage(str(out))

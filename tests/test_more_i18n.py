@@ -1,7 +1,7 @@
 """The training form, the model summary and the docs panel in Chinese.
 
 The settings' labels, help texts and choice names (``app.training.settings``), the form's
-page and group titles (``widgets.training_form``), the summary's "parameters: N"
+page and group titles (``widgets.training.form``), the summary's "parameters: N"
 (``app.training.model``) and the parameter docs of the op catalogue (``Param.doc``) are
 English in the core, marked with ``QT_TRANSLATE_NOOP``; the widgets translate them. Each
 test compares what is shown with ``QCoreApplication.translate`` of the English, and checks
@@ -20,14 +20,14 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QGroupBox
 
 from app.catalog import CATALOG
-from app.document import Document
 from app.i18n import Filled
+from app.recipe.document import Document
 from app.training import settings as s
 from app.training.model import build, summary
 from app.training.settings import CONTEXT, TrainingSettings, _Section
-from widgets.docs_panel import DocsPanel, param_doc
-from widgets.i18n_text import translate_core
-from widgets.training_form import PAGES, SECTION_TITLES, SettingsForm, tooltip
+from widgets.common.i18n_text import translate_core
+from widgets.recipe.docs_panel import DocsPanel, param_doc
+from widgets.training.form import PAGES, SECTION_TITLES, SettingsForm, tooltip
 
 pytestmark = pytest.mark.gui
 
@@ -156,8 +156,8 @@ def test_what_is_wrong_with_the_settings_is_said_in_chinese(chinese, change, tem
 def test_a_refused_setting_is_explained_in_chinese_in_the_form(qtbot, chinese):
     from PySide6.QtGui import QUndoStack
 
-    from app.recipe import Recipe
-    from widgets.training_panel import TrainingPanel
+    from app.recipe.model import Recipe
+    from widgets.training.panel import TrainingPanel
 
     stack = QUndoStack()
     panel = TrainingPanel(Document(Recipe(training=TrainingSettings())), stack)
@@ -173,7 +173,7 @@ def test_the_histogram_names_the_layers_in_chinese(qtbot, chinese):
     from types import SimpleNamespace
 
     from app.training.model import layers
-    from widgets.training_histogram import HistogramPlots
+    from widgets.training.histogram import HistogramPlots
 
     names = [layer.name for layer in layers(build(TrainingSettings()))]
     assert names == ["hidden 1", "hidden 2", "output"]  # the core, the CSV columns: English
@@ -228,7 +228,8 @@ def test_every_parameter_doc_is_translated(chinese):
 
 def test_every_op_category_is_marked_and_shown_in_chinese(chinese):
     """The op browser's category rows come from the catalogue's data; each is translated."""
-    from app.catalog import _CATEGORY_NAMES, CATALOG, CATEGORIES
+    from app.catalog import CATALOG, CATEGORIES
+    from app.catalog.spec import _CATEGORY_NAMES
 
     used = {spec.category for spec in CATALOG.specs}
     assert used <= set(_CATEGORY_NAMES)

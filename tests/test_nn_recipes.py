@@ -19,14 +19,14 @@ import torch
 from torch import nn
 
 from app.catalog import CATALOG
-from app.document import RECIPES_DIR, Document
-from app.evaluator import RecipeRun, evaluate
 from app.expr import Attr, Call, Const, Ref
-from app.jsonout import run_report
-from app.modules import MODULE_CALL, ModuleDef
-from app.reader import RecipeError, read_recipe, read_recipe_file
-from app.recipe import Recipe, Step
-from app.writer import write_recipe
+from app.recipe.document import RECIPES_DIR, Document
+from app.recipe.evaluator import RecipeRun, evaluate
+from app.recipe.jsonout import run_report
+from app.recipe.model import Recipe, Step
+from app.recipe.modules import MODULE_CALL, ModuleDef
+from app.recipe.reader import RecipeError, read_recipe, read_recipe_file
+from app.recipe.writer import write_recipe
 
 NN_RECIPES = sorted(RECIPES_DIR.glob("nn_*.py"))
 HEAD = "import torch\nimport torch.nn as nn\n"

@@ -20,11 +20,11 @@ import io
 import itertools
 import json
 import os
-import warnings
 import re
 import subprocess
 import sys
 import threading
+import warnings
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,10 +38,10 @@ import torch
 from app import cli
 from app.catalog import CATALOG
 from app.expr import Call, Const, Expr, Ref, Seq
-from app.jsonout import plain, tensor_report
-from app.reader import DTYPES
-from app.recipe import Recipe, Step
-from app.writer import write_recipe
+from app.json_values import plain, tensor_report
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import DTYPES
+from app.recipe.writer import write_recipe
 
 MAX_ELEMENTS = 10_000
 MAX_SAMPLES = int(os.environ.get("TENSOR_LAB_FIDELITY_SAMPLES", "20")) or None

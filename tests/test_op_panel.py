@@ -11,12 +11,12 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
 from app.catalog import CATALOG
 from app.devices import available_devices
-from app.document import Document
 from app.expr import Call, Const, Ref, Seq
-from app.reader import read_recipe
-from app.recipe import Step
-from widgets.op_panel import OpPanel, bind_op, build_call, call_keywords, op_spec
-from widgets.viewer_panel import ViewerPanel
+from app.recipe.document import Document
+from app.recipe.model import Step
+from app.recipe.reader import read_recipe
+from widgets.ops.op_panel import OpPanel, bind_op, build_call, call_keywords, op_spec
+from widgets.viewer.panel import ViewerPanel
 
 
 def make_doc(body: str) -> Document:

@@ -12,14 +12,19 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 
-from app.document import Document
-from app.evaluator import evaluate_expr
-from app.reader import read_recipe
-from app.writer import write_step
-from widgets.explained_grid import GREY_BACKGROUND, palette_colour
-from widgets.op_extras import BroadcastExtra, DiagonalExtra, SourceColourExtra, StorageOrderExtra
-from widgets.op_view import OpView
-from widgets.storage_view import StorageView
+from app.recipe.document import Document
+from app.recipe.evaluator import evaluate_expr
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_step
+from widgets.explain.explained_grid import GREY_BACKGROUND, palette_colour
+from widgets.explain.op_extras import (
+    BroadcastExtra,
+    DiagonalExtra,
+    SourceColourExtra,
+    StorageOrderExtra,
+)
+from widgets.explain.op_view import OpView
+from widgets.explain.storage_view import StorageView
 
 GATHER = """\
 x = torch.arange(12.0).view(3, 4)
@@ -221,7 +226,7 @@ def test_storage_view_lights_the_part_of_the_base_a_slice_reads(qtbot):
 
 
 def test_main_window_has_the_op_and_memory_tabs(qtbot):
-    from widgets.main_window import MainWindow
+    from widgets.shell.main_window import MainWindow
 
     window = MainWindow(make_doc(GATHER))
     qtbot.addWidget(window)

@@ -10,10 +10,10 @@ import torch
 import torch.nn.functional as F
 
 from app.catalog import CATALOG, OpSpec
-from app.evaluator import RecipeRuntimeError, evaluate, evaluate_expr
 from app.expr import Call, Const, Ref, Seq, walk
-from app.reader import RecipeError, read_recipe
-from app.writer import write_recipe
+from app.recipe.evaluator import RecipeRuntimeError, evaluate, evaluate_expr
+from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.writer import write_recipe
 
 HEADER = "import torch\nimport torch.nn.functional as F\n\n"
 
@@ -208,7 +208,7 @@ def test_errors_are_steps_not_crashes() -> None:
 
 # -- every catalogue entry -------------------------------------------------------------------
 # imported after app.catalog: catalog_autograd reads catalog_ops while the catalogue loads
-OPS = list(importlib.import_module("app.catalog_ops").SPECS)
+OPS = list(importlib.import_module("app.catalog.ops").SPECS)
 
 
 def _example(spec: OpSpec) -> Call:

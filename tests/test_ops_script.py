@@ -8,11 +8,11 @@ import sys
 import torch
 
 from app.catalog import CATALOG
-from app.evaluator import evaluate
 from app.expr import Call, Const, Ref
-from app.reader import read_recipe
-from app.recipe import Recipe, Step
-from app.writer import write_recipe
+from app.recipe.evaluator import evaluate
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import read_recipe
+from app.recipe.writer import write_recipe
 
 HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 SKIP_CATEGORIES = {"output", "random"}

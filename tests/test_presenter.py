@@ -7,8 +7,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.settings import Settings
-from widgets.main_window import MainWindow
-from widgets.presenter import ZOOM_STEP, display_scale
+from widgets.common.scale import display_scale
+from widgets.shell.main_window import MainWindow
+from widgets.shell.presenter import ZOOM_STEP
 
 pytestmark = pytest.mark.gui
 
@@ -24,7 +25,7 @@ def _normal_size(qapp):
 
 
 def _window(qtbot, present: bool = False) -> MainWindow:
-    from app.gui import make_window
+    from widgets.launch import make_window
 
     window = make_window(restore_layout=False, present=present, settings=Settings())
     qtbot.addWidget(window)
@@ -36,11 +37,11 @@ def _window(qtbot, present: bool = False) -> MainWindow:
 
 
 def test_the_present_flag_reaches_the_window(monkeypatch):
-    import app.gui
-    from app.cli import gui_main
+    import widgets.launch
+    from widgets.launch import gui_main
 
     seen = {}
-    monkeypatch.setattr(app.gui, "launch", lambda recipe, **kw: seen.update(kw) or 0)
+    monkeypatch.setattr(widgets.launch, "launch", lambda recipe, **kw: seen.update(kw) or 0)
     assert gui_main(["--present", "--lang", "zh_CN", "--screenshot", "out.png"]) == 0
     assert seen["present"] is True and seen["lang"] == "zh_CN"
     assert gui_main([]) == 0 and seen["present"] is False and seen["lang"] is None
@@ -111,7 +112,7 @@ def test_zoom_in_presenter_mode_is_remembered(qtbot):
 def test_plot_lines_and_markers_grow_with_the_scale(qtbot):
     import pyqtgraph as pg
 
-    from widgets.theme import series_pen
+    from widgets.common.theme import series_pen
 
     plot = pg.PlotWidget()
     qtbot.addWidget(plot)

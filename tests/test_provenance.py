@@ -8,10 +8,10 @@ import itertools
 import pytest
 import torch
 
-from app.evaluator import evaluate_expr
+from app.explain.provenance import Provenance, sources, trace
 from app.expr import Expr
-from app.provenance import Provenance, sources, trace
-from app.reader import read_recipe
+from app.recipe.evaluator import evaluate_expr
+from app.recipe.reader import read_recipe
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
+import tomllib
 from packaging.requirements import Requirement
 from packaging.version import Version
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from app.expr import Call, Const, Ref, Seq
-from app.reader import RecipeError, read_recipe
+from app.recipe.reader import RecipeError, read_recipe
 
 HEAD = "import torch\n"
 

@@ -10,12 +10,12 @@ import io
 
 import torch
 
-from app.document import Document
-from app.evaluator import evaluate
 from app.expr import BinOp, Const, Ref
-from app.reader import read_recipe
-from app.recipe import Step
-from app.reuse import may_change_values
+from app.recipe.document import Document
+from app.recipe.evaluator import evaluate
+from app.recipe.model import Step
+from app.recipe.reader import read_recipe
+from app.recipe.reuse import may_change_values
 
 
 def _run_after_edit(before: str, after: str):

@@ -10,12 +10,12 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.document import WELCOME
-from app.evaluator import evaluate
 from app.expr import BinOp, Call, Const, Ref, Seq
-from app.reader import read_recipe, read_recipe_file
-from app.recipe import Recipe, Step
-from app.writer import write_recipe
+from app.recipe.document import WELCOME
+from app.recipe.evaluator import evaluate
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import read_recipe, read_recipe_file
+from app.recipe.writer import write_recipe
 
 
 def _same(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from app.settings import (CURRENT_VERSION, MAX_RECENT, MemoryStorage, Settings, load, migrate,
-                          save, stored_version)
+from app.settings import (
+    CURRENT_VERSION,
+    MAX_RECENT,
+    MemoryStorage,
+    Settings,
+    load,
+    migrate,
+    save,
+    stored_version,
+)
 
 # What Tensor Lab 0.1 wrote: no version key, the layout blobs and "recent".
 V1 = {"window/geometry": b"\x01\xd9\xd0\xcb geometry", "window/state": b"\x00\xff state",
@@ -84,7 +92,7 @@ def test_a_version_1_qsettings_file_migrates(qapp, tmp_path):
     """Write the INI Tensor Lab 0.1 wrote, with QSettings, and read it through the model."""
     from PySide6.QtCore import QByteArray, QSettings
 
-    from widgets.settings_store import QSettingsStore, load_settings, save_settings
+    from widgets.shell.settings_store import QSettingsStore, load_settings, save_settings
 
     old = QSettings()
     old.setValue("window/geometry", QByteArray(V1["window/geometry"]))
@@ -111,8 +119,8 @@ def test_a_version_1_qsettings_file_migrates(qapp, tmp_path):
 def test_the_window_reads_recent_files_and_layout_through_the_model(qtbot):
     from PySide6.QtCore import QSettings
 
-    from app.document import Document
-    from widgets.main_window import MainWindow
+    from app.recipe.document import Document
+    from widgets.shell.main_window import MainWindow
 
     QSettings().setValue("recent", ["/lessons/a.py"])
     window = MainWindow(Document())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from app.evaluator import evaluate
-from app.reader import read_recipe
-from app.storage import shared_with, storage_map
+from app.explain.storage import shared_with, storage_map
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import read_recipe
 
 
 def test_clone_is_a_copy_and_zeros_like_is_new_memory():

@@ -25,7 +25,7 @@ def test_plot_series_are_okabe_ito_hues():
 # -- with Qt -------------------------------------------------------------------------------------
 @pytest.fixture
 def theme(qapp):
-    from widgets.theme import apply_theme, current_theme
+    from widgets.common.theme import apply_theme, current_theme
 
     before = current_theme()
     yield apply_theme
@@ -36,7 +36,7 @@ def theme(qapp):
 def test_dark_theme_changes_the_application_palette(theme, qapp):
     from PySide6.QtGui import QPalette
 
-    from widgets.theme import current_palette
+    from widgets.common.theme import current_palette
 
     light_window = qapp.palette().color(QPalette.ColorRole.Window)
     assert theme("dark") is DARK
@@ -54,10 +54,10 @@ def test_dark_theme_changes_the_application_palette(theme, qapp):
 def test_views_redraw_in_the_new_theme(theme, qtbot):
     from PySide6.QtWidgets import QLabel
 
-    from app.document import Document
-    from widgets.heatmap_view import HeatmapView
-    from widgets.steps_panel import StepsPanel
-    from widgets.theme import error_style
+    from app.recipe.document import Document
+    from widgets.common.theme import error_style
+    from widgets.recipe.steps_panel import StepsPanel
+    from widgets.viewer.heatmap_view import HeatmapView
 
     doc = Document()
     doc.open_welcome()
@@ -80,7 +80,7 @@ def test_views_redraw_in_the_new_theme(theme, qtbot):
 def test_plot_pens_use_palette_colours(theme, qtbot):
     import pyqtgraph as pg
 
-    from widgets.theme import current_palette, role_pen, series_pen
+    from widgets.common.theme import current_palette, role_pen, series_pen
 
     for name in ("light", "dark"):
         palette = theme(name)
@@ -95,11 +95,11 @@ def test_plot_pens_use_palette_colours(theme, qtbot):
 
 @pytest.mark.gui
 def test_theme_menu_switches_and_remembers(theme, qtbot):
-    from app.document import Document
+    from app.recipe.document import Document
     from app.settings import Settings
-    from widgets.main_window import MainWindow
-    from widgets.settings_store import load_settings
-    from widgets.theme import current_palette
+    from widgets.common.theme import current_palette
+    from widgets.shell.main_window import MainWindow
+    from widgets.shell.settings_store import load_settings
 
     window = MainWindow(Document(), settings=Settings())
     qtbot.addWidget(window)
@@ -115,7 +115,7 @@ def test_theme_menu_switches_and_remembers(theme, qtbot):
 
 @pytest.mark.gui
 def test_every_icon_loads(qapp):
-    from widgets.icons import icon, icon_names
+    from widgets.common.icons import icon, icon_names
 
     names = icon_names()
     assert {"new", "open", "save", "undo", "redo", "run", "step-next", "presenter",

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 from app.devices import available_devices
+from app.explain.timing import TimingError, format_seconds, on_device, time_step
 from app.expr import Call, Const
-from app.reader import read_recipe
-from app.timing import TimingError, format_seconds, on_device, time_step
+from app.recipe.reader import read_recipe
 
 QUICK = 0.01  # seconds of measuring per device: enough to get numbers, not good numbers
 
@@ -84,7 +84,7 @@ def test_format_seconds():
 def test_timing_imports_no_qt():
     code = ("import sys\n"
             "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
-            "import app.timing\n")
+            "import app.explain.timing\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 

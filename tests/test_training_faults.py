@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 import torch
 
-from app.document import Document
-from app.recipe import Recipe
-from app.training import TrainingRun
+from app.recipe.document import Document
+from app.recipe.model import Recipe
 from app.training import worker as training_worker
 from app.training.settings import TrainingSettings
+from app.training.worker import TrainingRun
 
 ENDLESS = TrainingSettings().replace(data={"samples": 256}, steps=1_000_000, log_every=5)
 WAIT = 120_000  # ms: a first run starts the fork server, or spawns torch, on a busy machine
@@ -82,7 +82,7 @@ def no_orphans():
 def _panel(qtbot, settings: TrainingSettings):
     from PySide6.QtGui import QUndoStack
 
-    from widgets.training_panel import TrainingPanel
+    from widgets.training.panel import TrainingPanel
 
     stack = QUndoStack()
     panel = TrainingPanel(Document(Recipe(training=settings)), stack)
@@ -96,7 +96,7 @@ def _panel(qtbot, settings: TrainingSettings):
 # -- faults ----------------------------------------------------------------------------------------
 def test_out_of_memory_stops_the_run_with_a_message_and_keeps_its_history(
         qtbot, monkeypatch, no_orphans):
-    import widgets.training_runs as training_runs
+    import widgets.training.runs as training_runs
 
     # spawn: the child imports this module and runs the faulty loop defined above
     monkeypatch.setattr(training_worker, "child_main", out_of_memory_child)
@@ -147,7 +147,7 @@ def test_a_missing_device_trains_on_cpu_with_a_warning(no_orphans):
 # -- closing mid-run -------------------------------------------------------------------------------
 def test_open_train_close_cycles_exit_quickly_and_leave_nothing(
         qtbot, monkeypatch, no_orphans, record_property):
-    from widgets.main_window import MainWindow
+    from widgets.shell.main_window import MainWindow
 
     closes: list[float] = []
     threads_before = {t for t in threading.enumerate() if t.is_alive()}

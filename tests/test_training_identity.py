@@ -15,10 +15,10 @@ import numpy as np
 
 from app.cli import main
 from app.expr import Call, Const, Ref
-from app.recipe import Recipe, Step
-from app.training import TrainingRun
+from app.recipe.model import Recipe, Step
+from app.recipe.writer import write_recipe
 from app.training.settings import TrainingSettings
-from app.writer import write_recipe
+from app.training.worker import TrainingRun
 
 #: Everything that draws random numbers or reorders work is on: shuffling, dropout,
 #: accumulation, warm-up with cosine decay, clipping; and a device that is not here.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from pathlib import Path
@@ -10,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.document import RECIPES_DIR
-from app.reader import read_recipe_file
+from app.recipe.document import RECIPES_DIR
+from app.recipe.reader import read_recipe_file
 from app.training import model as model_info
 from app.training import program
 from app.training.data import make_dataset
@@ -95,7 +96,7 @@ def test_chunks_are_timed_back_to_back():
     chunks = list(TrainingLoop(SMALL).chunks(max_seconds=0.001))
     assert len(chunks) > 1
     assert before <= chunks[0].started
-    for a, b in zip(chunks, chunks[1:]):  # each ends before the next one starts
+    for a, b in itertools.pairwise(chunks):  # each ends before the next one starts
         assert a.started + a.elapsed <= b.started
     assert chunks[-1].started + chunks[-1].elapsed <= time.perf_counter()
 

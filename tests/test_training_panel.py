@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QUndoStack
 
-from app.document import RECIPES_DIR, Document
-from app.reader import read_recipe_file
-from app.recipe import Recipe
+from app.recipe.document import RECIPES_DIR, Document
+from app.recipe.model import Recipe
+from app.recipe.reader import read_recipe_file
+from app.recipe.writer import write_recipe
 from app.training.settings import TrainingSettings
-from app.writer import write_recipe
-from widgets.training_panel import TrainingPanel, harmonise, metrics_columns
+from widgets.training.panel import TrainingPanel, harmonise, metrics_columns
 
 #: Long enough that a run never finishes while a test steers it.
 ENDLESS = TrainingSettings().replace(data={"samples": 256}, steps=1_000_000, log_every=5)
@@ -256,7 +256,7 @@ def test_plots_keep_their_size_as_a_run_starts_and_ends(panel, qtbot):
 def test_a_left_axis_keeps_its_width_as_tick_labels_change(qtbot):
     import pyqtgraph as pg
 
-    from widgets.training_plots import new_plot
+    from widgets.training.plots import new_plot
 
     view = pg.GraphicsLayoutWidget()
     qtbot.addWidget(view)
@@ -313,7 +313,7 @@ def test_four_initialisations_of_a_50_layer_mlp_compared(qtbot):
 
 # -- the window --------------------------------------------------------------------------------
 def test_closing_the_window_during_training_leaves_no_process(qtbot, monkeypatch):
-    from widgets.main_window import MainWindow
+    from widgets.shell.main_window import MainWindow
 
     document = Document()
     document.open(RECIPES_DIR / "training_spirals.py")
@@ -334,7 +334,7 @@ def test_closing_the_window_during_training_leaves_no_process(qtbot, monkeypatch
 
 
 def test_training_tab_only_for_recipes_with_a_setup(qtbot, monkeypatch):
-    from widgets.main_window import MainWindow
+    from widgets.shell.main_window import MainWindow
 
     document = Document()
     document.open_welcome()

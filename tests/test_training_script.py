@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from app.document import RECIPES_DIR, Document
 from app.expr import Call, Const
-from app.reader import RecipeError, read_recipe, read_recipe_file
-from app.recipe import Recipe, Step
+from app.recipe.document import RECIPES_DIR, Document
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import RecipeError, read_recipe, read_recipe_file
+from app.recipe.writer import write_recipe
 from app.training import program
 from app.training.script import MARKER, generated_code, split_generated, training_text
 from app.training.settings import TrainingSettings
-from app.writer import write_recipe
 
 SETTINGS = TrainingSettings().replace(model={"layers": 3, "activation": "gelu"},
                                       optimizer={"name": "adamw", "lr": 3e-4}, steps=50)

@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 
-from app.training import TrainingRun
 from app.training.history import Series
 from app.training.loop import TrainingLoop
 from app.training.settings import TrainingSettings
+from app.training.worker import TrainingRun
 
 SETTINGS = TrainingSettings().replace(data={"samples": 256}, steps=1_000_000, log_every=10)
 

@@ -31,15 +31,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import app.document
-from app.document import Document
-from app.evaluator import evaluate
-from app.reader import RecipeError, read_recipe
-from app.writer import write_recipe
-from widgets.builder_panel import BuilderPanel
-from widgets.op_panel import OpPanel
-from widgets.steps_panel import StepsPanel
-from widgets.viewer_panel import ViewerPanel
+import app.recipe.document
+from app.recipe.document import Document
+from app.recipe.evaluator import evaluate
+from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.writer import write_recipe
+from widgets.ops.builder_panel import BuilderPanel
+from widgets.ops.op_panel import OpPanel
+from widgets.recipe.steps_panel import StepsPanel
+from widgets.viewer.panel import ViewerPanel
 
 EXAMPLES = int(os.environ.get("TENSOR_LAB_UI_FUZZ_EXAMPLES", "40"))
 BUDGET = 16 * 2**20
@@ -259,7 +259,7 @@ def guards(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("question", "warning", "critical", "information", "about"):
         monkeypatch.setattr(QMessageBox, name, refuse)
     monkeypatch.setattr(QMessageBox, "exec", refuse)
-    monkeypatch.setattr(app.document, "evaluate",
+    monkeypatch.setattr(app.recipe.document, "evaluate",
                         functools.partial(evaluate, budget_bytes=BUDGET))
 
 

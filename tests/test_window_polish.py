@@ -10,24 +10,9 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from app.document import Document
-from app.settings import Settings
-from widgets.actions import action_table
-from widgets.main_window import MainWindow
+from widgets.shell.actions import action_table
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def window(qtbot, monkeypatch):
-    doc = Document()
-    doc.open_welcome()
-    win = MainWindow(doc, settings=Settings())
-    monkeypatch.setattr(win, "confirm_discard", lambda: True)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    return win
 
 
 def _drop(window, paths: list[str]) -> tuple[bool, bool]:
@@ -61,7 +46,7 @@ def test_dropping_something_else_is_refused(window, tmp_path):
 
 
 def test_the_shortcut_list_is_read_from_the_actions(window, qtbot):
-    from widgets.actions import show_shortcuts
+    from widgets.shell.actions import show_shortcuts
 
     dialog = show_shortcuts(window)
     qtbot.addWidget(dialog)
@@ -101,7 +86,7 @@ def test_about_lists_every_version(window):
     import numpy
     import pyqtgraph
 
-    from widgets.actions import about_text
+    from widgets.shell.actions import about_text
 
     text = about_text(window)
     for version in (torch.__version__, numpy.__version__, pyqtgraph.__version__,

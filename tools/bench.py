@@ -86,7 +86,8 @@ def format_table(figures: list[Figure]) -> str:
                       f"{f.target}{f.unit}", "pass" if f.passed else "FAIL")
                      for f in figures]
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+             for r in rows]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     notes = [f"- {f.name}: {f.note}" for f in figures if f.note]
     return "\n".join(lines + ([""] + notes if notes else []))
@@ -117,7 +118,7 @@ def qapp():
     from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
-    from app.gui import _on_qt_message, prepare_environment
+    from widgets.launch import _on_qt_message, prepare_environment
 
     prepare_environment()  # as the app starts
     qInstallMessageHandler(_on_qt_message)  # the offscreen platform's known complaint, hushed
@@ -235,7 +236,7 @@ def bench_training(pairs: int, steps: int, device: str = "cpu") -> list[Figure]:
         cpu.append(share)
     idle_timer()
     close_panel(app, view)
-    ratios = [a / b for a, b in zip(panel, bare)]
+    ratios = [a / b for a, b in zip(panel, bare, strict=True)]
     p99, idle99 = percentile(lateness, 99), percentile(idle_lateness, 99)
     return [
         figure("training overhead", f"{statistics.median(bare):.0f} steps/s",
@@ -256,7 +257,7 @@ def bench_plot(pairs: int) -> list[Figure]:
 
     from app.training.history import Series
     from app.training.worker import TrainingRun
-    from widgets.training_plots import LivePlots
+    from widgets.training.plots import LivePlots
 
     qapp()
     plots = LivePlots()  # the training panel's own plots
@@ -288,7 +289,7 @@ def bench_plot(pairs: int) -> list[Figure]:
     for n in data:
         frame(n)
     small, big = interleave(lambda: frame(1_000), lambda: frame(1_000_000), max(pairs, 9))
-    ratios = [b / s for s, b in zip(small, big)]
+    ratios = [b / s for s, b in zip(small, big, strict=True)]
     plots.close()
     return [figure("plot cost vs history", f"{ms(statistics.median(small))} at 10^3",
                    f"{ms(statistics.median(big))} at 10^6", statistics.median(ratios), "",
@@ -298,10 +299,10 @@ def bench_plot(pairs: int) -> list[Figure]:
 
 # -- tensor viewer ---------------------------------------------------------------------------
 def bench_viewer(pairs: int) -> list[Figure]:
-    from app.document import Document
-    from app.reader import read_recipe
-    from widgets.background import wait_for_jobs
-    from widgets.viewer_panel import ViewerPanel
+    from app.recipe.document import Document
+    from app.recipe.reader import read_recipe
+    from widgets.common.background import wait_for_jobs
+    from widgets.viewer.panel import ViewerPanel
 
     qapp()
     recipe = read_recipe("import torch\ntorch.manual_seed(0)\n"
@@ -347,7 +348,7 @@ def bench_viewer(pairs: int) -> list[Figure]:
         growth = rss() - before
         small, big = interleave(lambda m=mode: open_step(small_index, m),
                                 lambda m=mode: open_step(big_index, m), pairs)
-        ratios = [b / s for s, b in zip(small, big)]
+        ratios = [b / s for s, b in zip(small, big, strict=True)]
         complete.clear()
         open_step(big_index, mode)
         figures.append(figure(
@@ -371,9 +372,9 @@ def bench_op(pairs: int) -> list[Figure]:
     import torch.utils.benchmark as benchmark
     from PySide6.QtCore import QSettings
 
-    from app.gui import make_window
-    from app.reader import read_recipe
+    from app.recipe.reader import read_recipe
     from app.settings import Settings
+    from widgets.launch import make_window
 
     qapp()
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
@@ -441,13 +442,13 @@ def bench_startup(pairs: int) -> list[Figure]:
     bare_args = [sys.executable, "-c", _SINCE_START + "import torch, PySide6.QtWidgets, "
                  "pyqtgraph\nprint(f'imported after {since_start():.3f} s', flush=True)\n"
                  "os._exit(0)"]
-    app_args = [sys.executable, "-m", "app"]
+    app_args = [sys.executable, "-m", "widgets"]
     timed(bare_args, "imported after")  # warm the file cache
     timed(app_args, "first paint after")
     bare, app = interleave(lambda: timed(bare_args, "imported after"),
                            lambda: timed(app_args, "first paint after"),
                            max(pairs, STARTUP_PAIRS))
-    ratios = [a / b for a, b in zip(app, bare)]
+    ratios = [a / b for a, b in zip(app, bare, strict=True)]
     return [figure("start-up", f"{statistics.median(bare):.2f} s imports",
                    f"{statistics.median(app):.2f} s first paint", statistics.median(ratios), "",
                    "<= 1.5", f"process start to first paint, offscreen; {len(ratios)} pairs "

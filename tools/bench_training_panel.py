@@ -30,9 +30,9 @@ def open_panel(settings):
     as a user finds it before pressing Start. ``close_panel`` when done."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from app.document import Document
-    from app.recipe import Recipe
-    from widgets.training_panel import TrainingPanel
+    from app.recipe.document import Document
+    from app.recipe.model import Recipe
+    from widgets.training.panel import TrainingPanel
 
     panel = TrainingPanel(Document(Recipe(training=settings)))
     panel.resize(1280, 800)

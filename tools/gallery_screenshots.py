@@ -39,10 +39,10 @@ def take(file: str, language: str, recipe: str, search: str, out_dir: Path) -> P
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from app.document import RECIPES_DIR, Document
-    from app.gui import install_translators
+    from app.recipe.document import RECIPES_DIR, Document
     from app.settings import Settings
-    from widgets.main_window import MainWindow
+    from widgets.shell.main_window import MainWindow
+    from widgets.shell.translators import install_translators
 
     app = QApplication.instance()
     install_translators(language)

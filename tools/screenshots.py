@@ -52,8 +52,8 @@ def settle(app, seconds: float = 0.3) -> None:
 def take(shot: Shot, out_dir: Path) -> Path:
     from PySide6.QtWidgets import QApplication
 
-    from app.document import RECIPES_DIR, Document
-    from widgets.main_window import MainWindow
+    from app.recipe.document import RECIPES_DIR, Document
+    from widgets.shell.main_window import MainWindow
 
     app = QApplication.instance()
     document = Document()
@@ -108,10 +108,10 @@ WINDOW_SHOTS = tuple(
 def take_window(shot: WindowShot, out_dir: Path) -> Path:
     from PySide6.QtWidgets import QApplication
 
-    from app.document import Document
+    from app.recipe.document import Document
     from app.settings import Settings
-    from widgets.main_window import MainWindow
-    from widgets.theme import apply_theme
+    from widgets.common.theme import apply_theme
+    from widgets.shell.main_window import MainWindow
 
     app = QApplication.instance()
     apply_theme(shot.theme)

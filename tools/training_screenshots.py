@@ -42,9 +42,9 @@ def wait(app, condition, what: str, timeout: float = 300.0) -> None:
 
 
 def _panel(recipe: str, **changes):
-    from app.document import RECIPES_DIR, Document
-    from app.recipe import Recipe
-    from widgets.training_panel import TrainingPanel
+    from app.recipe.document import RECIPES_DIR, Document
+    from app.recipe.model import Recipe
+    from widgets.training.panel import TrainingPanel
 
     document = Document()
     document.open(RECIPES_DIR / recipe)

@@ -8,8 +8,3 @@
 - ``history``: bounded numpy histories of a run's metrics.
 - ``script``: the recipe format (settings block, marker, generated code).
 """
-
-from app.training.settings import SettingsError, TrainingSettings
-from app.training.worker import Event, TrainingRun, warm_up
-
-__all__ = ["Event", "SettingsError", "TrainingRun", "TrainingSettings", "warm_up"]

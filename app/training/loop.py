@@ -237,7 +237,8 @@ class TrainingLoop:
             val_steps=np.asarray(val_steps, dtype=np.int64), val_loss=pieces[1],
             stat_steps=np.asarray(stat_steps, dtype=np.int64),
             output_std=pieces[2].reshape(-1, n_layers), grad_norm=pieces[3].reshape(-1, n_layers),
-            elapsed=now - start, started=start, diverged_at=int(first + bad[0]) if len(bad) else None,
+            elapsed=now - start, started=start,
+            diverged_at=int(first + bad[0]) if len(bad) else None,
             weights=pieces[4] if hist else None, grads=pieces[5] if hist else None,
             boundary=(pieces[-1].reshape(self.boundary.size, self.boundary.size, -1)  # type: ignore[union-attr]
                       if boundary else None))

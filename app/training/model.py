@@ -84,7 +84,7 @@ def summary(model: nn.Module) -> str:
     """The ``nn.Sequential`` repr, the parameter count and every parameter's shape.
 
     English, as a ``Filled`` text: a view shows it in the UI language with
-    ``widgets.i18n_text.translate_core(CONTEXT, text)`` (only "parameters: N" is words;
+    ``widgets.common.i18n_text.translate_core(CONTEXT, text)`` (only "parameters: N" is words;
     the repr and the shapes are code and stay as they are).
     """
     count = Filled(QT_TRANSLATE_NOOP("TrainingSettings", "parameters: {0}"),

@@ -242,7 +242,7 @@ def run_training_for_cli(settings: TrainingSettings, stdout: IO[str]) -> CliTrai
 
     ``report`` holds ``{"training": {...}}``, and ``{"errors": [...]}`` after a failure.
     """
-    from app.jsonout import plain
+    from app.json_values import plain
 
     try:
         report = run_training(settings, stdout)

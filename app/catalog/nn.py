@@ -1,0 +1,257 @@
+"""Catalogue entries for the nn lessons: modules, ``nn.Parameter``, the comparisons they need,
+and the builtins that show results (``len``, ``list``).
+
+Also described here, as data, because they are callables a recipe may use but not ops on
+tensors: the module methods (``net.parameters()``, ``drop.eval()``, ``sd.keys()`` ...) in
+``MODULE_METHODS``, the Python functions behind the builtins in ``BUILTINS``, the module
+attributes a recipe may read in ``MODULE_VALUE_TYPES``, and how big a module's output is
+from its input in ``OUTPUT_SIZE`` (checked against the budget before torch runs it).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from app.catalog import autograd, creation, ops
+from app.catalog.spec import Catalog, OpSpec, Param
+from app.i18n import QT_TRANSLATE_NOOP
+
+_DEVICE = Param("device", "device", None, keyword_only=True,
+                doc=QT_TRANSLATE_NOOP("Param", "Where the module's tensors live: cpu, cuda:N or "
+                                               "mps."))
+_DTYPE = Param("dtype", "dtype", None, keyword_only=True,
+               doc=QT_TRANSLATE_NOOP("Param", "Element type of the module's tensors; None picks "
+                                              "torch's default."))
+_INPLACE = Param("inplace", "bool", False,
+                 doc=QT_TRANSLATE_NOOP("Param", "Overwrite the input instead of making a new "
+                                                "tensor."))
+
+
+def _activation(name: str, summary: str, *params: Param) -> OpSpec:
+    return OpSpec(name, "nn", "nn", params, summary, f"nn.{name}()", provenance="none",
+                  extra={"module": True})
+
+
+_MODULES: list[OpSpec] = [
+    OpSpec("Linear", "nn", "nn",
+           (Param("in_features", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Size of each input's last dimension.")),
+            Param("out_features", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Size of each output's last dimension.")),
+            Param("bias", "bool", True,
+                  doc=QT_TRANSLATE_NOOP("Param", "Learn an additive bias as well.")),
+            _DEVICE, _DTYPE),
+           QT_TRANSLATE_NOOP("OpSpec", "A fully connected layer: y = x @ weight.T + bias, "
+                                       "applied to the last dimension of x. weight is "
+                                       "(out_features, in_features) and starts random (Kaiming "
+                                       "uniform), so set the seed first."),
+           "nn.Linear(3, 2)", creates=True, provenance="none",
+           extra={"module": True, "numel": ("in_features", "out_features")}),
+    OpSpec("Embedding", "nn", "nn",
+           (Param("num_embeddings", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "How many ids: rows of the table.")),
+            Param("embedding_dim", "int", minimum=0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Length of each id's vector.")),
+            Param("padding_idx", "int", None,
+                  doc=QT_TRANSLATE_NOOP("Param", "An id whose vector stays zero and gets no "
+                                                 "gradient; None for none.")),
+            _DEVICE, _DTYPE),
+           QT_TRANSLATE_NOOP("OpSpec", "A lookup table: each integer id picks one row of weight, "
+                                       "so ids of shape S give vectors of shape S + "
+                                       "(embedding_dim,)."),
+           "nn.Embedding(10, 3)", creates=True, provenance="none",
+           extra={"module": True, "numel": ("num_embeddings", "embedding_dim")}),
+    OpSpec("Dropout", "nn", "nn",
+           (Param("p", "float", 0.5, minimum=0.0, maximum=1.0,
+                  doc=QT_TRANSLATE_NOOP("Param", "Probability that an element is "
+                                                 "zeroed.")), _INPLACE),
+           QT_TRANSLATE_NOOP("OpSpec", "In training mode, zeroes each element with probability p "
+                                       "and scales the others by 1 / (1 - p), so the expected "
+                                       "value stays the same. In eval mode it does nothing."),
+           "nn.Dropout(0.5)", provenance="none", extra={"module": True}),
+    _activation("ReLU", QT_TRANSLATE_NOOP("OpSpec", "max(x, 0) as a module, for nn.Sequential."),
+                        _INPLACE),
+    _activation("Tanh", QT_TRANSLATE_NOOP("OpSpec", "The hyperbolic tangent as a module, for "
+                                                    "nn.Sequential.")),
+    _activation("Sigmoid", QT_TRANSLATE_NOOP("OpSpec", "1 / (1 + exp(-x)) as a module, for "
+                                                       "nn.Sequential.")),
+    OpSpec("Sequential", "nn", "nn",
+           (Param("modules", "any", varargs=True,
+                  doc=QT_TRANSLATE_NOOP("Param", "The modules, in the order they run.")),),
+           QT_TRANSLATE_NOOP("OpSpec", "Runs its modules one after the other: the output of each "
+                                       "is the input of the next. seq[0] is the first module; "
+                                       "its parameters are named 0.weight, 0.bias ..."),
+           "nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))", provenance="none",
+           extra={"module": True}),
+    OpSpec("ModuleList", "nn", "nn",
+           (Param("modules", "any", None, doc=QT_TRANSLATE_NOOP("Param", "A list of modules.")),),
+           QT_TRANSLATE_NOOP("OpSpec", "A list of modules whose parameters belong to the module "
+                                       "that holds it. It has no forward: call its items, "
+                                       "layers[0](x)."),
+           "nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2)])", provenance="none",
+           extra={"module": True}),
+    OpSpec("ModuleDict", "nn", "nn",
+           (Param("modules", "any", None,
+                  doc=QT_TRANSLATE_NOOP("Param", 'A dict of modules: {"name": module, ...}.')),),
+           QT_TRANSLATE_NOOP("OpSpec", "A dict of modules, looked up by name: "
+                                       "heads[\"class\"](x). Its parameters are named after the "
+                                       "keys."),
+           'nn.ModuleDict({"a": nn.Linear(2, 2), "b": nn.Linear(2, 3)})', provenance="none",
+           extra={"module": True, "dict_args": True}),
+    OpSpec("Parameter", "nn", "nn",
+           (Param("data", "tensor", None,
+                  doc=QT_TRANSLATE_NOOP("Param", "The tensor to wrap; its values are kept.")),
+            Param("requires_grad", "bool", True,
+                  doc=QT_TRANSLATE_NOOP("Param", "Record operations for autograd."))),
+           QT_TRANSLATE_NOOP("OpSpec", "A tensor marked as a learnable parameter: assigned to a "
+                                       "module attribute, it appears in parameters() and "
+                                       "state_dict() and the optimizer trains it."),
+           "nn.Parameter(torch.ones(2))", provenance="none"),
+]
+
+_COMPARISON: list[OpSpec] = [
+    OpSpec("allclose", "torch", "comparison",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to check.")),
+            Param("other", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to compare with.")),
+            Param("rtol", "float", 1e-05,
+                  doc=QT_TRANSLATE_NOOP("Param", "Relative tolerance: a share of |other|.")),
+            Param("atol", "float", 1e-08,
+                  doc=QT_TRANSLATE_NOOP("Param", "Absolute tolerance, added to rtol * |other|.")),
+            Param("equal_nan", "bool", False,
+                  doc=QT_TRANSLATE_NOOP("Param", "Count NaN as equal to NaN."))),
+           QT_TRANSLATE_NOOP("OpSpec", "True when every |input - other| <= atol + rtol * "
+                                       "|other|: equal up to rounding. rtol covers large values; "
+                                       "near zero only atol helps."),
+           "torch.allclose(torch.tensor([1.0, 0.0]), torch.tensor([1.000001, 1e-7]), "
+           "atol=1e-6)",
+           method=True, provenance="none"),
+    OpSpec("equal", "torch", "comparison",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to check.")),
+            Param("other", "tensor",
+                  doc=QT_TRANSLATE_NOOP("Param", "The tensor to compare with."))),
+           QT_TRANSLATE_NOOP("OpSpec", "True when both tensors have the same shape and exactly "
+                                       "the same elements: not a single bit of rounding allowed."),
+           "torch.equal(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))",
+           method=True, provenance="none"),
+    OpSpec("abs", "torch", "elementwise",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on.")),),
+           QT_TRANSLATE_NOOP("OpSpec", "The absolute value of every element."),
+           "torch.abs(torch.tensor([-1.5, 0.0, 2.0]))", method=True, provenance="elementwise"),
+    OpSpec("max", "torch", "reduction",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on.")),
+            Param("dim", "dim", None,
+                  doc=QT_TRANSLATE_NOOP("Param", "The dimension to reduce; None gives the largest "
+                                                 "element of all.")),
+            Param("keepdim", "bool", False,
+                  doc=QT_TRANSLATE_NOOP("Param", "Keep the reduced dimension with size 1."))),
+           QT_TRANSLATE_NOOP("OpSpec", "The largest element. With dim, a (values, indices) pair: "
+                                       "the largest along dim and where it is."),
+           "torch.max(torch.tensor([[1, 5], [7, 0]]))", method=True),
+    OpSpec("min", "torch", "reduction",
+           (Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on.")),
+            Param("dim", "dim", None,
+                  doc=QT_TRANSLATE_NOOP("Param", "The dimension to reduce; None gives the smallest "
+                                                 "element of all.")),
+            Param("keepdim", "bool", False,
+                  doc=QT_TRANSLATE_NOOP("Param", "Keep the reduced dimension with size 1."))),
+           QT_TRANSLATE_NOOP("OpSpec", "The smallest element. With dim, a (values, indices) "
+                                       "pair: the smallest along dim and where it is."),
+           "torch.min(torch.tensor([[1, 5], [7, 0]]))", method=True),
+]
+
+_BUILTIN: list[OpSpec] = [
+    OpSpec("len", "builtins", "output",
+           (Param("obj", "any", doc=QT_TRANSLATE_NOOP("Param", "A tensor, list or module.")),),
+           QT_TRANSLATE_NOOP("OpSpec", "The number of items: a tensor's first dimension, a "
+                                       "list's length, the modules in a Sequential or ModuleList."),
+           "len(torch.zeros(3, 2))", provenance="none"),
+    OpSpec("list", "builtins", "output",
+           (Param("iterable", "any",
+                  doc=QT_TRANSLATE_NOOP("Param", "What to list: parameters(), keys(), a "
+                                                 "tensor ...")),),
+           QT_TRANSLATE_NOOP("OpSpec", "The items as a Python list, so print shows them all: "
+                                       "list(net.parameters()), list(sd.keys())."),
+           "list(torch.arange(3))", provenance="none"),
+]
+
+#: The Python functions behind the builtins entries.
+BUILTINS = {"len": len, "list": list}
+#: ``list(t)`` of a tensor makes one tensor per row: at most this many.
+MAX_LIST_ITEMS = 100_000
+
+
+def _method(name: str, summary: str, *params: Param, receivers: tuple[type, ...] = (nn.Module,),
+            returns_self: bool = False) -> OpSpec:
+    return OpSpec(name, "Module", "module method", params, summary, f"net.{name}()",
+                  provenance="none",
+                  extra={"receivers": receivers, "returns_self": returns_self})
+
+
+_RECURSE = Param("recurse", "bool", True,
+                 doc=QT_TRANSLATE_NOOP("Param", "Include the submodules' too."))
+
+#: Methods a recipe may call on a module (``net.parameters()``), as ``Module.<name>``;
+#: ``keys``/``values``/``items`` also on a state_dict.
+MODULE_METHODS = Catalog([
+    _method("parameters", QT_TRANSLATE_NOOP("OpSpec", "The module's parameters, its submodules' "
+                                                      "included, one by one: wrap it in list() "
+                                                      "to see them."), _RECURSE),
+    _method("named_parameters", QT_TRANSLATE_NOOP("OpSpec", "(name, parameter) pairs: the names "
+                                                            "are the attribute paths, such as "
+                                                            "fc.weight."),
+                                Param("prefix", "str", ""), _RECURSE),
+    _method("buffers", QT_TRANSLATE_NOOP("OpSpec", "The module's buffers (register_buffer), its "
+                                                   "submodules' included."),
+            _RECURSE),
+    _method("state_dict", QT_TRANSLATE_NOOP("OpSpec", "Every parameter and persistent buffer by "
+                                                      "name: what torch.save stores. Plain "
+                                                      "tensor attributes are not in it."),
+            Param("prefix", "str", "", keyword_only=True),
+            Param("keep_vars", "bool", False, keyword_only=True)),
+    _method("train", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
+                                                 "training mode (Dropout drops); returns the "
+                                                 "module."),
+                     Param("mode", "bool", True), returns_self=True),
+    _method("eval", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
+                                                "evaluation mode (Dropout passes everything "
+                                                "through); returns the module."),
+                    returns_self=True),
+    _method("register_buffer", QT_TRANSLATE_NOOP("OpSpec", "Adds a tensor the module keeps and "
+                                                           "saves but does not train."),
+            Param("name", "str", doc=QT_TRANSLATE_NOOP("Param", "The attribute name.")),
+            Param("tensor", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The buffer's value.")),
+            Param("persistent", "bool", True,
+                  doc=QT_TRANSLATE_NOOP("Param", "Also save it in the state_dict."))),
+    _method("zero_grad", QT_TRANSLATE_NOOP("OpSpec", "Clears the .grad of every parameter."),
+            Param("set_to_none", "bool", True,
+                  doc=QT_TRANSLATE_NOOP("Param", "Set .grad to None instead of zeros."))),
+    _method("keys", QT_TRANSLATE_NOOP("OpSpec", "The names, in order."),
+                    receivers=(nn.ModuleDict, dict)),
+    _method("values", QT_TRANSLATE_NOOP("OpSpec", "The values, in order."),
+                      receivers=(nn.ModuleDict, dict)),
+    _method("items", QT_TRANSLATE_NOOP("OpSpec", "(name, value) pairs, in order."),
+                     receivers=(nn.ModuleDict, dict)),
+])
+
+#: Types of the values a recipe may read as a module's attribute (``lin.weight``,
+#: ``drop.p``, ``drop.training``): tensors, submodules and plain settings, never callables.
+MODULE_VALUE_TYPES = (torch.Tensor, nn.Module, bool, int, float, str, type(None), torch.dtype,
+                      torch.device)
+
+#: How a module's output size follows from its input's: (the input attribute the last
+#: dimension is divided by, or None to keep it; the attribute it is multiplied by).
+OUTPUT_SIZE: dict[type, tuple[str | None, str]] = {
+    nn.Linear: ("in_features", "out_features"),
+    nn.Embedding: (None, "embedding_dim"),
+}
+
+
+def _not_yet_described(specs: list[OpSpec]) -> list[OpSpec]:
+    """``specs`` less those another catalogue module already has, so they never clash."""
+    taken = {key for module in (creation, ops, autograd)
+             for spec in module.SPECS for key in spec.keys}
+    return [s for s in specs if not taken.intersection(s.keys)]
+
+
+SPECS: list[OpSpec] = _not_yet_described(_MODULES + _COMPARISON + _BUILTIN)

@@ -1,0 +1,201 @@
+"""Time one recipe step on every device, with ``torch.utils.benchmark``.
+
+Qt-free. The inputs of the step are worked out once, copied to each device, and
+the step's expression alone is timed there. ``torch.utils.benchmark.Timer`` warms
+up, picks how many runs make a measurement, and synchronises CUDA around each
+block, so asynchronous GPU launches are not mistaken for finished work.
+"""
+
+from __future__ import annotations
+
+import io
+import timeit
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from app.catalog import CATALOG
+from app.devices import Device
+from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp
+from app.recipe.evaluator import evaluate, evaluate_expr
+from app.recipe.model import Recipe
+
+#: Seconds of measuring per device; Timer repeats the step until it has this much.
+DEFAULT_MIN_RUN_TIME = 0.2
+#: Calls that are not worth timing, or that would write on every run.
+UNTIMED_OPS = frozenset({"print", "torch.manual_seed"})
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long a step took on one device.
+
+    Parameters
+    ----------
+    device : str
+        ``cpu``, ``cuda:0``, ``mps``.
+    median_s : float
+        The median time of one run, in seconds (nan when it failed).
+    iqr_s : float
+        The interquartile range of the per-run times, in seconds.
+    runs : int
+        How many times the step ran to measure it.
+    error : str
+        Why the step could not run there (a dtype the device lacks...); empty when timed.
+    """
+
+    device: str
+    median_s: float
+    iqr_s: float
+    runs: int
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class TimingError(ValueError):
+    """The step cannot be timed: it is not an expression, or its inputs failed."""
+
+
+def time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
+              min_run_time: float = DEFAULT_MIN_RUN_TIME,
+              inputs: Mapping[str, Any] | None = None,
+              progress: Callable[[int, int, str], None] | None = None) -> list[Timing]:
+    """Measure step ``index`` of ``recipe`` on every device in ``devices``.
+
+    Parameters
+    ----------
+    recipe : Recipe
+        The recipe; only steps before ``index`` are evaluated, once, for the inputs.
+    index : int
+        The step to time.
+    devices : sequence of Device or str
+        Where to time it, such as ``app.devices.available_devices()``.
+    min_run_time : float
+        Seconds of measurement per device (after warm-up).
+    inputs : mapping, optional
+        The values of the names the step reads, when the caller has them already; they
+        are copied, never changed (in-place ops run on the copies).
+    progress : callable, optional
+        Called as ``progress(i, n, device)`` before timing on each device.
+
+    Returns
+    -------
+    list of Timing
+        One per device, in order. A device where the step raises gets a ``Timing`` with
+        the message in ``error``.
+
+    Raises
+    ------
+    TimingError
+        The step is a ``print`` or seed call, or an input it reads could not be computed.
+    """
+    step = recipe.steps[index]
+    expr = step.expr
+    if isinstance(expr, Call) and expr.op in UNTIMED_OPS:
+        raise TimingError(f"{expr.op} steps are not timed")
+    if inputs is None:
+        inputs = _inputs_run(recipe, index)
+    missing = [n for n in step.reads if n not in inputs]
+    if missing:
+        raise TimingError(f"'{missing[0]}' could not be computed, so this step cannot run")
+    out: list[Timing] = []
+    for i, device in enumerate(devices):
+        device_id = device.id if isinstance(device, Device) else str(device)
+        if progress is not None:
+            progress(i, len(devices), device_id)
+        out.append(_time_on(expr, {n: inputs[n] for n in step.reads}, device_id,
+                            min_run_time))
+    return out
+
+
+def _inputs_run(recipe: Recipe, index: int) -> dict[str, Any]:
+    """The names bound by the steps before ``index`` (their prints are swallowed)."""
+    return evaluate(Recipe(recipe.steps[:index]), stdout=io.StringIO()).namespace
+
+
+def _time_on(expr: Expr, inputs: dict[str, Any], device: str, min_run_time: float) -> Timing:
+    try:
+        namespace = {n: _to(v, device) for n, v in inputs.items()}
+        local = on_device(expr, device)
+
+        def step() -> Any:
+            # a fresh dict per run: an in-place op changes tensors, never the bindings
+            return evaluate_expr(local, dict(namespace))
+
+        step()  # fail here, with torch's message, rather than inside the Timer
+        from torch.utils.benchmark import Timer  # here: it imports setuptools, slow to start
+
+        timer = Timer(stmt="step()", globals={"step": step}, timer=_clock(device),
+                      num_threads=torch.get_num_threads(), label=device)
+        m = timer.blocked_autorange(min_run_time=min_run_time)
+    except Exception as e:  # noqa: BLE001 - a device that cannot run the step is a result
+        return Timing(device, float("nan"), float("nan"), 0, str(e).strip() or type(e).__name__)
+    return Timing(device, m.median, m.iqr, m.number_per_run * len(m.raw_times))
+
+
+def _to(value: Any, device: str) -> Any:
+    """A copy of ``value`` on ``device``: tensors, and tensors in lists and tuples."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().to(device, copy=True)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to(v, device) for v in value)
+    return value
+
+
+def on_device(expr: Expr, device: str) -> Expr:
+    """``expr`` with every tensor-creating call inside it made on ``device``.
+
+    ``torch.ones(5, 5)`` inside a step is timed as ``torch.ones(5, 5, device=...)``, so
+    the op works on the device being measured instead of on the CPU.
+    """
+    if isinstance(expr, Call):
+        args = tuple(on_device(a, device) for a in expr.args)
+        kwargs = tuple((k, on_device(v, device)) for k, v in expr.kwargs)
+        spec = CATALOG.get(expr.op)
+        if spec is not None and spec.creates and any(p.name == "device" for p in spec.params):
+            kwargs = tuple((k, v) for k, v in kwargs if k != "device") + (
+                ("device", Const(device)),)
+        return Call(expr.op, args, kwargs)
+    if isinstance(expr, Seq):
+        return Seq(tuple(on_device(e, device) for e in expr.items), expr.kind)
+    if isinstance(expr, BinOp):
+        return BinOp(expr.op, on_device(expr.left, device), on_device(expr.right, device))
+    if isinstance(expr, UnaryOp):
+        return UnaryOp(expr.op, on_device(expr.operand, device))
+    if isinstance(expr, Subscript):
+        return Subscript(on_device(expr.value, device), on_device(expr.index, device))
+    if isinstance(expr, Slice):
+        return expr
+    if isinstance(expr, Attr):
+        return Attr(on_device(expr.value, device), expr.name)
+    return expr
+
+
+def _clock(device: str) -> Callable[[], float]:
+    """A clock that waits for the device's queued work before reading the time."""
+    if device.startswith("cuda"):
+        def cuda_clock() -> float:
+            torch.cuda.synchronize(device)
+            return timeit.default_timer()
+        return cuda_clock
+    if device == "mps":
+        def mps_clock() -> float:
+            torch.mps.synchronize()
+            return timeit.default_timer()
+        return mps_clock
+    return timeit.default_timer
+
+
+def format_seconds(seconds: float) -> str:
+    """``1.23 ms``, ``45.6 µs``, ``789 ns``: three significant digits and a unit."""
+    if seconds != seconds:  # nan
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"

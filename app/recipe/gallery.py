@@ -1,0 +1,285 @@
+"""The recipe gallery: the lessons shipped in ``recipes/``, read without running anything.
+
+Qt-free. Each recipe's docstring carries its lesson in two languages and a little
+metadata (see README, "Lessons in two languages")::
+
+    Title in English
+
+    The lesson in English (Markdown).
+
+    中文标题
+
+    The same lesson in Simplified Chinese.
+
+    Category: shapes
+
+The Chinese half starts at the first paragraph whose first line holds a Chinese
+character. An error lesson says so with ``ERROR_MARKER`` (and ``ERROR_MARKER_ZH``).
+``Category:`` lines are metadata: they are taken out of the lesson text; without one,
+the category comes from the file name (``nn_*.py`` is ``nn``) or is ``other``.
+
+Files are read with ``app.recipe.reader.read_recipe_file`` (``ast`` only): scanning the gallery
+never executes, imports or compiles a recipe.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.expr import Call, walk
+from app.recipe.model import Recipe
+from app.recipe.modules import MODULE_CALL, ModuleDef
+from app.recipe.reader import RecipeError, read_recipe_file
+from app.resources import RECIPES_DIR
+
+#: Categories in teaching order; the gallery lists them so, unknown ones last.
+CATEGORIES = ("start", "creation", "shapes", "indexing", "math", "autograd", "nn", "training")
+#: A file name prefix that tells the category of a recipe without a ``Category:`` line.
+PREFIXES = {"create_": "creation", "shape_": "shapes", "index_": "indexing",
+            "math_": "math", "autograd_": "autograd", "nn_": "nn", "training_": "training"}
+#: The line that marks an error lesson: its last step raises on purpose.
+ERROR_MARKER = "Error lesson: this recipe stops with an error on purpose."
+#: The same line in the Chinese half.
+ERROR_MARKER_ZH = "错误课：本课的配方故意以一个错误结束。"
+#: Calls every recipe makes that say nothing about its lesson.
+_PLUMBING = frozenset({"print", "torch.manual_seed", MODULE_CALL})
+
+_CATEGORY_LINE = re.compile(r"^\s*Category\s*:\s*(?P<name>\S.*?)\s*$", re.IGNORECASE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A docstring split into its parts.
+
+    Parameters
+    ----------
+    en, zh : str
+        The English and the Chinese half, each starting with its title line; ``zh`` is
+        empty when the docstring has no Chinese half.
+    category : str
+        From the ``Category:`` line, lower case; empty when there is none.
+    """
+
+    en: str
+    zh: str
+    category: str
+
+
+def split_lesson(docstring: str) -> Lesson:
+    """The English half, the Chinese half and the category of a recipe docstring."""
+    category = ""
+    kept: list[str] = []
+    for line in docstring.strip().splitlines():
+        match = _CATEGORY_LINE.match(line)
+        if match:
+            category = category or match["name"].lower()
+        else:
+            kept.append(line.rstrip())
+    paragraphs = _paragraphs(kept)
+    start = next((i for i, p in enumerate(paragraphs) if i and _CJK.search(p[0])), None)
+    en = paragraphs if start is None else paragraphs[:start]
+    zh = [] if start is None else paragraphs[start:]
+    return Lesson(_join(en), _join(zh), category)
+
+
+def _paragraphs(lines: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for line in lines:
+        if line.strip():
+            out[-1].append(line)
+        elif out[-1]:
+            out.append([])
+    return [p for p in out if p]
+
+
+def _join(paragraphs: list[list[str]]) -> str:
+    return "\n\n".join("\n".join(p) for p in paragraphs)
+
+
+def is_chinese(language: str) -> bool:
+    """Whether a locale name (``zh_CN``, ``zh``, ``en``) asks for the Chinese half."""
+    return language.lower().replace("-", "_").startswith("zh")
+
+
+def lesson_text(docstring: str, language: str) -> str:
+    """The half of ``docstring`` for ``language`` (``en``, ``zh_CN``), title line first.
+
+    The Chinese half when the language is Chinese and the recipe has one, else the
+    English half; ``Category:`` lines are left out.
+    """
+    lesson = split_lesson(docstring)
+    return lesson.zh if is_chinese(language) and lesson.zh else lesson.en
+
+
+_CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+_CJK_TEXT = _CJK_PUNCTUATION + "\u3400-\u9fff\uf900-\ufaff"
+_CJK_BREAK = re.compile(f"(?<=[{_CJK_PUNCTUATION}])\n(?!\n)|(?<=[{_CJK_TEXT}])\n(?=[{_CJK_TEXT}])")
+
+
+def for_display(text: str) -> str:
+    """``text`` without the line breaks inside a paragraph that follow Chinese text.
+
+    Markdown turns a line break inside a paragraph into a space, which is right between
+    English words and wrong between Chinese characters or after Chinese punctuation.
+    """
+    return _CJK_BREAK.sub("", text)
+
+
+def ops_used(recipe: Recipe) -> tuple[str, ...]:
+    """The catalogue keys a recipe calls (``torch.gather``, ``Tensor.view``), in order.
+
+    ``print``, ``torch.manual_seed`` and calls of modules (``lin(x)``) are left out; calls
+    inside module classes count.
+    """
+    found: dict[str, None] = {}
+    for step in recipe.steps:
+        exprs = step.expr.expressions() if isinstance(step.expr, ModuleDef) else (step.expr,)
+        for expr in exprs:
+            for node in walk(expr):
+                if isinstance(node, Call) and node.op not in _PLUMBING:
+                    found[node.op] = None
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class GalleryEntry:
+    """One lesson of the gallery.
+
+    Parameters
+    ----------
+    path : str
+        The recipe file.
+    title : str
+        The English title (the docstring's first line).
+    category : str
+        One of ``CATEGORIES``, or another name a recipe gave itself.
+    lesson_en, lesson_zh : str
+        The two halves of the lesson, each starting with its title line; ``lesson_zh`` is
+        empty for a recipe without a Chinese half.
+    ops_used : tuple of str
+        The catalogue keys its steps call.
+    error_lesson : bool
+        Its last step raises on purpose (``ERROR_MARKER`` is in its docstring).
+    training : bool
+        It carries a training setup.
+    """
+
+    path: str
+    title: str
+    category: str
+    lesson_en: str
+    lesson_zh: str
+    ops_used: tuple[str, ...]
+    error_lesson: bool
+    training: bool = False
+
+    @property
+    def name(self) -> str:
+        """The file name without ``.py``."""
+        return Path(self.path).stem
+
+    @property
+    def title_zh(self) -> str:
+        """The Chinese title, or the English one when there is no Chinese half."""
+        return self.lesson_zh.partition("\n")[0].strip() or self.title
+
+    def title_for(self, language: str) -> str:
+        return self.title_zh if is_chinese(language) else self.title
+
+    def lesson(self, language: str) -> str:
+        """The lesson for ``language`` (``en``, ``zh_CN``), falling back to English."""
+        return self.lesson_zh if is_chinese(language) and self.lesson_zh else self.lesson_en
+
+    def matches(self, query: str) -> bool:
+        """Whether every word of ``query`` is in the title, the text, the category or an op.
+
+        Case does not matter; op names match with or without their namespace
+        (``gather``, ``torch.gather``, ``.view``).
+        """
+        haystack = self.search_text()
+        return all(word in haystack for word in query.lower().split())
+
+    def search_text(self) -> str:
+        ops = " ".join(f"{op} {op.rsplit('.', 1)[-1]} .{op.rsplit('.', 1)[-1]}"
+                       for op in self.ops_used)
+        return "\n".join((self.title, self.lesson_en, self.lesson_zh, self.category,
+                          self.name, ops)).lower()
+
+
+def read_entry(path: str | os.PathLike[str]) -> GalleryEntry:
+    """The gallery entry of one recipe file; raises ``RecipeError`` or ``OSError``."""
+    recipe = read_recipe_file(os.fspath(path))
+    lesson = split_lesson(recipe.docstring)
+    category = lesson.category or _category_from_name(Path(path).name)
+    return GalleryEntry(
+        path=os.fspath(path), title=recipe.title, category=category,
+        lesson_en=lesson.en, lesson_zh=lesson.zh, ops_used=ops_used(recipe),
+        error_lesson=ERROR_MARKER in recipe.docstring, training=recipe.training is not None)
+
+
+def _category_from_name(filename: str) -> str:
+    for prefix, category in PREFIXES.items():
+        if filename.startswith(prefix):
+            return category
+    return "other"
+
+
+@dataclass(frozen=True)
+class Gallery:
+    """The lessons of a folder, in teaching order, and the files that were refused.
+
+    Parameters
+    ----------
+    entries : tuple of GalleryEntry
+        By category (``CATEGORIES`` order), then by title.
+    refused : tuple of (str, str)
+        ``(path, reason)`` for each file that is not a recipe.
+    """
+
+    entries: tuple[GalleryEntry, ...]
+    refused: tuple[tuple[str, str], ...] = ()
+
+    def categories(self) -> list[str]:
+        """The categories that have entries, in teaching order."""
+        return list(dict.fromkeys(e.category for e in self.entries))
+
+    def in_category(self, category: str) -> list[GalleryEntry]:
+        return [e for e in self.entries if e.category == category]
+
+    def search(self, query: str) -> list[GalleryEntry]:
+        """The entries matching ``query`` (all of them for a blank query)."""
+        return search(self.entries, query)
+
+    def entry_for(self, path: str | os.PathLike[str]) -> GalleryEntry | None:
+        target = os.path.abspath(path)
+        return next((e for e in self.entries if os.path.abspath(e.path) == target), None)
+
+
+def scan(folder: str | os.PathLike[str] = RECIPES_DIR) -> Gallery:
+    """Read every ``*.py`` in ``folder`` (not recursively) into a ``Gallery``."""
+    entries, refused = [], []
+    for path in sorted(Path(folder).glob("*.py")):
+        try:
+            entries.append(read_entry(path))
+        except RecipeError as e:
+            refused.append((str(path), str(e)))
+        except OSError as e:
+            refused.append((str(path), e.strerror or str(e)))
+    entries.sort(key=_order)
+    return Gallery(tuple(entries), tuple(refused))
+
+
+def _order(entry: GalleryEntry) -> tuple[int, str, str]:
+    rank = CATEGORIES.index(entry.category) if entry.category in CATEGORIES \
+        else len(CATEGORIES)
+    return rank, entry.category, entry.title.lower()
+
+
+def search(entries: Iterable[GalleryEntry], query: str) -> list[GalleryEntry]:
+    """The entries whose title, lesson text (either language), category or ops match."""
+    return [e for e in entries if e.matches(query)]

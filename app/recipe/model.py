@@ -1,0 +1,206 @@
+"""The recipe: the lab's whole document, an ordered list of named steps."""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from psygnal import Signal
+
+from app.expr import Call, Expr, references, rename_refs
+
+if TYPE_CHECKING:
+    from app.training.settings import TrainingSettings
+
+#: Names a step may not take: they would shadow what recipes themselves use.
+RESERVED_NAMES = frozenset({"torch", "nn", "F", "print", "float", "int", "True", "False", "None"})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One statement of a recipe.
+
+    Parameters
+    ----------
+    name : str or None
+        The variable assigned (``x = ...``); None for a statement such as
+        ``print(x)`` or ``v.add_(1)``.
+    expr : Expr
+        What the step computes.
+    comment : str
+        Comment lines written just above the statement, without ``#``.
+    block : str
+        ``"no_grad"`` when the statement sits in a ``with torch.no_grad():`` block.
+    line : int or None
+        The source line it was read from; not part of the step's identity.
+    """
+
+    name: str | None
+    expr: Expr
+    comment: str = ""
+    block: str = ""
+    line: int | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.name, self.expr, self.comment, self.block) == (
+            other.name, other.expr, other.comment, other.block)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.expr, self.comment, self.block))
+
+    @property
+    def reads(self) -> list[str]:
+        """Names of the earlier steps this one uses."""
+        return references(self.expr)
+
+    @property
+    def label(self) -> str:
+        """A short name for lists: the variable, or the op of a bare statement."""
+        if self.name:
+            return self.name
+        if isinstance(self.expr, Call):
+            return self.expr.op.replace("Tensor.", ".")
+        return type(self.expr).__name__
+
+
+def check_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """Why ``name`` cannot name a new step, or None when it can."""
+    if not name.isidentifier():
+        return (f"'{name}' is not a Python identifier: use letters, digits and _, "
+                "not starting with a digit.")
+    if keyword.iskeyword(name):
+        return f"'{name}' is a Python keyword."
+    if name in RESERVED_NAMES:
+        return f"'{name}' is reserved: recipes use it themselves."
+    if name.startswith("__"):
+        return f"'{name}': names starting with '__' are not allowed."
+    if name in taken:
+        return f"'{name}' is already used by another step."
+    return None
+
+
+class Recipe:
+    """An ordered list of named steps plus the lesson text (the module docstring).
+
+    Steps are immutable; every edit replaces the tuple and emits ``changed``,
+    which makes snapshots for undo free.
+    """
+
+    changed = Signal()
+    """Emitted after any edit of steps, docstring or training setup."""
+
+    def __init__(self, steps: tuple[Step, ...] | list[Step] = (), docstring: str = "",
+                 training: TrainingSettings | None = None):
+        self._steps: tuple[Step, ...] = tuple(steps)
+        self._docstring = docstring
+        self._training = training
+        #: What reading the file noticed but did not refuse (not part of the document).
+        self.warnings: tuple[str, ...] = ()
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self._steps
+
+    @property
+    def docstring(self) -> str:
+        return self._docstring
+
+    @property
+    def training(self) -> TrainingSettings | None:
+        """The training setup (``training = dict(...)`` in the file), or None."""
+        return self._training
+
+    @property
+    def title(self) -> str:
+        """The docstring's first line, or a default."""
+        first = self._docstring.strip().splitlines()[:1]
+        return first[0].strip() if first else "Untitled recipe"
+
+    def names(self) -> list[str]:
+        return [s.name for s in self._steps if s.name]
+
+    def index_of(self, name: str) -> int:
+        """Index of the last step assigning ``name``."""
+        for i in range(len(self._steps) - 1, -1, -1):
+            if self._steps[i].name == name:
+                return i
+        raise KeyError(name)
+
+    def unique_name(self, base: str) -> str:
+        """``base``, or ``base`` with the smallest number suffix not yet taken."""
+        taken = set(self.names())
+        if base not in taken and check_name(base) is None:
+            return base
+        n = 1
+        while f"{base}{n}" in taken:
+            n += 1
+        return f"{base}{n}"
+
+    def snapshot(self) -> tuple[tuple[Step, ...], str, TrainingSettings | None]:
+        return self._steps, self._docstring, self._training
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Recipe):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- editing ---------------------------------------------------------------
+    def restore(self, snapshot: tuple) -> None:
+        """Replace steps, docstring and training at once (used by undo and opening a file).
+
+        A two-item snapshot ``(steps, docstring)`` means no training setup.
+        """
+        steps, docstring, *rest = snapshot
+        new = (tuple(steps), docstring, rest[0] if rest else None)
+        if new == self.snapshot():
+            return
+        self._steps, self._docstring, self._training = new
+        self.changed.emit()
+
+    def set_docstring(self, text: str) -> None:
+        self.restore((self._steps, text, self._training))
+
+    def set_training(self, training: TrainingSettings | None) -> None:
+        """Replace the training setup (None removes it)."""
+        self.restore((self._steps, self._docstring, training))
+
+    def insert(self, index: int, step: Step) -> None:
+        steps = list(self._steps)
+        steps.insert(index, step)
+        self.restore((tuple(steps), self._docstring, self._training))
+
+    def append(self, step: Step) -> None:
+        self.insert(len(self._steps), step)
+
+    def replace_step(self, index: int, step: Step) -> None:
+        steps = list(self._steps)
+        steps[index] = step
+        self.restore((tuple(steps), self._docstring, self._training))
+
+    def remove(self, index: int) -> None:
+        steps = list(self._steps)
+        del steps[index]
+        self.restore((tuple(steps), self._docstring, self._training))
+
+    def move(self, index: int, new_index: int) -> None:
+        steps = list(self._steps)
+        steps.insert(new_index, steps.pop(index))
+        self.restore((tuple(steps), self._docstring, self._training))
+
+    def rename(self, index: int, new_name: str) -> None:
+        """Rename step ``index`` and every later reference to it."""
+        old = self._steps[index].name
+        steps = list(self._steps)
+        steps[index] = replace(steps[index], name=new_name)
+        for j in range(index + 1, len(steps)):
+            if old is not None:
+                steps[j] = replace(steps[j], expr=rename_refs(steps[j].expr, old, new_name))
+            if steps[j].name == old:
+                break  # a later rebinding of the old name shadows the rest
+        self.restore((tuple(steps), self._docstring, self._training))

@@ -1,0 +1,511 @@
+"""Read a recipe file: Python text parsed with ``ast`` into steps, never executed.
+
+Anything outside the recipe subset is refused with a ``RecipeError`` naming the
+line, the column and the reason. Nothing in the file is run, imported or compiled
+to bytecode: the only thing done with its text is ``ast.parse``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import warnings
+from collections.abc import Iterable, Iterator
+
+import torch
+
+from app.catalog import CATALOG
+from app.catalog.nn import MODULE_METHODS
+from app.expr import (
+    TENSOR_ATTRIBUTES,
+    Attr,
+    BinOp,
+    Call,
+    Const,
+    Expr,
+    Ref,
+    Seq,
+    Slice,
+    Subscript,
+    UnaryOp,
+)
+from app.recipe.model import RESERVED_NAMES, Recipe, Step
+from app.recipe.modules import MODULE_CALL, MODULE_CLASS_NAMES, read_class
+from app.training import script as training_script
+from app.training.settings import TrainingSettings
+
+#: Files larger than this are refused before they are read into memory.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: Deepest expression nesting accepted (deeply nested lists are a denial-of-service vector).
+MAX_DEPTH = 64
+#: Most literal numbers one file may hold.
+MAX_LITERALS = 500_000
+#: Longest string literal.
+MAX_STRING = 10_000
+
+IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
+
+DTYPES = {name: getattr(torch, name) for name in (
+    "float16", "bfloat16", "float32", "float64", "half", "float", "double",
+    "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64", "short", "int",
+    "long", "bool")}
+
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+          ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
+          ast.BitXor: "^"}
+COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
+           ast.GtE: ">="}
+UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+
+_FORBIDDEN = {
+    ast.Lambda: "lambdas are not allowed in recipes",
+    ast.For: "loops are not allowed in recipes",
+    ast.AsyncFor: "loops are not allowed in recipes",
+    ast.While: "loops are not allowed in recipes",
+    ast.FunctionDef: "function definitions are not allowed in recipes",
+    ast.AsyncFunctionDef: "function definitions are not allowed in recipes",
+    ast.ClassDef: "class definitions are not allowed in recipes",
+    ast.If: "if statements are not allowed in recipes",
+    ast.Try: "try statements are not allowed in recipes",
+    ast.Delete: "del is not allowed in recipes",
+    ast.Global: "global is not allowed in recipes",
+    ast.Nonlocal: "nonlocal is not allowed in recipes",
+    ast.ListComp: "comprehensions are not allowed in recipes",
+    ast.SetComp: "comprehensions are not allowed in recipes",
+    ast.DictComp: "comprehensions are not allowed in recipes",
+    ast.GeneratorExp: "generator expressions are not allowed in recipes",
+    ast.JoinedStr: "f-strings are not allowed in recipes",
+    ast.Dict: "dicts are not allowed in recipes, except as nn.ModuleDict's argument",
+    ast.Set: "sets are not allowed in recipes",
+    ast.BoolOp: "'and'/'or' are not allowed in recipes",
+    ast.IfExp: "conditional expressions are not allowed in recipes",
+    ast.NamedExpr: "':=' is not allowed in recipes",
+    ast.Await: "await is not allowed in recipes",
+    ast.Yield: "yield is not allowed in recipes",
+    ast.AugAssign: "augmented assignment (+=) is not allowed: write the in-place method, "
+                   "for example x.add_(1)",
+    ast.Raise: "raise is not allowed in recipes",
+    ast.Assert: "assert is not allowed in recipes",
+    ast.Starred: "* unpacking is not allowed in recipes",
+}
+
+
+class RecipeError(ValueError):
+    """A file that is not a recipe, with where and why.
+
+    Parameters
+    ----------
+    line, column : int
+        1-based position of the offending code (0 when the whole file is at fault).
+    reason : str
+        What is wrong, in words a student can act on.
+    """
+
+    def __init__(self, line: int, column: int, reason: str):
+        self.line, self.column, self.reason = line, column, reason
+        super().__init__(f"line {line}, column {column}: {reason}")
+
+
+def read_recipe_file(path: str) -> Recipe:
+    """Read the recipe at ``path``; its size is checked before its bytes are read."""
+    import os
+
+    size = os.path.getsize(path)
+    if size > MAX_FILE_BYTES:
+        raise RecipeError(0, 0, f"the file is {size / 2**20:.1f} MiB; recipes are at most "
+                                f"{MAX_FILE_BYTES // 2**20} MiB")
+    with open(path, "rb") as f:
+        return read_recipe(f.read())
+
+
+def read_recipe(source: str | bytes) -> Recipe:
+    """Parse recipe text into a ``Recipe``; raise ``RecipeError`` for anything else."""
+    if isinstance(source, bytes):
+        if len(source) > MAX_FILE_BYTES:
+            raise RecipeError(0, 0, "the file is too large to be a recipe")
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            line = source[: e.start].count(b"\n") + 1
+            raise RecipeError(line, 0, "the file is not UTF-8 text") from None
+    if len(source) > MAX_FILE_BYTES:
+        raise RecipeError(0, 0, "the text is too large to be a recipe")
+    if "\x00" in source:
+        line = source[: source.index("\x00")].count("\n") + 1
+        raise RecipeError(line, 0, "the file holds NUL bytes: it is binary, not a recipe")
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError as e:  # lone surrogates, from text that never was a file
+        line = source[: e.start].count("\n") + 1
+        raise RecipeError(line, 0, "the text holds characters that are not Unicode") from None
+    # Generated training code after the marker line is neither parsed nor run.
+    source, generated = training_script.split_generated(source)
+    try:
+        with warnings.catch_warnings():  # "invalid escape sequence": the file's, not ours
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(source, mode="exec")
+    except SyntaxError as e:
+        raise RecipeError(e.lineno or 0, e.offset or 0, f"syntax error: {e.msg}") from None
+    except (RecursionError, MemoryError):
+        raise _too_deep(source) from None
+    reader = _Reader(source)
+    try:
+        recipe = reader.module(tree)
+    except RecursionError:  # a chain of thousands of .attr or () that ast could still read
+        raise _too_deep(source) from None
+    recipe.warnings = tuple(reader.warnings
+                            + training_script.code_warnings(recipe.training, generated))
+    return recipe
+
+
+class _Reader:
+    def __init__(self, source: str):
+        self.lines = source.splitlines()
+        self.imported: set[str] = set()
+        self.bound: set[str] = set()
+        #: Names bound to what may be an nn.Module, and to recipe classes: they may be called.
+        self.modules: set[str] = set()
+        self.classes: set[str] = set()
+        self.in_method = False
+        self.literals = 0
+        self.training: TrainingSettings | None = None
+        self.warnings: list[str] = []
+
+    # -- statements ------------------------------------------------------------
+    def module(self, tree: ast.Module) -> Recipe:
+        body = list(tree.body)
+        docstring = ""
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            docstring = body.pop(0).value.value  # type: ignore[attr-defined]
+        steps: list[Step] = []
+        for stmt in body:
+            steps.extend(self.statement(stmt, ""))
+        return Recipe(steps, docstring, self.training)
+
+    def statement(self, node: ast.stmt, block: str) -> list[Step]:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            self.import_(node)
+            return []
+        if isinstance(node, ast.With):
+            return self.with_(node, block)
+        if training_script.is_settings(node):
+            self.settings(node, block)  # type: ignore[arg-type]
+            return []
+        if isinstance(node, ast.ClassDef):
+            return [self.class_(node, block)]
+        if isinstance(node, ast.Assign):
+            if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+                raise _err(node, "assign to one plain name, for example y = x.view(3, 4)")
+            name = node.targets[0].id
+            if name in RESERVED_NAMES or name.startswith("__"):
+                raise _err(node.targets[0], f"'{name}' cannot be assigned in a recipe")
+            expr = self.expr(node.value, 0)
+            self.bind(name, node.value)
+            return [Step(name, expr, self.comment_above(node), block, node.lineno)]
+        if isinstance(node, ast.Expr):
+            if not isinstance(node.value, ast.Call):
+                raise _err(node, "a bare expression does nothing: assign it to a name")
+            return [Step(None, self.expr(node.value, 0), self.comment_above(node), block,
+                         node.lineno)]
+        if isinstance(node, ast.Pass):
+            return []
+        raise _err(node, _FORBIDDEN.get(type(node),
+                                        f"'{type(node).__name__}' statements are not allowed"))
+
+    def class_(self, node: ast.ClassDef, block: str) -> Step:
+        """``class Net(nn.Module): ...``: a ``ModuleDef`` step named after the class."""
+        if block or self.in_method:
+            raise _err(node, "a class is defined at the top level of a recipe, not in a block")
+        if node.name in RESERVED_NAMES or node.name.startswith("__"):
+            raise _err(node, f"'{node.name}' cannot name a class in a recipe")
+        defn = read_class(node, self)
+        self.bind(node.name, None, is_class=True)
+        return Step(node.name, defn,  # type: ignore[arg-type]
+                    self.comment_above(node), "", node.lineno)
+
+    def bind(self, name: str, value: ast.expr | None, is_class: bool = False) -> None:
+        """Record that ``name`` is bound from here on, and whether it may be called."""
+        self.bound.add(name)
+        self.modules.discard(name)
+        self.classes.discard(name)
+        if is_class:
+            self.classes.add(name)
+        elif value is not None and self.module_like(value):
+            self.modules.add(name)
+
+    @contextlib.contextmanager
+    def method_scope(self, names: Iterable[str]) -> Iterator[None]:
+        """Read a method body: only its parameters (self first) and its own names are seen."""
+        saved = self.bound, self.modules, self.classes, self.in_method
+        self.bound = set(names)
+        self.modules, self.classes, self.in_method = self.bound & {"self"}, set(), True
+        try:
+            yield
+        finally:
+            self.bound, self.modules, self.classes, self.in_method = saved
+
+    def module_like(self, node: ast.expr) -> bool:
+        """Whether ``node`` may be an nn.Module: it may be called and its attributes read.
+
+        What it really is gets checked when the recipe is evaluated.
+        """
+        while True:  # walked without recursion, as _dotted is
+            if isinstance(node, (ast.Attribute, ast.Subscript)):
+                node = node.value
+                continue
+            if not isinstance(node, ast.Call):
+                return isinstance(node, ast.Name) and node.id in self.modules
+            func = node.func
+            if isinstance(func, ast.Name):
+                return func.id in self.classes
+            if not isinstance(func, ast.Attribute):
+                return False
+            method = MODULE_METHODS.get(f"Module.{func.attr}")
+            if method is None:
+                path = _dotted(func)
+                spec = CATALOG.get("nn." + path.removeprefix("torch.nn.").removeprefix("nn."))
+                return path.startswith(("nn.", "torch.nn.")) and spec is not None \
+                    and bool(spec.extra.get("module"))
+            if not method.extra["returns_self"]:
+                return False
+            node = func.value  # net.eval() is net
+
+    def refuse(self, node: ast.AST, reason: str, forbidden: bool = False) -> RecipeError:
+        """The error for ``node``; with ``forbidden``, the usual words for a refused kind."""
+        return _err(node, _FORBIDDEN.get(type(node), reason) if forbidden else reason)
+
+    def settings(self, node: ast.Assign, block: str) -> None:
+        """``training = dict(...)``: literals only, validated as ``TrainingSettings``."""
+        if block or self.training is not None or "dict" in self.bound:
+            raise _err(node, "one 'training = dict(...)' is allowed, at the top level, "
+                             "with 'dict' not rebound")
+        try:
+            self.training, warnings = training_script.read_settings(node)
+        except training_script.LiteralError as e:
+            raise _err(e.node, e.reason) from None
+        self.warnings += warnings
+        self.bound.discard(training_script.NAME)  # the name is the settings dict now
+
+    def import_(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import) and len(node.names) == 1:
+            alias = node.names[0]
+            expected = IMPORTS.get(alias.name)
+            if expected is not None and (alias.asname or alias.name) == expected:
+                self.imported.add(expected)
+                return
+        raise _err(node, "only 'import torch', 'import torch.nn as nn' and "
+                         "'import torch.nn.functional as F' are allowed")
+
+    def with_(self, node: ast.With, block: str) -> list[Step]:
+        ok = (len(node.items) == 1 and node.items[0].optional_vars is None
+              and _dotted(node.items[0].context_expr) == "torch.no_grad()")
+        if not ok or block:
+            raise _err(node, "the only block allowed is 'with torch.no_grad():'")
+        self.need("torch", node)
+        steps: list[Step] = []
+        for stmt in node.body:
+            steps.extend(self.statement(stmt, "no_grad"))
+        return steps
+
+    def comment_above(self, node: ast.stmt) -> str:
+        out: list[str] = []
+        i = node.lineno - 2
+        while i >= 0 and self.lines[i].strip().startswith("#"):
+            out.append(self.lines[i].strip()[1:].removeprefix(" "))
+            i -= 1
+        return "\n".join(reversed(out))
+
+    def need(self, module: str, node: ast.AST) -> None:
+        if module not in self.imported:
+            full = {v: k for k, v in IMPORTS.items()}[module]
+            spell = "import torch" if module == "torch" else f"import {full} as {module}"
+            raise _err(node, f"'{module}' is used before '{spell}'")
+
+    # -- expressions -----------------------------------------------------------
+    def expr(self, node: ast.expr, depth: int) -> Expr:
+        if depth > MAX_DEPTH:
+            raise _err(node, f"expression nested more than {MAX_DEPTH} levels deep")
+        d = depth + 1
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.Name):
+            if node.id in self.bound:
+                return Ref(node.id)
+            if node.id in IMPORTS.values():
+                raise _err(node, f"the module '{node.id}' cannot be used as a value")
+            raise _err(node, f"'{node.id}' is not defined by an earlier step")
+        if isinstance(node, (ast.List, ast.Tuple)):
+            kind = "list" if isinstance(node, ast.List) else "tuple"
+            return Seq(tuple(self.expr(e, d) for e in node.elts), kind)
+        if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
+            return BinOp(BINOPS[type(node.op)], self.expr(node.left, d), self.expr(node.right, d))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
+            operand = self.expr(node.operand, d)
+            if node.op.__class__ is ast.USub and isinstance(operand, Const) \
+                    and type(operand.value) in (int, float):
+                return Const(-operand.value)  # -1 is a literal, not an operation
+            return UnaryOp(UNARY[type(node.op)], operand)
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:
+                raise _err(node, "only single comparisons (==, !=, <, <=, >, >=) are allowed")
+            return BinOp(COMPARE[type(node.ops[0])], self.expr(node.left, d),
+                         self.expr(node.comparators[0], d))
+        if isinstance(node, ast.Subscript):
+            return Subscript(self.expr(node.value, d), self.index(node.slice, d))
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node, d)
+        if isinstance(node, ast.Call):
+            return self.call(node, d)
+        raise _err(node, _FORBIDDEN.get(type(node),
+                                        f"'{type(node).__name__}' is not allowed in recipes"))
+
+    def constant(self, node: ast.Constant) -> Const:
+        value = node.value
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise _err(node, f"string longer than {MAX_STRING} characters")
+        elif value is Ellipsis or value is None or isinstance(value, (bool, int, float, complex)):
+            self.literals += 1
+            if self.literals > MAX_LITERALS:
+                raise _err(node, f"more than {MAX_LITERALS} literal numbers in one recipe")
+            if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+                raise _err(node, "integer literal does not fit in 64 bits")
+        else:
+            raise _err(node, f"{type(value).__name__} literals are not allowed")
+        return Const(value)
+
+    def index(self, node: ast.expr, depth: int) -> Expr:
+        if isinstance(node, ast.Slice):
+            return Slice(*(None if e is None else self.expr(e, depth)
+                           for e in (node.lower, node.upper, node.step)))
+        if isinstance(node, ast.Tuple):
+            return Seq(tuple(self.index(e, depth + 1) for e in node.elts), "tuple")
+        return self.expr(node, depth)
+
+    def attribute(self, node: ast.Attribute, depth: int) -> Expr:
+        if node.attr.startswith("_"):
+            raise _err(node, f"attribute '{node.attr}': private and dunder attributes are "
+                             "not allowed")
+        if isinstance(node.value, ast.Name) and node.value.id == "torch" \
+                and node.value.id not in self.bound:
+            if node.attr in DTYPES:
+                self.need("torch", node)
+                return Const(DTYPES[node.attr])
+            raise _err(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
+        if node.attr in TENSOR_ATTRIBUTES:
+            return Attr(self.expr(node.value, depth), node.attr)
+        if self.module_like(node.value):  # lin.weight, seq[0].bias, drop.training
+            if node.attr in MODULE_CLASS_NAMES:
+                raise _err(node, f"'.{node.attr}' is a method of nn.Module, not a value: call "
+                                 "the module itself, as in lin(x)")
+            return Attr(self.expr(node.value, depth), node.attr)
+        raise _err(node, f"attribute '{node.attr}' is not allowed in recipes")
+
+    def call(self, node: ast.Call, depth: int) -> Expr:
+        func = node.func
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise _err(node, "** unpacking is not allowed in recipes")
+        if isinstance(func, ast.Name) and func.id == "float" and func.id not in self.bound:
+            return self.float_call(node)
+        op, receiver = self.callee(func, depth)
+        spec = CATALOG.get(op)
+        if spec is None and op != MODULE_CALL and op not in MODULE_METHODS:
+            what = "tensor method" if receiver is not None else "function"
+            raise _err(node, f"unknown {what} '{op.replace('Tensor.', '.')}': not in the "
+                             "op catalogue")
+        dicts = spec is not None and bool(spec.extra.get("dict_args"))
+        args = tuple(self.argument(a, depth + 1, dicts) for a in node.args)
+        kwargs = tuple((kw.arg, self.argument(kw.value, depth + 1, dicts))
+                       for kw in node.keywords if kw.arg is not None)
+        return Call(op, args if receiver is None else (receiver, *args), kwargs)
+
+    def argument(self, node: ast.expr, depth: int, dicts: bool) -> Expr:
+        """A call argument; ``{"name": module, ...}`` too where the op takes a dict."""
+        if not dicts or not isinstance(node, ast.Dict):
+            return self.expr(node, depth)
+        items = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                raise _err(value, "** unpacking is not allowed in recipes")
+            if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+                raise _err(key, 'the keys of this dict are strings, such as "head"')
+            items.append(Seq((self.constant(key), self.expr(value, depth + 1)), "tuple"))
+        return Seq(tuple(items), "dict")
+
+    def callee(self, func: ast.expr, depth: int) -> tuple[str, Expr | None]:
+        """The catalogue key a call names, and its receiver for a method."""
+        if isinstance(func, ast.Name):
+            if func.id in self.bound:
+                if func.id == "self":
+                    raise _err(func, "a module cannot call itself")
+                if func.id in self.modules or func.id in self.classes:
+                    return MODULE_CALL, Ref(func.id)
+                raise _err(func, f"'{func.id}' is not a module or a recipe class: it cannot "
+                                 "be called")
+            spec = CATALOG.get(func.id)
+            if spec is not None and spec.namespace == "builtins":
+                return func.id, None
+            raise _err(func, f"unknown function '{func.id}'")
+        if isinstance(func, ast.Subscript) and self.module_like(func.value):
+            return MODULE_CALL, self.expr(func, depth + 1)
+        if not isinstance(func, ast.Attribute):
+            raise _err(func, "only named functions and methods can be called")
+        if func.attr.startswith("_"):
+            raise _err(func, f"'{func.attr}': private and dunder names are not allowed")
+        path = _dotted(func)
+        for prefix, module in (("torch.nn.functional.", "F"), ("torch.nn.", "nn"),
+                               ("torch.", "torch"), ("F.", "F"), ("nn.", "nn")):
+            head = path.split(".", 1)[0] if path else ""
+            if path and path.startswith(prefix) and head not in self.bound:
+                rest = path[len(prefix):]
+                if "." in rest:
+                    raise _err(func, f"unknown function '{path}': not in the op catalogue")
+                self.need(head if head in ("nn", "F") else "torch", func)
+                return f"{module}.{rest}", None
+        if CATALOG.get(f"Tensor.{func.attr}") is None:
+            if f"Module.{func.attr}" in MODULE_METHODS:
+                return f"Module.{func.attr}", self.expr(func.value, depth + 1)
+            if self.module_like(func.value):  # self.fc(x): call the submodule
+                return MODULE_CALL, self.expr(func, depth + 1)
+        return f"Tensor.{func.attr}", self.expr(func.value, depth + 1)
+
+    def float_call(self, node: ast.Call) -> Const:
+        if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant):
+            value = node.args[0].value
+            if isinstance(value, str) and value.strip().lower() in (
+                    "nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+                return Const(float(value))
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return Const(float(value))
+        raise _err(node, 'float() takes one literal: float("nan"), float("inf") or a number')
+
+
+def _dotted(node: ast.expr) -> str:
+    """``torch.nn.functional.softmax`` for a chain of names; ``...()`` for a bare call."""
+    parts: list[str] = []  # walked without recursion: hostile chains are thousands long
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Attribute):
+            parts.append("." + node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call) and not node.args and not node.keywords:
+            parts.append("()")
+            node = node.func
+        else:
+            return ""
+    return node.id + "".join(reversed(parts))
+
+
+def _too_deep(source: str) -> RecipeError:
+    """The refusal of a file too deeply nested to read, at its most bracketed line."""
+    counts = [sum(line.count(c) for c in ".([{+-*/@%&|^~<>") + line.count("not ")
+              for line in source.split("\n")]
+    line = max(range(len(counts)), key=counts.__getitem__) + 1 if counts else 0
+    return RecipeError(line, 0, "nested too deeply to be a recipe: too many brackets, dots "
+                                "or operators in one expression")
+
+
+def _err(node: ast.AST, reason: str) -> RecipeError:
+    return RecipeError(getattr(node, "lineno", 0), getattr(node, "col_offset", -1) + 1, reason)

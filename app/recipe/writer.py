@@ -1,0 +1,218 @@
+"""Write a recipe as a plain Python script that runs with ``python`` and needs only torch."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import torch
+
+from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
+from app.recipe.model import Recipe, Step
+from app.recipe.modules import MODULE_CALL, ModuleDef, Parameter
+
+#: Lines longer than this wrap nested list literals one row per line.
+LINE_LENGTH = 100
+
+_PREC = {"==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5, "|": 6, "^": 7, "&": 8,
+         "+": 10, "-": 10, "*": 11, "/": 11, "//": 11, "%": 11, "@": 11, "**": 13}
+_UNARY, _PRIMARY = 12, 15
+
+
+def write_recipe(recipe: Recipe) -> str:
+    """The recipe as Python source text."""
+    out: list[str] = []
+    if recipe.docstring:
+        out.append(_docstring(recipe.docstring))
+    out.extend(f"import {line}" for line in imports_needed(recipe))
+    out.append("")
+    block = ""
+    after_class = False
+    for step in recipe.steps:
+        is_class = isinstance(step.expr, ModuleDef)
+        if is_class or after_class:  # two blank lines around a class, as PEP 8 has it
+            while out and not out[-1]:
+                out.pop()
+            out += ["", ""]
+        after_class = is_class
+        if step.block != block:
+            if step.block:
+                out.append(f"with torch.{step.block}():")
+            block = step.block
+        indent = "    " if block else ""
+        if step.comment:
+            if out and out[-1] and not out[-1].endswith(":"):
+                out.append("")
+            out.extend(f"{indent}# {c}".rstrip() for c in step.comment.splitlines())
+        out.append(indent + write_step(step, indent))
+    text = "\n".join(out).rstrip("\n") + "\n"
+    if recipe.training is not None:
+        from app.training.script import training_text
+
+        text += "\n\n" + training_text(recipe.training)
+    return text
+
+
+def write_step(step: Step, indent: str = "") -> str:
+    """One statement, ``name = expr`` or a bare call; a module class is its whole text."""
+    if isinstance(step.expr, ModuleDef):
+        return write_class(step.name or "Module", step.expr)
+    head = f"{step.name} = " if step.name else ""
+    text = head + write_expr(step.expr)
+    if len(indent + text) > LINE_LENGTH:
+        text = head + write_expr(step.expr, wrap_at=len(indent))
+    return text
+
+
+def write_expr(expr: Expr, wrap_at: int | None = None) -> str:
+    """Python text for ``expr``; with ``wrap_at``, nested lists put one row per line."""
+    return _Writer(wrap_at).fmt(expr, 0)
+
+
+def imports_needed(recipe: Recipe) -> list[str]:
+    """The import lines (without ``import``) the recipe's steps use."""
+    needed = ["torch"]
+    exprs = [e for s in recipe.steps
+             for e in (s.expr.expressions() if isinstance(s.expr, ModuleDef) else (s.expr,))]
+    ops = {n.op.split(".", 1)[0] for e in exprs for n in walk(e) if isinstance(n, Call)}
+    if any(isinstance(s.expr, ModuleDef) for s in recipe.steps):
+        ops.add("nn")  # class Net(nn.Module)
+    if "nn" in ops:
+        needed.append("torch.nn as nn")
+    if "F" in ops:
+        needed.append("torch.nn.functional as F")
+    return needed
+
+
+def _docstring(text: str) -> str:
+    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'
+    return f'"""{body}"""'
+
+
+class _Writer:
+    def __init__(self, wrap_at: int | None):
+        self.wrap_at = wrap_at
+        self.depth = 0
+
+    def fmt(self, e: Expr, need: int) -> str:
+        text, prec = self.node(e)
+        return f"({text})" if prec < need else text
+
+    def node(self, e: Expr) -> tuple[str, int]:
+        if isinstance(e, Const):
+            return _const(e.value)
+        if isinstance(e, Seq):
+            return self.seq(e), _PRIMARY
+        if isinstance(e, Call):
+            return self.call(e), _PRIMARY
+        if isinstance(e, BinOp):
+            p = _PREC[e.op]
+            if e.op == "**":
+                left, right = self.fmt(e.left, p + 1), self.fmt(e.right, _UNARY)
+            elif p == 5:
+                left, right = self.fmt(e.left, p + 1), self.fmt(e.right, p + 1)
+            else:
+                left, right = self.fmt(e.left, p), self.fmt(e.right, p + 1)
+            return f"{left} {e.op} {right}", p
+        if isinstance(e, UnaryOp):
+            return f"{e.op}{self.fmt(e.operand, _UNARY)}", _UNARY
+        if isinstance(e, Subscript):
+            index = e.index
+            if isinstance(index, Seq) and index.kind == "tuple" and index.items:
+                inner = ", ".join(self.fmt(i, 0) for i in index.items)
+                if len(index.items) == 1:
+                    inner += ","  # x[0,] is a one-element tuple index, not x[0]
+            else:
+                inner = self.fmt(index, 0)
+            return f"{self.fmt(e.value, _PRIMARY)}[{inner}]", _PRIMARY
+        if isinstance(e, Slice):
+            parts = ["" if p is None else self.fmt(p, 0) for p in (e.lower, e.upper, e.step)]
+            text = f"{parts[0]}:{parts[1]}" + (f":{parts[2]}" if e.step is not None else "")
+            return text, 0
+        if isinstance(e, Attr):
+            return f"{self.fmt(e.value, _PRIMARY)}.{e.name}", _PRIMARY
+        return f"{e.name}", _PRIMARY  # Ref
+
+    def call(self, e: Call) -> str:
+        args = list(e.args)
+        if e.is_method:
+            head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
+        elif e.op == MODULE_CALL:  # lin(x), Net()
+            head = self.fmt(args.pop(0), _PRIMARY)
+        elif e.op.startswith("Module."):  # net.parameters()
+            head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
+        else:
+            head = e.op
+        parts = [self.fmt(a, 0) for a in args]
+        parts += [f"{k}={self.fmt(v, 0)}" for k, v in e.kwargs]
+        return f"{head}({', '.join(parts)})"
+
+    def seq(self, e: Seq) -> str:
+        if e.kind == "dict":  # (key, value) pairs: {"a": nn.Linear(2, 2)}
+            pairs = [i.items for i in e.items]  # type: ignore[attr-defined]
+            return "{" + ", ".join(f"{self.fmt(k, 0)}: {self.fmt(v, 0)}" for k, v in pairs) + "}"
+        open_, close = ("[", "]") if e.kind == "list" else ("(", ")")
+        nested = self.wrap_at is not None and e.items and all(
+            isinstance(i, Seq) for i in e.items)
+        self.depth += 1
+        items = [self.fmt(i, 0) for i in e.items]
+        self.depth -= 1
+        if e.kind == "tuple" and len(items) == 1:
+            return f"({items[0]},)"
+        if nested:
+            pad = " " * ((self.wrap_at or 0) + 4 * (self.depth + 1))
+            end = " " * ((self.wrap_at or 0) + 4 * self.depth)
+            return open_ + "\n" + "".join(f"{pad}{i},\n" for i in items) + end + close
+        return open_ + ", ".join(items) + close
+
+
+def _const(value: object) -> tuple[str, int]:
+    if isinstance(value, torch.dtype):
+        return str(value), _PRIMARY
+    if value is Ellipsis:
+        return "...", _PRIMARY
+    if isinstance(value, float):
+        if math.isnan(value):
+            return 'float("nan")', _PRIMARY
+        if math.isinf(value):
+            return ('float("inf")', _PRIMARY) if value > 0 else ('float("-inf")', _PRIMARY)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False), _PRIMARY
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        return repr(value), _UNARY
+    return repr(value), _PRIMARY
+
+
+# -- classes -------------------------------------------------------------------------------------
+def write_class(name: str, defn: ModuleDef) -> str:
+    """The class as Python text: the inverse of ``read_class``."""
+    lines = [f"class {name}(nn.Module):"]
+    if defn.docstring:
+        lines += [f"    {_docstring(defn.docstring)}", ""]
+    body = "        "
+    lines.append(f"    def __init__({_signature(defn.init_params)}):")
+    lines.append(f"{body}super().__init__()")
+    for step in defn.init:
+        lines += _comment(step.comment, body)
+        if step.name is None:
+            lines.append(body + write_step(step, body))
+        else:
+            lines.append(f"{body}self.{write_step(step, body + 'self.')}")
+    if defn.returns is not None:
+        lines += ["", f"    def forward({_signature(defn.forward_params)}):"]
+        for step in defn.forward:
+            lines += _comment(step.comment, body)
+            lines.append(body + write_step(step, body))
+        lines += _comment(defn.return_comment, body)
+        lines.append(f"{body}return {write_expr(defn.returns)}")
+    return "\n".join(lines)
+
+
+def _signature(params: tuple[Parameter, ...]) -> str:
+    return ", ".join(["self"] + [n if d is None else f"{n}={write_expr(d)}" for n, d in params])
+
+
+def _comment(text: str, indent: str) -> list[str]:
+    return [f"{indent}# {c}".rstrip() for c in text.splitlines()] if text else []

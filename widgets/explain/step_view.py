@@ -1,0 +1,181 @@
+"""The selected step worked out for the visual explanations: its inputs, as they were
+before it ran, and its output. Qt-free; used by ``widgets.explain.op_view`` and its extras.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import torch
+
+from app.catalog import CATALOG, OpSpec
+from app.expr import BinOp, Call, Expr, Ref, UnaryOp, walk
+from app.recipe.document import Document
+from app.recipe.evaluator import StepResult, evaluate, evaluate_expr
+from app.recipe.model import Recipe, Step
+
+
+@dataclass
+class StepView:
+    """The selected step as the op view worked it out; what an extra is shown.
+
+    Parameters
+    ----------
+    index : int
+        The step's position in the recipe.
+    step : Step
+    result : StepResult
+    spec : OpSpec or None
+        The catalogue entry of a call; None for operators.
+    op : str
+        The key of ``EXTRAS``: the op's name (``tril``) or the operator (``+``).
+    inputs : dict
+        The values of the names the step reads, as they were before it ran (copies).
+    output : Any
+        What the step produced (None when it failed).
+    live : dict
+        The same values uncopied (the output may share their memory).
+    """
+
+    index: int
+    step: Step
+    result: StepResult
+    spec: OpSpec | None
+    op: str
+    inputs: dict[str, Any]
+    output: Any
+    live: dict[str, Any] = field(default_factory=dict)
+    """The values themselves, not copies: to tell which tensors share memory."""
+
+    def value_of(self, expr: Expr) -> Any:
+        """The value of a sub-expression of the step, worked out on copies of the inputs."""
+        if isinstance(expr, Ref):
+            return self.inputs.get(expr.name)
+        namespace = {k: v.clone() if isinstance(v, torch.Tensor) else v
+                     for k, v in self.inputs.items()}
+        return evaluate_expr(expr, namespace)
+
+    def operands(self) -> dict[str, Expr]:
+        """The step's top-level operands by parameter name (``left``/``right`` for operators)."""
+        expr = self.step.expr
+        if isinstance(expr, BinOp):
+            return {"left": expr.left, "right": expr.right}
+        if isinstance(expr, UnaryOp):
+            return {"operand": expr.operand}
+        if isinstance(expr, Call) and self.spec is not None:
+            bound = self.spec.bind(expr)
+            return {self.spec.receiver: expr.args[0], **bound} if expr.is_method else bound
+        return {}
+
+    def receiver(self) -> torch.Tensor | None:
+        """The tensor the op works on (``x`` in ``x.view(...)`` or ``torch.tril(x)``)."""
+        if self.spec is None:
+            return None
+        expr = self.operands().get(self.spec.receiver)
+        value = safe_value(self, expr)
+        return value if isinstance(value, torch.Tensor) else None
+
+
+def make_step_view(doc: Document) -> StepView | None:
+    """The document's selected step with its inputs and output, or None."""
+    i = doc.selected
+    if i is None or i >= len(doc.run.results) or i >= len(doc.recipe.steps):
+        return None
+    result = doc.run.results[i]
+    step = result.step
+    spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
+    op = spec.name if spec is not None else (op_key(step.expr) or "")
+    live, output = _values_at(doc, i, result)
+    return StepView(i, step, result, spec, op, {n: _copy(v) for n, v in live.items()},
+                    output, live)
+
+
+def _values_at(doc: Document, i: int, result: StepResult) -> tuple[dict[str, Any], Any]:
+    """The values step ``i`` read, as they were before it ran, and its output.
+
+    The evaluator keeps live tensors, so an in-place op at or after step ``i`` changes
+    what the run holds; then the recipe up to the step is run again.
+    """
+    step = result.step
+    if not any(_in_place(s.expr) for s in doc.recipe.steps[i:]):
+        values: dict[str, Any] = {}
+        for r in doc.run.results[:i]:  # the last binding before the step wins
+            if r.step.name in step.reads and r.ok:
+                values[r.step.name] = r.value
+        return {n: values[n] for n in step.reads if n in values}, result.value
+    # an in-place op changed the live tensors since: run the recipe up to here again
+    prefix = evaluate(Recipe(doc.recipe.steps[:i]), stdout=io.StringIO())
+    namespace = prefix.namespace
+    inputs = {n: namespace[n] for n in step.reads if n in namespace}
+    before = {n: _copy(v) for n, v in inputs.items()}  # the step may change them
+    output = None
+    if result.ok and tensor_parts(result.value):
+        block = torch.no_grad() if step.block == "no_grad" else contextlib.nullcontext()
+        with contextlib.suppress(Exception), block:
+            output = evaluate_expr(step.expr, dict(namespace))
+    return before, output
+
+
+def _copy(value: Any) -> Any:
+    """A detached copy of a tensor, or of each tensor in a list or tuple."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copy(v) for v in value)
+    return value
+
+
+def tensor_parts(value: Any) -> list[tuple[int | None, torch.Tensor]]:
+    """A tensor as one part (None), a list or tuple of tensors as numbered parts."""
+    if isinstance(value, torch.Tensor):
+        return [(None, value)]
+    if isinstance(value, (list, tuple)):
+        return [(k, v) for k, v in enumerate(value) if isinstance(v, torch.Tensor)]
+    return []
+
+
+def _in_place(expr: Expr) -> bool:
+    """Whether ``expr`` calls an op that changes its tensor in place (``add_``)."""
+    return any(isinstance(n, Call) and (spec := CATALOG.get(n.op)) is not None
+               and spec.in_place for n in walk(expr))
+
+
+def op_key(expr: Expr) -> str | None:
+    """The op a step's expression calls (``torch.tril``) or its operator (``+``)."""
+    if isinstance(expr, Call):
+        return expr.op
+    return expr.op if isinstance(expr, (BinOp, UnaryOp)) else None
+
+
+def with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:
+    """``call`` with parameter ``name`` set to ``value``, keeping how the call is spelled."""
+    if any(k == name for k, _ in call.kwargs):
+        return replace(call, kwargs=tuple((k, value if k == name else v)
+                                          for k, v in call.kwargs))
+    head = 1 if call.is_method else 0
+    params = [p.name for p in (spec.method_params() if call.is_method else spec.params)
+              if not p.keyword_only]
+    if name in params and params.index(name) < len(call.args) - head:
+        args = list(call.args)
+        args[head + params.index(name)] = value
+        return replace(call, args=tuple(args))
+    return replace(call, kwargs=call.kwargs + ((name, value),))
+
+
+def safe_value(sv: StepView, expr: Expr | None) -> Any:
+    """The value of ``expr`` in ``sv``, or None when there is none or it fails."""
+    if expr is None:
+        return None
+    try:
+        return sv.value_of(expr)
+    except Exception:  # noqa: BLE001 - an operand that fails is shown as missing
+        return None
+
+
+def shape_text(shape) -> str:
+    """``(2, 3)``, and ``(3,)`` for one dimension."""
+    shape = tuple(shape)
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"

@@ -1,0 +1,205 @@
+"""The ``tensor-lab`` command and the thin Qt bootstrap around the window.
+
+``tensor-lab [RECIPE.py]`` opens the window; ``tensor-lab --screenshot OUT.png [RECIPE.py]``
+renders it offscreen; ``tensor-lab run RECIPE.py [--json]`` goes to ``app.cli.run_main``,
+which evaluates headless with no Qt imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from app.identity import APPLICATION, ORGANIZATION
+from widgets.shell.translators import install_translators
+from widgets.xcb import install_hint, missing_xcb_libraries
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``tensor-lab``: ``run`` evaluates headless; anything else opens the window."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["run"]:
+        from app.cli import run_main
+
+        return run_main(argv[1:])
+    return gui_main(argv)
+
+
+def gui_main(argv: list[str]) -> int:
+    """Open the window (or render it offscreen with ``--screenshot``)."""
+    parser = argparse.ArgumentParser(
+        prog="tensor-lab",
+        description="A desktop lab for exploring PyTorch. "
+                    "'tensor-lab run RECIPE.py [--json]' evaluates a recipe without the window.")
+    parser.add_argument("recipe", nargs="?", help="a recipe to open (.py)")
+    parser.add_argument("--screenshot", metavar="OUT.png",
+                        help="render the window offscreen at 1280x800, save it, and exit")
+    parser.add_argument("--size", default="1280x800", help="window size for --screenshot")
+    parser.add_argument("--present", action="store_true",
+                        help="start in presenter mode: big text, cells and plot lines")
+    parser.add_argument("--lang", metavar="LOCALE",
+                        help="the interface language, such as en or zh_CN (remembered)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"),
+                        help="the colour theme (remembered)")
+    args = parser.parse_args(argv)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size must look like 1280x800, not {args.size!r}")
+    return launch(args.recipe, screenshot=args.screenshot, size=(width, height),
+                  present=args.present, lang=args.lang, theme=args.theme)
+
+
+def prepare_environment() -> None:
+    """What Qt must know before the application object exists.
+
+    Qt spreads large image blits over a thread pool of its own. Here every core but the
+    window's belongs to training (``worker.default_threads``): those threads took CPU
+    from the training process on every frame of live plots, and the window paints
+    faster alone. ``QT_NO_GUI_THREADPOOL`` (read by Qt as the application starts) turns
+    the pool off; a value already in the environment is kept.
+    """
+    os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
+
+
+def launch(recipe: str | None = None, *, screenshot: str | None = None,
+           size: tuple[int, int] = (1280, 800), present: bool = False,
+           lang: str | None = None, theme: str | None = None) -> int:
+    """Run the window; with ``screenshot``, render offscreen to that PNG and return.
+
+    ``lang`` (a locale such as ``zh_CN``) and ``theme`` are remembered in the settings,
+    except for a screenshot, which leaves the settings as they were.
+    """
+    if screenshot:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    missing = missing_xcb_libraries()
+    if missing:
+        print(f"tensor-lab: {install_hint(missing)}", file=sys.stderr)
+        return 1
+    prepare_environment()
+    # torch before PySide6: once PySide6 is loaded, its import hook reads the source of
+    # every module imported after it, and torch has hundreds.
+    import torch  # noqa: F401
+    from PySide6.QtCore import QSettings, qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication
+
+    from widgets.common.theme import apply_theme
+    from widgets.shell.settings_store import load_settings, save_settings
+
+    qInstallMessageHandler(_on_qt_message)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+
+    settings = load_settings()
+    with settings.events.blocked():
+        if lang is not None:
+            settings.language = lang
+        if theme is not None:
+            settings.theme = theme
+    if not screenshot and (lang is not None or theme is not None):
+        save_settings(settings)
+    install_translators(settings.language)
+    apply_theme(settings.theme, settings.high_contrast)
+    window = make_window(recipe, restore_layout=not screenshot, present=present,
+                         settings=settings)
+    if screenshot:
+        return save_screenshot(window, screenshot, size)
+    window.show()
+    timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
+    if timing:
+        _report_first_paint(app, quit_after=timing == "exit")
+    from widgets.shell.autosave_hook import start_autosave
+
+    autosave = start_autosave(window)  # offers to restore a crashed session's work first
+    code = app.exec()
+    autosave.finish()  # a clean exit: nothing to offer next time
+    return code
+
+
+def _report_first_paint(app, quit_after: bool) -> None:
+    """Print "first paint after X s" once the first widget has painted (``make bench``).
+
+    With ``quit_after`` the process then leaves at once, skipping interpreter teardown.
+    """
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    def report() -> None:
+        print(f"first paint after {since_start():.3f} s", flush=True)
+        if quit_after:
+            os._exit(0)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                app.removeEventFilter(self)
+                QTimer.singleShot(0, report)  # after this frame's painting is done
+            return False
+
+    hook = FirstPaint(app)  # parented: lives as long as the application
+    app.installEventFilter(hook)
+
+
+def make_window(recipe: str | None = None, *, restore_layout: bool = True,
+                present: bool = False, settings=None):
+    """The main window on ``recipe``, or on the welcome recipe (never an empty window).
+
+    ``present`` starts it in presenter mode; ``settings`` (``app.settings.Settings``) are
+    read from ``QSettings`` when not given.
+    """
+    from app.recipe.document import Document
+    from widgets.shell.main_window import MainWindow
+
+    document = Document()
+    window = MainWindow(document, settings=settings)
+    if restore_layout:
+        window.restore_settings()
+    if recipe is None or not window.open_path(recipe):
+        document.open_welcome()
+    if present:
+        window.presenter.set_enabled(True)
+    return window
+
+
+def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
+    """Render ``window`` at ``size`` and write a PNG; 0 on success."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(*size)
+    window.show()
+    for _ in range(3):  # let layouts and deferred plot updates settle
+        QApplication.processEvents()
+    ok = window.grab().save(path)
+    window.hide()  # not close(): a screenshot neither asks questions nor saves the layout
+    if not ok:
+        print(f"tensor-lab: could not write {path}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+#: Qt messages that say nothing to a user: the offscreen platform's known limits.
+_QUIET = ("This plugin does not support propagateSizeHints",)
+
+
+def _on_qt_message(_mode, _context, message: str) -> None:
+    if not message.startswith(_QUIET):
+        print(message, file=sys.stderr)
+
+
+def since_start() -> float:
+    """Seconds since this process started (Linux reads /proc; elsewhere since import)."""
+    try:
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _IMPORTED
+
+
+_IMPORTED = time.perf_counter()

@@ -1,0 +1,417 @@
+"""The tensor builder: pick a creation function, fill in its arguments, add it as a step."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import torch
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QCloseEvent, QFontDatabase, QUndoStack
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.catalog import CATALOG, OpSpec
+from app.expr import Call, Const, Expr, Ref, walk
+from app.recipe.document import Document
+from app.recipe.evaluator import RecipeRun
+from app.recipe.model import Recipe, Step, check_name
+from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.writer import write_step
+from widgets.common.doc_links import listen
+from widgets.common.i18n_text import op_summary
+from widgets.common.theme import error_style, set_style_sheet
+from widgets.common.undo import push_edit
+from widgets.ops.param_form import ParamForm
+
+SEED_OP = "torch.manual_seed"
+#: Creation calls whose values come from the random number generator.
+#: (The catalogue could carry this as a flag on ``OpSpec``.)
+RANDOM_OPS = frozenset({"torch.rand", "torch.randn", "torch.randint", "torch.randperm",
+                        "torch.normal", "torch.rand_like", "torch.randn_like",
+                        "torch.randint_like"})
+HINT_STYLE = "color: palette(placeholder-text);"
+
+
+# -- recipe edits for the seed control (Qt-free) ----------------------------------------------
+def seed_index(recipe: Recipe) -> int | None:
+    """Index of the recipe's first bare ``torch.manual_seed(N)`` step, or None."""
+    for i, step in enumerate(recipe.steps):
+        if step.name is None and isinstance(step.expr, Call) and step.expr.op == SEED_OP:
+            return i
+    return None
+
+
+def seed_recipe(recipe: Recipe, seed: int | None) -> None:
+    """Set, replace or (with None) remove the recipe's seed step.
+
+    A new seed step goes just before the first random step, or first of all.
+    """
+    index = seed_index(recipe)
+    if seed is None:
+        if index is not None:
+            recipe.remove(index)
+        return
+    call = Call(SEED_OP, (Const(seed),))
+    if index is not None:
+        recipe.replace_step(index, replace(recipe.steps[index], expr=call))
+        return
+    first_random = next((i for i, s in enumerate(recipe.steps)
+                         if any(isinstance(n, Call) and n.op in RANDOM_OPS for n in walk(s.expr))),
+                        0)
+    recipe.insert(first_random, Step(None, call))
+
+
+@functools.cache
+def example_values(spec: OpSpec) -> dict[str, Expr]:
+    """The arguments of ``spec.example`` (read, never run), so a form starts somewhere useful."""
+    try:  # the prelude binds the x that the *_like examples use
+        recipe = read_recipe(f"import torch\nx = torch.zeros(1)\nexample = {spec.example}\n")
+    except RecipeError:
+        return {}
+    call = recipe.steps[-1].expr
+    if not isinstance(call, Call) or call.op != spec.function_key:
+        return {}
+    bound = spec.bind(call)
+    return {k: v for k, v in bound.items() if not any(isinstance(n, Ref) for n in walk(v))}
+
+
+def creation_spec(step: Step) -> OpSpec | None:
+    """The catalogue entry of a creation step the builder can edit, or None."""
+    if not isinstance(step.expr, Call) or step.expr.is_method:
+        return None
+    spec = CATALOG.get(step.expr.op)
+    return spec if spec is not None and spec.category == "creation" else None
+
+
+class BuilderPanel(QWidget):
+    """Builds creation steps (``x = torch.zeros(2, 3)``) from a form, and the recipe's seed.
+
+    Parameters
+    ----------
+    document : Document
+        The open recipe; steps are added to it and selected.
+    undo_stack : QUndoStack or None
+        Where edits go, so they can be undone.
+    """
+
+    def __init__(self, document: Document, undo_stack: QUndoStack | None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document, self._stack = document, undo_stack
+        self._name_auto = True  # the name was filled in by the panel, not typed
+        self._loaded: Step | None = None  # the selected step the form shows
+        self._loaded_call: Call | None = None
+        self._specs = CATALOG.in_category("creation")
+        self._build()
+        self._set_model_connected(True)
+        self.set_function(self._specs[0].name)
+        self._on_model_evaluated(document.run)
+
+    def _build(self) -> None:
+        self._mono = mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.function_combo = QComboBox()
+        for spec in self._specs:
+            self.function_combo.addItem(spec.function_key or spec.name)
+            self.function_combo.setItemData(self.function_combo.count() - 1, op_summary(spec),
+                                            Qt.ItemDataRole.ToolTipRole)
+        self.function_combo.setToolTip(self.tr("The torch function that creates the tensor."))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setStyleSheet(HINT_STYLE)
+
+        self.form = ParamForm()
+        arguments = QGroupBox(self.tr("Arguments"))
+        QVBoxLayout(arguments).addWidget(self.form)
+
+        self.name_edit = QLineEdit()
+        self.name_edit.setToolTip(self.tr("The variable the new tensor is assigned to."))
+        self.name_message = QLabel()
+        self.name_message.setWordWrap(True)
+        self.name_message.hide()
+        names = QFormLayout()
+        names.addRow(self.tr("Name"), self.name_edit)
+        names.addRow(self.name_message)
+
+        self.preview = QLabel()
+        self.preview.setFont(mono)
+        self.preview.setWordWrap(True)
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview.setFrameShape(QLabel.Shape.StyledPanel)
+        self.preview.setMargin(4)
+        self.preview.setToolTip(self.tr("The Python line the step will be, as saved in the "
+                                        "recipe file."))
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet(error_style())
+        self.status.hide()
+
+        self.add_button = QPushButton(self.tr("Add"))
+        self.add_button.setToolTip(self.tr("Append this step to the recipe and select it."))
+        self.update_button = QPushButton(self.tr("Update selected"))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.update_button)
+
+        self.seed_check = QCheckBox(self.tr("Use a seed"))
+        self.seed_check.setToolTip(self.tr(
+            "Put torch.manual_seed(N) before the first random step, so random tensors "
+            "come out the same on every run."))
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setKeyboardTracking(False)  # one undo step per seed, not per digit
+        self.seed_spin.setToolTip(self.tr("The seed: any non-negative integer."))
+        seed = QGroupBox(self.tr("Random seed"))
+        seed_row = QHBoxLayout(seed)
+        seed_row.addWidget(self.seed_check)
+        seed_row.addWidget(self.seed_spin, 1)
+
+        layout = QVBoxLayout(self)
+        function_row = QFormLayout()
+        function_row.addRow(self.tr("Function"), self.function_combo)
+        layout.addLayout(function_row)
+        layout.addWidget(self.summary)
+        layout.addWidget(arguments)
+        layout.addLayout(names)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        layout.addWidget(seed)
+        layout.addStretch(1)
+
+        self.function_combo.currentIndexChanged.connect(self._on_view_function_changed)
+        self.form.changed.connect(self._refresh)
+        self.name_edit.textEdited.connect(self._on_view_name_edited)
+        self.name_edit.textChanged.connect(self._refresh)
+        self.add_button.clicked.connect(self.add)
+        self.update_button.clicked.connect(self.update_selected)
+        self.seed_check.toggled.connect(self._on_view_seed_toggled)
+        self.seed_spin.valueChanged.connect(self._on_view_seed_changed)
+
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place the panel listens."""
+        doc = self._document
+        links = ((doc.evaluated, self._on_model_evaluated),
+                 (doc.selection_changed, self._on_model_selection_changed))
+        listen(self, links, connect)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._set_model_connected(False)
+        super().closeEvent(event)
+
+    # -- public ------------------------------------------------------------------------------
+    @property
+    def spec(self) -> OpSpec:
+        """The chosen creation function."""
+        return self._specs[self.function_combo.currentIndex()]
+
+    def set_function(self, name: str) -> None:
+        """Choose the creation function ``name`` (``"zeros"`` or ``"torch.zeros"``)."""
+        index = next(i for i, s in enumerate(self._specs) if name in (s.name, s.function_key))
+        if index == self.function_combo.currentIndex():
+            self._on_view_function_changed(index)
+        else:
+            self.function_combo.setCurrentIndex(index)
+
+    def current_call(self) -> Call | None:
+        """The call the form describes, or None while a field has an error."""
+        if self.form.errors():
+            return None
+        return self.spec.make_call(self.form.values())
+
+    def add(self) -> None:
+        """Append the step the panel describes, as one undoable edit, and select it."""
+        call, name = self.current_call(), self.name_edit.text().strip()
+        if call is None or self._name_problems()[0] is not None:
+            return
+        step = Step(name, call)
+        recipe = self._document.recipe
+        push_edit(self._stack, recipe, lambda r: r.append(step), self.tr("Add {0}").format(name))
+        self._document.select(len(recipe.steps) - 1)
+
+    def update_selected(self) -> None:
+        """Replace the selected creation step with the panel's name and call."""
+        index, call = self._editable_index(), self.current_call()
+        name = self.name_edit.text().strip()
+        if index is None or call is None or self._name_problems()[1] is not None:
+            return
+
+        def edit(r: Recipe) -> None:
+            if r.steps[index].name != name:
+                r.rename(index, name)  # later steps follow the new name
+            r.replace_step(index, replace(r.steps[index], expr=call))
+
+        push_edit(self._stack, self._document.recipe, edit,
+                  self.tr("Update {0}").format(name))
+
+    def set_seed(self, seed: int | None) -> None:
+        """Seed the recipe with ``torch.manual_seed(seed)``; None removes the seed step."""
+        doc = self._document
+        text = self.tr("Remove seed") if seed is None else self.tr("Seed {0}").format(seed)
+        before, selected = seed_index(doc.recipe), doc.selected
+        push_edit(self._stack, doc.recipe, lambda r: seed_recipe(r, seed), text)
+        after = seed_index(doc.recipe)
+        if selected is not None:  # keep the same step selected as steps shift
+            if before is None and after is not None and after <= selected:
+                doc.select(selected + 1)
+            elif before is not None and after is None and before < selected:
+                doc.select(selected - 1)
+
+    # -- model to view -------------------------------------------------------------------------
+    def _on_model_evaluated(self, run: RecipeRun) -> None:
+        recipe = self._document.recipe
+        with QSignalBlocker(self.form):
+            self.form.set_names(self._tensor_names())
+        index = seed_index(recipe)
+        with QSignalBlocker(self.seed_check), QSignalBlocker(self.seed_spin):
+            self.seed_check.setChecked(index is not None)
+            if index is not None:
+                args = recipe.steps[index].expr.args  # type: ignore[union-attr]
+                if args and isinstance(args[0], Const) and isinstance(args[0].value, int):
+                    self.seed_spin.setValue(args[0].value)
+        selected = self._editable_index()
+        if selected is not None and recipe.steps[selected] != self._loaded:
+            self._load(selected)  # changed underneath the form: by undo, or another panel
+        elif self._name_auto and selected is None:
+            self._set_auto_name()
+        self._refresh()
+
+    def _on_model_selection_changed(self, index: int | None) -> None:
+        if self._editable_index() is not None:
+            self._load(index)  # type: ignore[arg-type]
+        else:
+            self._loaded = None
+            if self._name_auto:
+                self._set_auto_name()
+        self._refresh()
+
+    def _load(self, index: int) -> None:
+        step = self._document.recipe.steps[index]
+        spec = creation_spec(step)
+        assert spec is not None and isinstance(step.expr, Call)
+        with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
+            self.function_combo.setCurrentIndex(self._specs.index(spec))
+            self.form.set_spec(spec, self._tensor_names())
+            self.form.set_values(spec.bind(step.expr))
+        with QSignalBlocker(self.name_edit):
+            self.name_edit.setText(step.name or "")
+        self._loaded, self._name_auto = step, True
+        self._loaded_call = self.current_call()  # the same call spelled the form's way
+        self.summary.setText(op_summary(spec))
+
+    # -- view to model ------------------------------------------------------------------------
+    def _on_view_function_changed(self, index: int) -> None:
+        spec = self._specs[index]
+        with QSignalBlocker(self.form):
+            self.form.set_spec(spec, self._tensor_names())
+            self.form.set_values({**example_values(spec), **self.form.values()})
+        self.summary.setText(op_summary(spec))
+        self._refresh()
+
+    def _on_view_name_edited(self, _text: str) -> None:
+        self._name_auto = False
+
+    def _on_view_seed_toggled(self, checked: bool) -> None:
+        self.set_seed(self.seed_spin.value() if checked else None)
+
+    def _on_view_seed_changed(self, value: int) -> None:
+        if self.seed_check.isChecked():
+            self.set_seed(value)
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _tensor_names(self) -> list[str]:
+        ns = self._document.run.namespace
+        return [n for n in dict.fromkeys(self._document.recipe.names())
+                if isinstance(ns.get(n), torch.Tensor)]
+
+    def _editable_index(self) -> int | None:
+        """The selected step, when it is a creation call this panel can edit."""
+        index, steps = self._document.selected, self._document.recipe.steps
+        if index is None or not 0 <= index < len(steps) or creation_spec(steps[index]) is None:
+            return None
+        return index
+
+    def _set_auto_name(self) -> None:
+        with QSignalBlocker(self.name_edit):
+            self.name_edit.setText(self._document.recipe.unique_name("x"))
+        self._name_auto = True
+
+    def _name_problems(self) -> tuple[str | None, str | None]:
+        """Why the name cannot be used to add a step, and to update the selected one."""
+        name, recipe = self.name_edit.text().strip(), self._document.recipe
+        if not name:
+            empty = self.tr("Give the tensor a name.")
+            return empty, empty
+        for_add = check_name(name, taken=set(recipe.names()))
+        index = self._editable_index()
+        if index is None:
+            return for_add, self.tr("No creation step is selected.")
+        own = recipe.steps[index].name
+        return for_add, (check_name(name) if name == own else check_name(name, set(recipe.names())))
+
+    def _refresh(self) -> None:
+        """Bring preview, messages and buttons in line with the form and the name."""
+        call, errors = self.current_call(), self.form.errors()
+        name = self.name_edit.text().strip()
+        for_add, for_update = self._name_problems()
+        if call is None:
+            self.preview.setText(self.tr("Fix the marked fields to see the code."))
+            set_style_sheet(self.preview, HINT_STYLE)
+            self.preview.setFont(self.font())
+        else:
+            self.preview.setText(write_step(Step(name if name.isidentifier() else None, call)))
+            set_style_sheet(self.preview, "")
+            self.preview.setFont(self._mono)
+        index = self._editable_index()
+        own_name = index is not None and for_add is not None and for_update is None
+        if own_name:
+            message = self.tr("'{0}' is the selected step: Update changes it; "
+                              "give a new name to add another.").format(name)
+        else:
+            message = for_add or ""
+        self.name_message.setText(message)
+        set_style_sheet(self.name_message, HINT_STYLE if own_name else error_style())
+        self.name_message.setVisible(bool(message))
+        self.add_button.setEnabled(not errors and for_add is None)
+        changed = index is not None and call is not None and (
+            call != self._loaded_call or name != self._document.recipe.steps[index].name)
+        self.update_button.setEnabled(not errors and for_update is None and changed)
+        self.update_button.setToolTip(
+            self.tr("Select a creation step in the recipe to update it.") if index is None
+            else self.tr("Replace the selected step with this name and call."))
+        result = self._selected_result()
+        self.status.setText(result)
+        self.status.setVisible(bool(result))
+
+    def _selected_result(self) -> str:
+        index, run = self._document.selected, self._document.run
+        if index is None or index >= len(run.results):
+            return ""
+        r = run.results[index]
+        if r.status != "error":
+            return ""
+        return self.tr("{0} failed: {1}: {2}").format(r.step.label, r.error_type, r.error)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication(sys.argv)
+    doc = Document(Recipe([Step("a", Call("torch.ones", (Const(2), Const(3))))]))
+    panel = BuilderPanel(doc, QUndoStack())
+    panel.resize(380, 700)
+    panel.show()
+    sys.exit(app.exec())

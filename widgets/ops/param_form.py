@@ -1,0 +1,650 @@
+"""One form for any op's parameters, built from its ``OpSpec``: no per-op widget classes.
+
+Each parameter kind has one editor (a line edit for sizes, a spin box for ints,
+a combo box for dtypes...). The form reads them into ``app.expr`` nodes, and
+says on the spot, under the field, why a value cannot be used.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.catalog import OpSpec, Param
+from app.devices import available_devices
+from app.expr import Const, Expr, Ref, Seq
+from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
+from app.recipe.writer import write_expr
+from widgets.common.i18n_text import translate_core
+from widgets.common.theme import error_style, role_style
+
+#: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
+DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+               "uint8", "bool")
+#: What a QSpinBox can hold (a C int); the lowest value is kept to mean "default".
+INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
+#: Error text in the light theme; ``widgets.common.theme.error_style()`` follows the theme in use.
+ERROR_STYLE = role_style("error")
+
+_DATA_TOKEN = re.compile(r"""
+    (?P<space>\s+) | (?P<open>[\[(]) | (?P<close>[\])]) | (?P<comma>,) | (?P<sign>[+-])
+  | (?P<word>True|False|(?i:nan|inf(?:inity)?))
+  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+""", re.VERBOSE)
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:nan|inf(?:inity)?))")
+
+
+def _tr(text: str) -> str:
+    # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
+    return QCoreApplication.translate("", text)
+
+
+class InputError(ValueError):
+    """Text a field cannot turn into a value; the message tells the user why."""
+
+
+# -- parsing: text to Python values ---------------------------------------------------------
+def parse_size(text: str) -> tuple[int, ...]:
+    """``"2, 3"``, ``"(2, 3)"`` or ``"4,"`` as a shape tuple."""
+    body = text.strip()
+    if body.startswith(("(", "[")) and body.endswith((")", "]")):
+        body = body[1:-1].strip()
+    if not body:
+        raise InputError(_tr("enter the shape, for example 2, 3"))
+    pieces = [p.strip() for p in body.split(",")]
+    if len(pieces) > 1 and pieces[-1] == "":
+        pieces.pop()  # "4," is the one-dimensional (4,)
+    dims = []
+    for piece in pieces:
+        if not piece:
+            raise InputError(_tr("an entry between two commas is empty"))
+        if not _INT.fullmatch(piece):
+            raise InputError(_tr("'{0}' is not an integer").format(piece))
+        n = int(piece)
+        if n < 0:
+            raise InputError(_tr("{0} is negative: a size counts elements").format(n))
+        if n.bit_length() > 63:
+            raise InputError(_tr("{0} is too large").format(n))
+        dims.append(n)
+    return tuple(dims)
+
+
+def parse_number(text: str, kind: str) -> int | float:
+    """A number as typed: ``"7"`` stays an int for kind ``number``, ``"7.0"`` a float."""
+    body = text.strip()
+    if kind == "number" and _INT.fullmatch(body):
+        value = int(body)
+        if value.bit_length() > 63:
+            raise InputError(_tr("{0} does not fit in 64 bits").format(body))
+        return value
+    if _FLOAT.fullmatch(body) or _INT.fullmatch(body):
+        return float(body)
+    raise InputError(_tr("'{0}' is not a number").format(body))
+
+
+def parse_data(text: str) -> Any:
+    """A number or nested lists of numbers, read without running anything.
+
+    The text is first checked to hold only numbers, brackets, commas, signs,
+    True/False and nan/inf; only then does ``ast.literal_eval`` read it.
+    """
+    out: list[str] = []
+    depth = deepest = literals = 0
+    pos = 0
+    while pos < len(text):
+        m = _DATA_TOKEN.match(text, pos)
+        if m is None:
+            bad = re.match(r"\w+|\S", text[pos:])
+            shown = bad.group(0) if bad else text[pos]
+            raise InputError(_tr("'{0}' is not allowed here: use numbers, [ ], commas, "
+                                 "True/False, nan and inf").format(shown))
+        token, group = m.group(0), m.lastgroup
+        if group == "open":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif group == "close":
+            depth -= 1
+        elif group == "word" and token.lower() == "nan":
+            token = "'nan'"  # no literal spells nan; marked here, made a float below
+            while out and out[-1].isspace():
+                out.pop()
+            if out and out[-1] in "+-":
+                out.pop()  # -nan is nan
+        elif group == "word" and token not in ("True", "False"):
+            token = "1e999"  # literal_eval reads this as inf, and -1e999 as -inf
+        if group in ("word", "number"):
+            literals += 1
+        out.append(token)
+        pos = m.end()
+    if deepest > MAX_DEPTH:
+        raise InputError(_tr("nested more than {0} levels deep").format(MAX_DEPTH))
+    if literals > MAX_LITERALS:
+        raise InputError(_tr("more than {0} numbers").format(MAX_LITERALS))
+    source = "".join(out).strip()
+    if not source:
+        raise InputError(_tr("enter a number or nested lists, for example [[1, 2], [3, 4]]"))
+    try:
+        value = ast.literal_eval(source)
+    except (SyntaxError, ValueError, TypeError):
+        raise InputError(_tr("cannot read this: write numbers separated by commas, "
+                             "each row in [ ]")) from None
+    value = _plain(value)
+    _check_rectangular(value, "data")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, the nan marker as a float; refuse integers past 64 bits."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value == "nan":
+        return math.nan
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 63:
+        raise InputError(_tr("{0} does not fit in 64 bits").format(value))
+    if isinstance(value, str):
+        raise InputError(_tr("'{0}' is not a number").format(value))
+    return value
+
+
+def _check_rectangular(value: Any, path: str) -> tuple[int, ...]:
+    """The shape of nested lists; ragged rows raise ``InputError`` naming the row."""
+    if not isinstance(value, list):
+        return ()
+    if not value:
+        return (0,)
+    shapes = [_check_rectangular(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    for i, shape in enumerate(shapes[1:], 1):
+        if shape == shapes[0]:
+            continue
+        level = next(k for k in range(max(len(shape), len(shapes[0])))
+                     if shape[k:k + 1] != shapes[0][k:k + 1])
+        row, first = f"{path}[{i}]" + "[0]" * level, f"{path}[0]" + "[0]" * level
+        raise InputError(_tr("ragged rows: row {0} {1}, but row {2} {3}").format(
+            row, _describe(shape, level), first, _describe(shapes[0], level)))
+    return (len(value), *shapes[0])
+
+
+def _describe(shape: tuple[int, ...], level: int) -> str:
+    """What a row at ``level`` below a shape holds, for ragged-row messages."""
+    if level >= len(shape):
+        return _tr("is a number")
+    return _tr("has 1 item") if shape[level] == 1 else _tr("has {0} items").format(shape[level])
+
+
+def data_expr(value: Any) -> Expr:
+    """Nested lists of numbers as ``Seq``/``Const`` nodes."""
+    if isinstance(value, list):
+        return Seq(tuple(data_expr(v) for v in value), "list")
+    return Const(value)
+
+
+def data_text(expr: Expr, indent: int = 0) -> str | None:
+    """The text ``parse_data`` reads back as ``expr``; None when ``expr`` is not plain data."""
+    if isinstance(expr, Const):
+        v = expr.value
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        return repr(v) if isinstance(v, (bool, int, float)) else None
+    if isinstance(expr, Seq):
+        parts = [data_text(e, indent + 1) for e in expr.items]
+        if any(p is None for p in parts):
+            return None
+        sep = ",\n" + " " * (indent + 1) if any(isinstance(e, Seq) for e in expr.items) else ", "
+        return "[" + sep.join(parts) + "]"  # type: ignore[arg-type]
+    return None
+
+
+# -- editors, one per kind ------------------------------------------------------------------
+class _Field:
+    """One parameter's editor: its widget, and how to read and show a value.
+
+    ``read`` returns None to leave the parameter at its default and raises
+    ``InputError`` for text it cannot use. ``show`` returns False when the editor
+    cannot display the value.
+    """
+
+    widget: QWidget
+
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        self.param, self._on_change = param, on_change
+
+    def read(self) -> Expr | None:
+        raise NotImplementedError
+
+    def show(self, expr: Expr | None) -> bool:
+        raise NotImplementedError
+
+    def set_names(self, names: list[str]) -> None:
+        """Offer the recipe's tensor ``names`` (only tensor editors care)."""
+
+    def default_text(self) -> str:
+        return _tr("default: {0}").format(write_expr(Const(self.param.default)))
+
+
+class _LineField(_Field):
+    """Sizes, numbers, strings and tensor lists, typed as text."""
+
+    _HINTS = {"size": "2, 3", "number": "0", "float": "0.0", "tensors": "a, b"}
+    _EMPTY = {"size": "enter the shape, for example 2, 3", "number": "enter a number",
+              "float": "enter a number", "tensors": "enter tensor names, for example a, b"}
+
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        super().__init__(param, on_change)
+        self.widget = self.edit = QLineEdit()
+        if not param.required:
+            self.edit.setPlaceholderText(self.default_text())
+        elif param.kind in self._HINTS:
+            self.edit.setPlaceholderText(_tr("for example {0}").format(self._HINTS[param.kind]))
+        self.edit.textChanged.connect(self._on_change)
+        self._names: list[str] = []
+
+    def read(self) -> Expr | None:
+        text = self.edit.text().strip()
+        if not text:
+            if self.param.required:
+                raise InputError(_tr(self._EMPTY.get(self.param.kind, "enter a value")))
+            return None
+        kind = self.param.kind
+        if kind == "size":
+            return Seq(tuple(Const(d) for d in parse_size(text)), "tuple")
+        if kind in ("number", "float"):
+            return Const(parse_number(text, kind))
+        if kind == "tensors":
+            names = [n.strip() for n in text.split(",") if n.strip()]
+            for n in names:
+                if n not in self._names:
+                    raise InputError(_tr("'{0}' is not a tensor in the recipe").format(n))
+            return Seq(tuple(Ref(n) for n in names), "list")
+        if kind == "any":
+            if text in self._names:
+                return Ref(text)
+            try:
+                return Const(parse_number(text, "number"))
+            except InputError:
+                raise InputError(_tr("enter a tensor name or a number")) from None
+        return Const(text)
+
+    def show(self, expr: Expr | None) -> bool:
+        if expr is None:
+            text = ""
+        elif self.param.kind == "size" and isinstance(expr, Seq):
+            text = ", ".join(write_expr(e) for e in expr.items)
+        elif self.param.kind == "tensors" and isinstance(expr, Seq):
+            text = ", ".join(write_expr(e) for e in expr.items)
+        elif self.param.kind == "str" and isinstance(expr, Const) and isinstance(expr.value, str):
+            text = expr.value
+        elif isinstance(expr, Const) and isinstance(expr.value, (int, float)):
+            text = data_text(expr) or ""
+        else:
+            text = write_expr(expr)  # shown as written, so its problem is reported
+        self.edit.setText(text)
+        return True
+
+    def set_names(self, names: list[str]) -> None:
+        self._names = list(names)
+
+
+class _DataField(_Field):
+    """Python data, nested lists of numbers, in a small text editor."""
+
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        super().__init__(param, on_change)
+        self.widget = self.edit = QPlainTextEdit()
+        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.edit.setPlaceholderText("[[1, 2], [3, 4]]")
+        self.edit.setTabChangesFocus(True)
+        self.edit.setMaximumHeight(self.edit.fontMetrics().lineSpacing() * 5 + 12)
+        self.edit.textChanged.connect(self._on_change)
+        self._parsed: tuple[str, Expr | InputError] = ("", InputError())
+
+    def read(self) -> Expr | None:
+        text = self.edit.toPlainText()
+        if not text.strip() and not self.param.required:
+            return None
+        if text != self._parsed[0] or not self._parsed[0]:  # big literals: parse once per edit
+            try:
+                self._parsed = (text, data_expr(parse_data(text)))
+            except InputError as e:
+                self._parsed = (text, e)
+        result = self._parsed[1]
+        if isinstance(result, InputError):
+            raise result
+        return result
+
+    def show(self, expr: Expr | None) -> bool:
+        if expr is None:
+            self.edit.setPlainText("")
+            return True
+        text = data_text(expr)
+        self.edit.setPlainText(write_expr(expr) if text is None else text)
+        return text is not None
+
+
+class _IntField(_Field):
+    """Integers, seeds and dims in a spin box; optional ones without an int default
+    keep the lowest value to mean "default"."""
+
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        super().__init__(param, on_change)
+        self.widget = self.spin = QSpinBox()
+        low = INT_LOW if param.minimum is None else max(INT_LOW, math.ceil(param.minimum))
+        high = INT_HIGH if param.maximum is None else min(INT_HIGH, math.floor(param.maximum))
+        self._sentinel: int | None = None
+        if not param.required and not _is_int(param.default):
+            self._sentinel = low - 1
+            self.spin.setSpecialValueText(_tr("default"))
+        self.spin.setRange(low if self._sentinel is None else self._sentinel, high)
+        self._start = (self._sentinel if self._sentinel is not None
+                       else param.default if _is_int(param.default) else max(low, min(high, 0)))
+        self.spin.setValue(self._start)
+        self.spin.valueChanged.connect(self._on_change)
+
+    def read(self) -> Expr | None:
+        value = self.spin.value()
+        return None if value == self._sentinel else Const(value)
+
+    def show(self, expr: Expr | None) -> bool:
+        if expr is None or (isinstance(expr, Const) and expr.value is None
+                            and self._sentinel is not None):
+            self.spin.setValue(self._start)
+            return True
+        if isinstance(expr, Const) and _is_int(expr.value) \
+                and self.spin.minimum() <= expr.value <= self.spin.maximum() \
+                and expr.value != self._sentinel:
+            self.spin.setValue(expr.value)
+            return True
+        return False
+
+
+class _BoolField(_Field):
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        super().__init__(param, on_change)
+        self.widget = self.check = QCheckBox()
+        self.check.setChecked(bool(param.default) if not param.required else False)
+        self.check.toggled.connect(self._on_change)
+
+    def read(self) -> Expr | None:
+        return Const(self.check.isChecked())
+
+    def show(self, expr: Expr | None) -> bool:
+        if expr is None:
+            self.check.setChecked(bool(self.param.default) if not self.param.required else False)
+            return True
+        if isinstance(expr, Const) and isinstance(expr.value, bool):
+            self.check.setChecked(expr.value)
+            return True
+        return False
+
+
+class _ChoiceField(_Field):
+    """A menu of values: dtypes, devices, or the recipe's tensors.
+
+    Each item holds the expression it stands for; None is "leave at default".
+    """
+
+    def __init__(self, param: Param, on_change: Callable[[], None]):
+        super().__init__(param, on_change)
+        self.widget = self.combo = QComboBox()
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(8)
+        self._items: list[Expr | None] = []
+        if not param.required:
+            self._add(_tr("default"), None)
+        if param.kind == "dtype":
+            for name in DTYPE_NAMES:
+                self._add(name, Const(getattr(torch, name)))
+        elif param.kind == "device":
+            for device in available_devices():
+                self._add(f"{device.id} — {device.name}", Const(device.id))
+        self.combo.currentIndexChanged.connect(self._on_change)
+
+    def _add(self, text: str, expr: Expr | None) -> None:
+        self._items.append(expr)
+        self.combo.addItem(text)
+
+    def read(self) -> Expr | None:
+        index = self.combo.currentIndex()
+        if index < 0:
+            raise InputError(_tr("the recipe has no tensor yet: create one first"))
+        return self._items[index]
+
+    def show(self, expr: Expr | None) -> bool:
+        if expr is None and self.param.required:
+            return True  # nothing to show: keep the current choice
+        if isinstance(expr, Const) and _same(expr.value, self.param.default) \
+                and None in self._items:
+            expr = None
+        if expr not in self._items:
+            kind = self.param.kind
+            if kind == "dtype" and isinstance(expr, Const) and isinstance(expr.value, torch.dtype):
+                self._add(str(expr.value).removeprefix("torch."), expr)
+            elif kind == "device" and isinstance(expr, Const) and isinstance(expr.value, str):
+                self._add(_tr("{0} — not on this machine").format(expr.value), expr)
+            elif kind == "tensor" and isinstance(expr, Ref):
+                self._add(expr.name, expr)
+            else:
+                return False
+        self.combo.setCurrentIndex(self._items.index(expr))
+        return True
+
+    def set_names(self, names: list[str]) -> None:
+        if self.param.kind != "tensor":
+            return
+        current = self._current()
+        keep = [e for e in self._items if e is None]
+        self._items = []
+        with QSignalBlocker(self.combo):
+            self.combo.clear()
+            for e in keep:
+                self._add(_tr("default"), e)
+            for name in names:
+                self._add(name, Ref(name))
+            if current in self._items:
+                self.combo.setCurrentIndex(self._items.index(current))
+            elif self._items:
+                self.combo.setCurrentIndex(len(self._items) - 1)  # the newest tensor
+        if self._current() != current:
+            self._on_change()
+
+    def _current(self) -> Expr | None:
+        index = self.combo.currentIndex()
+        return self._items[index] if index >= 0 else None
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_EDITORS: dict[str, type[_Field]] = {
+    "size": _LineField, "number": _LineField, "float": _LineField, "str": _LineField,
+    "tensors": _LineField, "any": _LineField, "data": _DataField, "int": _IntField,
+    "seed": _IntField, "dim": _IntField, "bool": _BoolField, "dtype": _ChoiceField,
+    "device": _ChoiceField, "tensor": _ChoiceField,
+}
+
+
+# -- the form -------------------------------------------------------------------------------
+class ParamForm(QWidget):
+    """Editors for every parameter of one ``OpSpec``, with inline error messages.
+
+    Parameters
+    ----------
+    parent : QWidget, optional
+    """
+
+    changed = Signal()
+    """Emitted after any field changes, by the user or by ``set_values``."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._spec: OpSpec | None = None
+        self._names: list[str] = []
+        self._fields: dict[str, _Field] = {}
+        self._messages: dict[str, QLabel] = {}
+        self._notes: dict[str, str] = {}  # values set_values could not show, until edited
+        self._layout = QFormLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._extra = QLabel()
+        self._extra.hide()
+        self._layout.addRow(self._extra)
+
+    @property
+    def spec(self) -> OpSpec | None:
+        return self._spec
+
+    def editor(self, name: str) -> QWidget:
+        """The editor widget of parameter ``name``."""
+        return self._fields[name].widget
+
+    def set_spec(self, spec: OpSpec, names: list[str]) -> None:
+        """Show ``spec``'s parameters.
+
+        Values of same-named, same-kind positional parameters are kept (a size
+        carries over from ``zeros`` to ``ones``); keyword-only options such as
+        dtype or requires_grad go back to their defaults.
+
+        ``names`` are the recipe's tensors, offered for ``tensor`` parameters.
+        """
+        kept: dict[str, Expr] = {}
+        for pname, field in self._fields.items():
+            try:
+                value = field.read()
+            except InputError:
+                continue
+            if value is not None and not field.param.keyword_only and any(
+                    p.name == pname and p.kind == field.param.kind for p in spec.params):
+                kept[pname] = value
+        while self._layout.rowCount():
+            self._layout.removeRow(0)
+        self._spec, self._names = spec, list(names)
+        self._fields, self._messages, self._notes = {}, {}, {}
+        self._extra = QLabel()
+        self._extra.setStyleSheet(error_style())
+        self._extra.setWordWrap(True)
+        with QSignalBlocker(self):
+            for p in spec.params:
+                self._add_row(p)
+            self._layout.addRow(self._extra)
+            for pname, value in kept.items():
+                self._fields[pname].show(value)
+        self._show_errors()
+        self.changed.emit()
+
+    def _add_row(self, p: Param) -> None:
+        field = _EDITORS[p.kind](p, self._on_view_field_changed)
+        field.set_names(self._names)
+        tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
+        if not p.required:
+            tip += "\n" + self.tr("Optional; the default is {0}.").format(
+                write_expr(Const(p.default)))
+        field.widget.setToolTip(tip)
+        message = QLabel()
+        message.setStyleSheet(error_style())
+        message.setWordWrap(True)
+        message.hide()
+        cell = QWidget()
+        box = QVBoxLayout(cell)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addWidget(field.widget)
+        box.addWidget(message)
+        label = QLabel(p.name)
+        label.setToolTip(tip)
+        label.setBuddy(field.widget)
+        self._layout.addRow(label, cell)
+        self._fields[p.name], self._messages[p.name] = field, message
+
+    def set_names(self, names: list[str]) -> None:
+        """Offer new tensor ``names`` to ``tensor`` parameters, keeping choices that remain."""
+        self._names = list(names)
+        for field in self._fields.values():
+            field.set_names(self._names)
+        self._show_errors()
+
+    def values(self) -> dict[str, Expr]:
+        """The parameters with a usable, non-default value, as expressions."""
+        out: dict[str, Expr] = {}
+        for name, field in self._fields.items():
+            if name in self._notes:
+                continue
+            try:
+                value = field.read()
+            except InputError:
+                continue
+            p = field.param
+            if value is None or (not p.required and isinstance(value, Const)
+                                 and _same(value.value, p.default)):
+                continue
+            out[name] = value
+        return out
+
+    def set_values(self, values: dict[str, Expr]) -> None:
+        """Show ``values`` (from ``OpSpec.bind``); parameters left out go back to default."""
+        self._notes = {}
+        with QSignalBlocker(self):
+            for name, field in self._fields.items():
+                value = values.get(name)
+                if not field.show(value):
+                    field.show(None)
+                    self._notes[name] = self.tr("{0}: {1} cannot be edited in this form").format(
+                        name, write_expr(value))  # type: ignore[arg-type]
+        for name in values:
+            if name not in self._fields:
+                self._notes[name] = self.tr("{0}: not a parameter of {1}").format(
+                    name, self._spec.name if self._spec else "")
+        self._show_errors()
+        self.changed.emit()
+
+    def errors(self) -> dict[str, str]:
+        """Why fields cannot be used, by parameter name; empty when all is well."""
+        out = dict(self._notes)
+        for name, field in self._fields.items():
+            if name in out:
+                continue
+            try:
+                field.read()
+            except InputError as e:
+                out[name] = f"{name}: {e}"
+        return out
+
+    def _show_errors(self) -> None:
+        errors = self.errors()
+        for name, label in self._messages.items():
+            label.setText(errors.get(name, ""))
+            label.setVisible(name in errors)
+        extra = [text for name, text in errors.items() if name not in self._fields]
+        self._extra.setText("\n".join(extra))
+        self._extra.setVisible(bool(extra))
+
+    def _on_view_field_changed(self, *_: object) -> None:
+        sender = self.sender()
+        for name, field in self._fields.items():
+            if field.widget is sender:
+                self._notes.pop(name, None)
+        self._show_errors()
+        self.changed.emit()

@@ -1,0 +1,304 @@
+"""Time it: the selected step measured on every device, in a small table."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication, QThread, Signal
+from PySide6.QtGui import QCloseEvent, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.devices import Device, available_devices
+from app.explain.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, TimingError, time_step
+from app.explain.timing import format_seconds as fmt
+from app.expr import Call
+from app.recipe.document import Document
+from app.recipe.model import Recipe, Step
+from app.recipe.writer import write_step
+from widgets.common.doc_links import listen
+from widgets.common.theme import error_style, set_style_sheet
+
+HINT_STYLE = "color: palette(placeholder-text);"
+
+#: Measurements still running; kept here so a closed view never destroys a live thread.
+_LIVE: set[QThread] = set()
+
+
+class _TimingThread(QThread):
+    """Runs ``time_step`` off the GUI thread; results come back as queued signals."""
+
+    measured = Signal(object)
+    """Emitted with the list of ``Timing``, one per device."""
+    failed = Signal(str)
+    """Emitted with the reason the step could not be timed."""
+    progressed = Signal(int, int, str)
+    """Emitted as (device number, device count, device id) before each device."""
+
+    def __init__(self, recipe: Recipe, index: int, devices: list[Device],
+                 inputs: dict[str, Any], min_run_time: float):
+        super().__init__()
+        self._args = (recipe, index, devices, inputs, min_run_time)
+
+    def run(self) -> None:
+        recipe, index, devices, inputs, min_run_time = self._args
+        try:
+            result = time_step(recipe, index, devices, min_run_time=min_run_time,
+                               inputs=inputs, progress=self.progressed.emit)
+        except TimingError as e:
+            self.failed.emit(str(e))
+        except Exception as e:  # noqa: BLE001 - reported in the view, never a crash
+            self.failed.emit(f"{type(e).__name__}: {e}")
+        else:
+            self.measured.emit(result)
+
+
+def _snapshot(value: Any) -> Any:
+    """A detached copy the worker may use while the GUI thread goes on evaluating."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_snapshot(v) for v in value)
+    return value
+
+
+class TimingView(QWidget):
+    """A "Time it" button and a table: the selected step's median time on each device.
+
+    Parameters
+    ----------
+    document : Document
+        The open recipe; the view times its selected step and never changes it.
+    parent : QWidget, optional
+    """
+
+    finished = Signal()
+    """Emitted when a measurement ends, with results or with a reason in ``status``."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        self._thread: _TimingThread | None = None
+        self._timed_step: Step | None = None
+        self.min_run_time = DEFAULT_MIN_RUN_TIME
+        """Seconds of measuring per device."""
+        self.timings: list[Timing] = []
+        """The latest results, one per device."""
+        self._build()
+        self._set_model_connected(True)
+        self._on_model_selection_changed(document.selected)
+
+    def _build(self) -> None:
+        self.time_button = QPushButton(self.tr("Time it"))
+        self.time_button.setToolTip(self.tr(
+            "Run the selected step many times on every device and show the median time "
+            "of one run."))
+        self.progress = QProgressBar()
+        self.progress.setToolTip(self.tr("Measuring: each device takes a moment."))
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        row = QHBoxLayout()
+        row.addWidget(self.time_button)
+        row.addWidget(self.progress, 1)
+        row.addStretch(0)
+
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setToolTip(self.tr("What was timed."))
+
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("Device"), self.tr("Median"), self.tr("Runs")])
+        self.table.setToolTip(self.tr(
+            "Median time of one run of the step on each device; hover a time for its spread "
+            "(interquartile range). Runs is how many times the step ran to measure it."))
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.hide()
+
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setStyleSheet(HINT_STYLE)
+        self.caption.setToolTip(self.tr("How to read the table."))
+        gpus = [d for d in available_devices() if d.id != "cpu"]
+        lead = "" if gpus else self.tr("Only the CPU is available on this machine. ")
+        self.caption.setText(lead + self.tr(
+            "A GPU wins on big tensors and heavy ops such as a large matmul; on small tensors "
+            "the CPU usually wins, because starting work on the GPU costs more than the "
+            "arithmetic. Copying the inputs to each device is not timed."))
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table)
+        layout.addWidget(self.caption)
+        self.time_button.clicked.connect(self.start)
+
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place the view listens."""
+        doc = self._document
+        links = ((doc.evaluated, self._on_model_evaluated),
+                 (doc.selection_changed, self._on_model_selection_changed))
+        listen(self, links, connect)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._set_model_connected(False)
+        super().closeEvent(event)
+
+    # -- public --------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self) -> None:
+        """Time the selected step on every available device, off the GUI thread."""
+        index = self._timeable_index()
+        if index is None or self._thread is not None:
+            return
+        doc = self._document
+        step = doc.recipe.steps[index]
+        inputs = {n: _snapshot(doc.run.namespace[n]) for n in step.reads
+                  if n in doc.run.namespace}
+        devices = available_devices()
+        thread = _TimingThread(doc.recipe, index, devices, inputs, self.min_run_time)
+        thread.measured.connect(self._on_worker_measured)
+        thread.failed.connect(self._on_worker_failed)
+        thread.progressed.connect(self._on_worker_progressed)
+        thread.finished.connect(functools.partial(_forget, thread))
+        app = QCoreApplication.instance()
+        if app is not None:  # never let the app quit with a measurement half done
+            app.aboutToQuit.connect(thread.wait)
+        _LIVE.add(thread)
+        self._thread, self._timed_step = thread, step
+        self.time_button.setEnabled(False)
+        self.progress.setRange(0, len(devices))
+        self.progress.setValue(0)
+        self.progress.setFormat(self.tr("Starting…"))
+        self.progress.show()
+        self._say(self.tr("Timing {0} …").format(write_step(step)))
+        thread.start()
+
+    # -- worker to view (queued onto the GUI thread) ------------------------------------------
+    def _on_worker_progressed(self, i: int, n: int, device: str) -> None:
+        self.progress.setValue(i)
+        self.progress.setFormat(self.tr("Timing on {0} ({1}/{2})").format(device, i + 1, n))
+
+    def _on_worker_measured(self, timings: list[Timing]) -> None:
+        self.timings = list(timings)
+        self.table.setRowCount(len(timings))
+        ok = [t.median_s for t in timings if t.ok]
+        best = min(ok) if ok else None
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for row, t in enumerate(timings):
+            device = QTableWidgetItem(t.device)
+            if t.ok:
+                median = QTableWidgetItem(fmt(t.median_s))
+                median.setToolTip(self.tr("median {0}, interquartile range {1}").format(
+                    fmt(t.median_s), fmt(t.iqr_s)))
+                if t.median_s == best and len(ok) > 1:
+                    median.setFont(bold)
+                    device.setFont(bold)
+            else:
+                median = QTableWidgetItem(self.tr("failed"))
+                median.setToolTip(t.error)
+                device.setToolTip(t.error)
+            runs = QTableWidgetItem(str(t.runs))
+            for col, item in enumerate((device, median, runs)):
+                self.table.setItem(row, col, item)
+        self.table.setFixedHeight(self.table.horizontalHeader().height()
+                                  + sum(self.table.rowHeight(r) for r in range(len(timings)))
+                                  + 2 * self.table.frameWidth())
+        self.table.show()
+        if self._timed_step is not None:
+            self._say(self.tr("Timed {0}").format(write_step(self._timed_step)))
+        self._done()
+
+    def _on_worker_failed(self, message: str) -> None:
+        self._say(message, error_style())
+        self._done()
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.status.setText(text)
+        set_style_sheet(self.status, style)
+        self.status.setVisible(bool(text))
+
+    def _done(self) -> None:
+        self._thread = None
+        self.progress.hide()
+        self._sync_button()
+        self.finished.emit()
+
+    # -- model to view ---------------------------------------------------------------------------
+    def _on_model_selection_changed(self, index: int | None) -> None:
+        if self._thread is None:
+            self.timings = []
+            self.table.setRowCount(0)
+            self.table.hide()
+            self._say(self.tr("Select a step, then press Time it.") if index is None else "",
+                      HINT_STYLE)
+        self._sync_button()
+
+    def _on_model_evaluated(self, _run: object) -> None:
+        self._sync_button()
+
+    def _sync_button(self) -> None:
+        index = self._timeable_index()
+        self.time_button.setEnabled(index is not None and self._thread is None)
+        if index is None:
+            self.time_button.setToolTip(self.tr(
+                "Select a step that ran without an error to time it."))
+        else:
+            self.time_button.setToolTip(self.tr(
+                "Run the selected step many times on every device and show the median time "
+                "of one run."))
+
+    def _timeable_index(self) -> int | None:
+        doc = self._document
+        index = doc.selected
+        if index is None or index >= len(doc.run.results):
+            return None
+        result = doc.run.results[index]
+        expr = result.step.expr
+        if not result.ok or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
+            return None
+        return index
+
+
+def _forget(thread: QThread) -> None:
+    _LIVE.discard(thread)
+    thread.deleteLater()
+
+
+if __name__ == "__main__":
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from app.recipe.reader import read_recipe
+
+    app = QApplication(sys.argv)
+    doc = Document(read_recipe("import torch\nx = torch.ones(500, 500)\ny = x @ x\n"))
+    doc.select(1)
+    view = TimingView(doc)
+    view.resize(360, 240)
+    view.show()
+    sys.exit(app.exec())

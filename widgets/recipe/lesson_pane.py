@@ -1,0 +1,97 @@
+"""The lesson text (the recipe's docstring) and the output its print steps wrote."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
+
+from app.recipe.document import Document
+from app.recipe.gallery import for_display, lesson_text
+
+
+class LessonPane(QWidget):
+    """Shows the recipe's docstring: its first line as the title, the rest as Markdown.
+
+    A lesson written in two languages (``app.recipe.gallery``: English, then Simplified Chinese)
+    shows the half of ``language``; ``set_language`` switches.
+    """
+
+    def __init__(self, document: Document, parent: QWidget | None = None,
+                 language: str = "en"):
+        super().__init__(parent)
+        self._document = document
+        self._language = language
+        self._shown: str | None = None
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenExternalLinks(True)
+        self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        self._set_model_connected(True)
+        self._on_model_changed()
+
+    def _set_model_connected(self, connect: bool) -> None:
+        signal = self._document.recipe.changed
+        signal.connect(self._on_model_changed) if connect \
+            else signal.disconnect(self._on_model_changed)
+
+    def _on_model_changed(self) -> None:
+        text = self._document.recipe.docstring.strip()
+        if not text:
+            self._show(self.tr("*This recipe has no lesson text. A docstring at the top of "
+                               "the file becomes its title and lesson.*"))
+            return
+        text = for_display(lesson_text(text, self._language)) or text
+        title, _, body = text.partition("\n")
+        self._show(f"### {title.strip()}\n\n{body.strip()}")
+
+    def _show(self, markdown: str) -> None:
+        # Most edits leave the docstring alone: setting the same text again would cost a
+        # relayout and scroll the lesson back to its top under the student's eyes.
+        if markdown != self._shown:
+            self._shown = markdown
+            self.browser.setMarkdown(markdown)
+
+    @property
+    def language(self) -> str:
+        return self._language
+
+    def set_language(self, language: str) -> None:
+        """Show the lesson's half for ``language`` (``en``, ``zh_CN``)."""
+        if language != self._language:
+            self._language = language
+            self._on_model_changed()
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)
+
+
+class OutputPane(QWidget):
+    """What the recipe's ``print`` steps wrote on the last run, as ``python`` would show it."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setToolTip(self.tr("What the recipe prints, the same as 'python recipe.py'"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+        self._set_model_connected(True)
+        self._on_model_evaluated(document.run)
+
+    def _set_model_connected(self, connect: bool) -> None:
+        signal = self._document.evaluated
+        signal.connect(self._on_model_evaluated) if connect \
+            else signal.disconnect(self._on_model_evaluated)
+
+    def _on_model_evaluated(self, _run) -> None:
+        self.text.setPlainText(self._document.output)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)

@@ -1,0 +1,174 @@
+"""The steps panel: the recipe's steps in order, with their status; select, rename, reorder."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QBrush, QUndoStack
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.recipe.document import Document
+from app.recipe.model import Recipe, check_name
+from app.recipe.writer import write_step
+from widgets.common.theme import error_style, qcolour, theme_notifier
+from widgets.common.undo import push_edit
+
+#: The palette role (``app.palette``) that colours each step status; the marks below
+#: tell the statuses apart without colour.
+STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "muted"}
+_STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○"}
+
+
+class StepsPanel(QWidget):
+    """Lists the steps; selecting one selects it in the document."""
+
+    def __init__(self, document: Document, undo_stack: QUndoStack,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document, self._stack = document, undo_stack
+        self.list = QListWidget(self)
+        self.list.setToolTip(self.tr("The recipe's steps, in order. Click one to see its "
+                                     "result; double-click a name to rename it."))
+        self.list.setEditTriggers(QListWidget.EditTrigger.DoubleClicked
+                                  | QListWidget.EditTrigger.EditKeyPressed)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(error_style())
+        self.message.hide()
+
+        buttons = QHBoxLayout()
+        self.up_button = self._button("▲", self.tr("Move the selected step up (Alt+Up)"),
+                                      lambda: self.move_selected(-1))
+        self.down_button = self._button("▼", self.tr("Move the selected step down (Alt+Down)"),
+                                        lambda: self.move_selected(1))
+        self.delete_button = self._button("✕", self.tr("Delete the selected step (Del); steps "
+                                                       "that read it will show an error"),
+                                          self.delete_selected)
+        for b in (self.up_button, self.down_button, self.delete_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.message)
+        layout.addLayout(buttons)
+
+        self.list.currentRowChanged.connect(self._on_view_row)
+        self.list.itemChanged.connect(self._on_view_item_edited)
+        theme_notifier().changed.connect(self._on_view_theme_changed)
+        self._set_model_connected(True)
+        self._on_model_evaluated(document.run)
+
+    def _button(self, text: str, tip: str, slot) -> QToolButton:
+        b = QToolButton(self)
+        b.setText(text)
+        b.setToolTip(tip)
+        b.setAutoRaise(True)
+        b.clicked.connect(slot)
+        return b
+
+    def _set_model_connected(self, connect: bool) -> None:
+        doc = self._document
+        for signal, slot in ((doc.evaluated, self._on_model_evaluated),
+                             (doc.selection_changed, self._on_model_selection)):
+            signal.connect(slot) if connect else signal.disconnect(slot)
+
+    # -- actions ---------------------------------------------------------------
+    def move_selected(self, delta: int) -> None:
+        i = self._document.selected
+        n = len(self._document.recipe.steps)
+        if i is None or not 0 <= i + delta < n:
+            return
+        push_edit(self._stack, self._document.recipe, lambda r: r.move(i, i + delta),
+                  self.tr("Move step"))
+        self._document.select(i + delta)
+
+    def delete_selected(self) -> None:
+        i = self._document.selected
+        if i is None:
+            return
+        push_edit(self._stack, self._document.recipe, lambda r: r.remove(i),
+                  self.tr("Delete step"))
+        self._document.select(min(i, len(self._document.recipe.steps) - 1))
+
+    def rename(self, index: int, new_name: str) -> str | None:
+        """Rename step ``index``; returns the reason when the name is refused."""
+        recipe = self._document.recipe
+        step = recipe.steps[index]
+        if step.name is None or new_name == step.name:
+            return None
+        taken = set(recipe.names()) - {step.name}
+        reason = check_name(new_name, taken)
+        if reason is None:
+            push_edit(self._stack, recipe, lambda r: r.rename(index, new_name),
+                      self.tr("Rename step"))
+        return reason
+
+    # -- model → view ------------------------------------------------------------
+    def _on_model_evaluated(self, run) -> None:
+        recipe: Recipe = self._document.recipe
+        with QSignalBlocker(self.list):
+            self.list.clear()
+            for i, step in enumerate(recipe.steps):
+                result = run.results[i] if i < len(run.results) else None
+                status = result.status if result else "skipped"
+                item = QListWidgetItem(f"{_STATUS_MARK[status]}  {write_step(step)}")
+                item.setData(Qt.ItemDataRole.UserRole, i)
+                item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
+                tip = write_step(step)
+                if result and result.status == "error":
+                    tip += "\n\n" + result.error
+                elif result and result.status == "blocked":
+                    tip += "\n\n" + self.tr("Blocked: it reads '{0}', which failed.").format(
+                        result.blocked_by)
+                item.setToolTip(tip)
+                if step.name:
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+                self.list.addItem(item)
+            if self._document.selected is not None:
+                self.list.setCurrentRow(self._document.selected)
+        self._update_buttons()
+
+    def _on_model_selection(self, index: int | None) -> None:
+        with QSignalBlocker(self.list):
+            self.list.setCurrentRow(-1 if index is None else index)
+        self._update_buttons()
+
+    def _on_view_theme_changed(self, _palette) -> None:
+        self._on_model_evaluated(self._document.run)
+
+    def _update_buttons(self) -> None:
+        i, n = self._document.selected, len(self._document.recipe.steps)
+        self.up_button.setEnabled(i is not None and i > 0)
+        self.down_button.setEnabled(i is not None and i < n - 1)
+        self.delete_button.setEnabled(i is not None)
+
+    # -- view → model ------------------------------------------------------------
+    def _on_view_row(self, row: int) -> None:
+        self._document.select(None if row < 0 else row)
+
+    def _on_view_item_edited(self, item: QListWidgetItem) -> None:
+        index = item.data(Qt.ItemDataRole.UserRole)
+        text = item.text().split("  ", 1)[-1]
+        new_name = text.split("=", 1)[0].strip()
+        reason = self.rename(index, new_name)
+        if reason:
+            self.message.setText(reason)
+            self.message.show()
+        else:
+            self.message.hide()
+        # Re-render from the model either way, so a refused edit leaves no trace.
+        self._on_model_evaluated(self._document.run)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)
+

@@ -1,0 +1,234 @@
+"""Exports from the window: tensors to the clipboard, the recipe's code, the lesson as HTML.
+
+The text formats are made by ``app.exports`` (Qt-free); this module adds what needs
+Qt: the clipboard, file dialogs and PNG images of heatmaps and views.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import torch
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QImage
+from PySide6.QtWidgets import QFileDialog, QLabel
+
+from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_literal
+from app.recipe.document import Document
+from app.recipe.writer import write_recipe, write_step
+from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
+from widgets.viewer.heatmap_view import HeatmapView
+
+HEATMAP_EXPORT_SIZE = (560, 440)
+
+
+def heatmap_image(values: np.ndarray, size: tuple[int, int] = HEATMAP_EXPORT_SIZE) -> QImage:
+    """A heatmap of the 2-D array ``values`` with its colour bar, as the viewer draws it."""
+    view = HeatmapView()
+    try:
+        for label in view.findChildren(QLabel):  # the hover read-out says nothing in a picture
+            label.hide()
+        view.resize(*size)
+        view.set_plane(values)
+        view.ensurePolished()
+        return view.grab().toImage()
+    finally:
+        view.deleteLater()
+
+
+# -- the selected tensor -------------------------------------------------------------------
+def selected_tensor(document: Document) -> torch.Tensor | None:
+    """The tensor of the selected step, if it is a tensor that ran."""
+    index = document.selected
+    results = document.run.results
+    if index is None or not 0 <= index < len(results):
+        return None
+    value = results[index].value
+    return value.detach() if isinstance(value, torch.Tensor) else None
+
+
+class TensorExports(QObject):
+    """Copy and save the selected tensor and the recipe's code; export the lesson.
+
+    Parameters
+    ----------
+    window : QWidget
+        The main window: its ``document``, ``viewer`` (for the plane shown) and
+        ``views`` (for figures) are used; messages go to its status bar.
+    """
+
+    def __init__(self, window):
+        super().__init__(window)
+        self._window = window
+
+    @property
+    def document(self) -> Document:
+        return self._window.document
+
+    def _plane(self) -> np.ndarray | None:
+        viewer = getattr(self._window, "viewer", None)
+        if viewer is None or selected_tensor(self.document) is None:
+            return None
+        values = viewer.table_model.values
+        return values if values.size else None
+
+    def _say(self, text: str) -> None:
+        bar = getattr(self._window, "statusBar", None)
+        if bar is not None:
+            bar().showMessage(text, 5000)
+
+    def _need_tensor(self) -> torch.Tensor | None:
+        t = selected_tensor(self.document)
+        if t is None:
+            self._say(_tr("Select a step whose value is a tensor first."))
+        return t
+
+    # -- clipboard -----------------------------------------------------------------------
+    def copy_literal(self) -> bool:
+        """Copy the selected tensor as ``torch.tensor([...], dtype=...)``."""
+        t = self._need_tensor()
+        if t is None:
+            return False
+        try:
+            copy_text(tensor_literal(t))
+        except ValueError as e:
+            self._say(str(e))
+            return False
+        self._say(_tr("Copied the tensor as Python."))
+        return True
+
+    def copy_csv(self) -> bool:
+        """Copy the selected tensor (or, above two dimensions, the plane shown) as CSV."""
+        t = self._need_tensor()
+        if t is None:
+            return False
+        if t.ndim <= 2:
+            copy_text(tensor_csv(t))
+        else:
+            plane = self._plane()
+            if plane is None:
+                return False
+            copy_text(plane_csv(plane))
+        self._say(_tr("Copied the values as CSV."))
+        return True
+
+    def copy_heatmap(self) -> bool:
+        """Copy a heatmap of the plane shown as an image."""
+        plane = self._plane()
+        if plane is None:
+            self._say(_tr("Select a step whose value is a tensor first."))
+            return False
+        QGuiApplication.clipboard().setImage(heatmap_image(plane))
+        self._say(_tr("Copied the heatmap as an image."))
+        return True
+
+    def copy_step_code(self) -> bool:
+        index = self.document.selected
+        if index is None:
+            self._say(_tr("Select a step first."))
+            return False
+        copy_text(write_step(self.document.recipe.steps[index]) + "\n")
+        self._say(_tr("Copied the step's code."))
+        return True
+
+    def copy_recipe_code(self) -> bool:
+        copy_text(write_recipe(self.document.recipe))
+        self._say(_tr("Copied the whole recipe."))
+        return True
+
+    # -- files -------------------------------------------------------------------------------
+    def save_heatmap(self) -> str | None:
+        """Save the heatmap of the plane shown as PNG or SVG."""
+        plane = self._plane()
+        if plane is None:
+            self._say(_tr("Select a step whose value is a tensor first."))
+            return None
+        heatmap = self._window.viewer.heatmap
+        if heatmap.values.shape != plane.shape or heatmap.values.size == 0:
+            heatmap.set_plane(plane)  # the grid tab was shown: draw the heatmap first
+        name = self.document.recipe.steps[self.document.selected].label
+        return ask_save_plot(self._window, heatmap, name)
+
+    def save_csv(self) -> str | None:
+        t = self._need_tensor()
+        if t is None:
+            return None
+        text = tensor_csv(t) if t.ndim <= 2 else plane_csv(self._plane())
+        name = self.document.recipe.steps[self.document.selected].label
+        path, _ = QFileDialog.getSaveFileName(
+            self._window, _tr("Save as CSV"),
+            os.path.join(os.path.expanduser("~"), f"{name}.csv"),
+            _tr("CSV files (*.csv);;All files (*)"))
+        if not path:
+            return None
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
+
+    def lesson_page(self) -> str:
+        """The lesson as one HTML page: text, figures of the current views, code, output."""
+        recipe = self.document.recipe
+        title, _, body = recipe.docstring.strip().partition("\n")
+        figures: list[Figure] = []
+        views = getattr(self._window, "views", None)
+        if views is not None and views.currentWidget() is not None:
+            figures.append(Figure(
+                _tr("{0}: {1}").format(views.tabText(views.currentIndex()),
+                                       self._selected_label()),
+                grab_png(views.currentWidget())))
+        plane = self._plane()
+        if plane is not None and plane.shape[0] > 1:
+            figures.append(Figure(_tr("Heatmap of {0}").format(self._selected_label()),
+                                  png_bytes(heatmap_image(plane))))
+        return lesson_html(title.strip() or recipe.title, body.strip(), write_recipe(recipe),
+                           figures, self.document.output, labels={
+                               "figures": _tr("Figures"), "code": _tr("The recipe"),
+                               "output": _tr("Output"),
+                               "generator": _tr("Made with Tensor Lab")})
+
+    def export_lesson(self, path: str | None = None) -> str | None:
+        """Write ``lesson_page()`` to ``path`` (asked for when not given)."""
+        if path is None:
+            base = os.path.splitext(self.document.path or os.path.join(
+                os.path.expanduser("~"), "lesson.py"))[0]
+            path, _ = QFileDialog.getSaveFileName(
+                self._window, _tr("Export Lesson as HTML"), base + ".html",
+                _tr("Web pages (*.html);;All files (*)"))
+            if not path:
+                return None
+        page = self.lesson_page()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+        self._say(_tr("Exported the lesson to {0}").format(path))
+        return path
+
+    def _selected_label(self) -> str:
+        index = self.document.selected
+        if index is None or index >= len(self.document.recipe.steps):
+            return self.document.recipe.title
+        return self.document.recipe.steps[index].label
+
+    # -- context menus ------------------------------------------------------------------------
+    def install_viewer_menus(self, viewer) -> list[QAction]:
+        """Right-click menus on the viewer's grid and heatmap."""
+        made: list[QAction] = []
+        for widget in (viewer.table_view, viewer.heatmap):
+            widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+            for text, tip, slot in (
+                    (_tr("Copy as Python"), _tr("Copy the tensor as torch.tensor([...]), "
+                                                "ready to paste into a recipe"),
+                     self.copy_literal),
+                    (_tr("Copy as CSV"), _tr("Copy the values as comma-separated numbers"),
+                     self.copy_csv),
+                    (_tr("Copy Heatmap Image"), _tr("Copy the plane as a heatmap picture"),
+                     self.copy_heatmap),
+                    (_tr("Save Heatmap as PNG or SVG..."),
+                     _tr("Write the heatmap to an image or a drawing"), self.save_heatmap)):
+                action = QAction(text, widget)
+                action.setToolTip(tip)
+                action.setStatusTip(tip)
+                action.triggered.connect(lambda _=False, s=slot: s())
+                widget.addAction(action)
+                made.append(action)
+        return made
