@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -46,6 +47,11 @@ def _catch_qt_leaks(request):
     app = QApplication.instance()
     if app is None:
         return
+    jobs = sys.modules.get("widgets.common.background")
+    if jobs is not None:
+        # No pool thread may still be emitting while the widgets go: a queued signal's
+        # arguments are copied under a Qt lock that an object's deletion also takes.
+        jobs.wait_for_jobs(30_000)
     app.processEvents()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     leaked = [w for w in QApplication.topLevelWidgets()

@@ -15,11 +15,12 @@ from app.catalog import CATALOG
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.evaluator import evaluate, evaluate_expr
+from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_expr, write_recipe
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
-from widgets.ops.param_form import InputError, ParamForm, parse_data, parse_size
+from widgets.ops.param_form import ParamForm
 
 SEED = 1234
 BASE = Step("base", Call("torch.ones", (Const(2), Const(3))))

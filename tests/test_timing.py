@@ -10,7 +10,15 @@ import pytest
 import torch
 
 from app.devices import available_devices
-from app.explain.timing import TimingError, format_seconds, on_device, time_step
+from app.explain import timing
+from app.explain.timing import (
+    Timing,
+    TimingError,
+    format_seconds,
+    iter_time_step,
+    on_device,
+    time_step,
+)
 from app.expr import Call, Const
 from app.recipe.reader import read_recipe
 
@@ -40,6 +48,34 @@ def test_every_available_device_is_timed_in_order():
     timings = time_step(RECIPE, 1, devices, min_run_time=QUICK,
                         progress=lambda i, n, d: seen.append(d))
     assert [t.device for t in timings] == [d.id for d in devices] == seen
+
+
+def test_the_generator_form_yields_before_each_device_and_returns_the_timings():
+    steps = iter_time_step(RECIPE, 1, ["cpu", "no-such-device"], min_run_time=QUICK)
+    assert next(steps) == (0, 2, "cpu")
+    assert next(steps) == (1, 2, "no-such-device")
+    with pytest.raises(StopIteration) as end:
+        next(steps)
+    timings = end.value.value
+    assert [t.device for t in timings] == ["cpu", "no-such-device"]
+    assert timings[0].ok and not timings[1].ok
+
+
+def test_the_generator_form_times_a_device_only_when_resumed_after_its_yield(monkeypatch):
+    timed: list[str] = []
+
+    def fake_time_on(expr, inputs, device, min_run_time):
+        timed.append(device)
+        return Timing(device, 1.0, 0.0, 1)
+
+    monkeypatch.setattr(timing, "_time_on", fake_time_on)
+    steps = iter_time_step(RECIPE, 1, ["cpu", "meta"], min_run_time=QUICK)
+    assert next(steps) == (0, 2, "cpu") and timed == []
+    assert next(steps) == (1, 2, "meta") and timed == ["cpu"]
+    steps.close()  # a job cancelled at this yield: "meta" is never timed
+    assert timed == ["cpu"]
+    with pytest.raises(TimingError, match="print"):
+        next(iter_time_step(RECIPE, 4, ["cpu"]))
 
 
 def test_in_place_step_runs_on_copies_of_its_inputs():

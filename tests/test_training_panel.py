@@ -14,7 +14,8 @@ from app.recipe.model import Recipe
 from app.recipe.reader import read_recipe_file
 from app.recipe.writer import write_recipe
 from app.training.settings import TrainingSettings
-from widgets.training.panel import TrainingPanel, harmonise, metrics_columns
+from app.training.setup import harmonise
+from widgets.training.panel import TrainingPanel, metrics_columns
 
 #: Long enough that a run never finishes while a test steers it.
 ENDLESS = TrainingSettings().replace(data={"samples": 256}, steps=1_000_000, log_every=5)

@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from app.explain.autograd_graph import read_grad
+from app.explain.autograd_facts import read_grad
 from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.evaluator import RecipeRun, evaluate_expr

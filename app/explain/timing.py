@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import timeit
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,27 @@ def time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
     TimingError
         The step is a ``print`` or seed call, or an input it reads could not be computed.
     """
+    steps = iter_time_step(recipe, index, devices, min_run_time=min_run_time, inputs=inputs)
+    while True:
+        try:
+            i, n, device = next(steps)
+        except StopIteration as end:
+            return end.value
+        if progress is not None:
+            progress(i, n, device)
+
+
+def iter_time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
+                   min_run_time: float = DEFAULT_MIN_RUN_TIME,
+                   inputs: Mapping[str, Any] | None = None,
+                   ) -> Generator[tuple[int, int, str], None, list[Timing]]:
+    """:func:`time_step` as a generator: yields ``(i, n, device)`` before timing on each
+    device, and returns the list of ``Timing``.
+
+    A caller that stops iterating stops the measurement between two devices (a
+    background job cancelled at a ``yield``). ``TimingError`` is raised by the first
+    ``next``.
+    """
     step = recipe.steps[index]
     expr = step.expr
     if isinstance(expr, Call) and expr.op in UNTIMED_OPS:
@@ -106,8 +127,7 @@ def time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
     out: list[Timing] = []
     for i, device in enumerate(devices):
         device_id = device.id if isinstance(device, Device) else str(device)
-        if progress is not None:
-            progress(i, len(devices), device_id)
+        yield i, len(devices), device_id
         out.append(_time_on(expr, {n: inputs[n] for n in step.reads}, device_id,
                             min_run_time))
     return out

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.autograd_graph import AutogradGraph, GraphNode, SavedValue, layered_layout
+from app.explain.autograd_layout import layered_layout
+from app.explain.autograd_nodes import AutogradGraph, GraphNode, SavedValue
 from widgets.common.i18n_text import marked_text
 from widgets.common.theme import current_palette, qcolour
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from app.explain.step_view import StepView
 from app.recipe.document import Document
-from widgets.explain.step_view import StepView
 
 
 @dataclass

@@ -6,6 +6,7 @@ import torch
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
+from app.explain.step_view import StepView, safe_value, shape_text
 from app.expr import Ref
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
@@ -19,7 +20,6 @@ from widgets.explain.shape_diagrams import (
     broadcast_table,
     numbered_grid,
 )
-from widgets.explain.step_view import StepView, safe_value, shape_text
 
 
 class StorageOrderExtra(OpExtra):

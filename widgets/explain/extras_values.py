@@ -14,6 +14,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QWidget
 
+from app.explain.step_view import StepView, safe_value, with_param
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.evaluator import evaluate_expr
@@ -21,7 +22,6 @@ from app.recipe.writer import write_expr
 from widgets.common.undo import push_edit
 from widgets.explain.explained_grid import palette_colour
 from widgets.explain.extra_base import Decoration, OpExtra
-from widgets.explain.step_view import StepView, safe_value, with_param
 
 
 class DiagonalExtra(OpExtra):

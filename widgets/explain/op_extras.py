@@ -8,6 +8,7 @@ source tensor). Each extra is made once per view and then only updated.
 
 from __future__ import annotations
 
+from app.explain.step_view import StepView
 from widgets.explain.extra_base import Decoration, OpExtra
 from widgets.explain.extras_shape import (
     BROADCAST_OPS,
@@ -16,7 +17,6 @@ from widgets.explain.extras_shape import (
     StorageOrderExtra,
 )
 from widgets.explain.extras_values import ClampHistogramExtra, DiagonalExtra, SourceColourExtra
-from widgets.explain.step_view import StepView
 
 __all__ = ["EXTRAS", "BroadcastExtra", "ClampHistogramExtra", "Decoration", "DiagonalExtra",
            "OpExtra", "ShapeChangeExtra", "SourceColourExtra", "StepView",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
-from PySide6.QtCore import QCoreApplication, Qt, QThread, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFontDatabase, QResizeEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -29,14 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.explain.provenance import Provenance, trace
+from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
 from app.expr import Expr, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.writer import write_step
+from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import lesson_text, op_summary
 from widgets.explain.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
 from widgets.explain.op_extras import EXTRAS, Decoration, OpExtra
-from widgets.explain.step_view import StepView, make_step_view, op_key, tensor_parts
 
 explain: Callable[[str | None, str, str], Any] | None
 try:
@@ -48,33 +49,16 @@ ERROR_STYLE = "color: #c0392b;"
 _MAX_LISTED = 4  # source elements named in the hint before "and N more"
 EXTRA_MIN_WIDTH = 280  # the extra goes beside the grids only when it gets this much
 
-#: Traces still running; kept here so a closed view never destroys a live thread.
-_LIVE: set[QThread] = set()
 Index = tuple[int, ...]
 
 
-class _TraceThread(QThread):
-    """Runs ``app.explain.provenance.trace`` for one output element off the GUI thread."""
-
-    traced = Signal(object, object)
-    """Emitted with (key, Provenance or the error message)."""
-
-    def __init__(self, key: tuple, expr: Expr, inputs: dict[str, Any]):
-        super().__init__()
-        self._key, self._expr, self._inputs = key, expr, inputs
-
-    def run(self) -> None:
-        _generation, part, index = self._key
-        try:
-            found: object = trace(self._expr, self._inputs, index, part=part)
-        except Exception as e:  # noqa: BLE001 - shown in the hint, never a crash
-            found = f"{type(e).__name__}: {e}"
-        self.traced.emit(self._key, found)
-
-
-def _forget(thread: QThread) -> None:
-    _LIVE.discard(thread)
-    thread.deleteLater()
+def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
+           part: int | None) -> Provenance | str:
+    """(Off the GUI thread.) Where output element ``index`` came from, or why that is unknown."""
+    try:
+        return trace(expr, inputs, index, part=part)
+    except Exception as e:  # noqa: BLE001 - shown in the hint, never a crash
+        return f"{type(e).__name__}: {e}"
 
 
 def _index_text(name: str, index: Index) -> str:
@@ -115,7 +99,7 @@ class OpView(QWidget):
         self._pinned: tuple[int, Index] | None = None
         self._generation = 0
         self._cache: dict[tuple[int, Index], Provenance | str] = {}
-        self._thread: _TraceThread | None = None
+        self._job: Job | None = None
         self._pending: tuple | None = None
         self._stale = True
         self._build()
@@ -451,22 +435,17 @@ class OpView(QWidget):
         sv = self.step_view
         if sv is None:
             return
-        if self._thread is not None:
+        if self._job is not None:
             self._pending = key  # only the latest wish matters
             return
         part = key[1] if isinstance(sv.output, (list, tuple)) else None
-        thread = _TraceThread((key[0], part, key[2]), sv.step.expr, sv.inputs)
-        thread.traced.connect(self._on_worker_traced)
-        thread.finished.connect(functools.partial(_forget, thread))
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(thread.wait)
-        _LIVE.add(thread)
-        self._thread = thread
-        thread.start()
+        self._job = start_job(_trace, sv.step.expr, sv.inputs, key[2], part,
+                              on_done=self._on_worker_traced, key=(key[0], part, key[2]))
 
-    def _on_worker_traced(self, key: tuple, found: Provenance | str) -> None:
-        self._thread = None
+    def _on_worker_traced(self, key: tuple, found: Provenance | str | JobError) -> None:
+        self._job = None
+        if isinstance(found, JobError):
+            found = f"{found.type}: {found.message}"
         generation, part, index = key
         part = part or 0
         if generation == self._generation:

@@ -7,9 +7,7 @@ says on the spot, under the field, why a value cannot be used.
 
 from __future__ import annotations
 
-import ast
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +28,10 @@ from PySide6.QtWidgets import (
 
 from app.catalog import OpSpec, Param
 from app.devices import available_devices
-from app.expr import Const, Expr, Ref, Seq
-from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
+from app.expr import Const, Expr, Ref
+from app.i18n import Filled
+from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
+from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
 from app.recipe.writer import write_expr
 from widgets.common.i18n_text import translate_core
 from widgets.common.theme import error_style, role_style
@@ -44,173 +44,20 @@ INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
 #: Error text in the light theme; ``widgets.common.theme.error_style()`` follows the theme in use.
 ERROR_STYLE = role_style("error")
 
-_DATA_TOKEN = re.compile(r"""
-    (?P<space>\s+) | (?P<open>[\[(]) | (?P<close>[\])]) | (?P<comma>,) | (?P<sign>[+-])
-  | (?P<word>True|False|(?i:nan|inf(?:inity)?))
-  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
-""", re.VERBOSE)
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:nan|inf(?:inity)?))")
-
 
 def _tr(text: str) -> str:
     # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
     return QCoreApplication.translate("", text)
 
 
-class InputError(ValueError):
-    """Text a field cannot turn into a value; the message tells the user why."""
+def _message(error: InputError) -> str:
+    """Why a field's text cannot be used, in the UI language.
 
-
-# -- parsing: text to Python values ---------------------------------------------------------
-def parse_size(text: str) -> tuple[int, ...]:
-    """``"2, 3"``, ``"(2, 3)"`` or ``"4,"`` as a shape tuple."""
-    body = text.strip()
-    if body.startswith(("(", "[")) and body.endswith((")", "]")):
-        body = body[1:-1].strip()
-    if not body:
-        raise InputError(_tr("enter the shape, for example 2, 3"))
-    pieces = [p.strip() for p in body.split(",")]
-    if len(pieces) > 1 and pieces[-1] == "":
-        pieces.pop()  # "4," is the one-dimensional (4,)
-    dims = []
-    for piece in pieces:
-        if not piece:
-            raise InputError(_tr("an entry between two commas is empty"))
-        if not _INT.fullmatch(piece):
-            raise InputError(_tr("'{0}' is not an integer").format(piece))
-        n = int(piece)
-        if n < 0:
-            raise InputError(_tr("{0} is negative: a size counts elements").format(n))
-        if n.bit_length() > 63:
-            raise InputError(_tr("{0} is too large").format(n))
-        dims.append(n)
-    return tuple(dims)
-
-
-def parse_number(text: str, kind: str) -> int | float:
-    """A number as typed: ``"7"`` stays an int for kind ``number``, ``"7.0"`` a float."""
-    body = text.strip()
-    if kind == "number" and _INT.fullmatch(body):
-        value = int(body)
-        if value.bit_length() > 63:
-            raise InputError(_tr("{0} does not fit in 64 bits").format(body))
-        return value
-    if _FLOAT.fullmatch(body) or _INT.fullmatch(body):
-        return float(body)
-    raise InputError(_tr("'{0}' is not a number").format(body))
-
-
-def parse_data(text: str) -> Any:
-    """A number or nested lists of numbers, read without running anything.
-
-    The text is first checked to hold only numbers, brackets, commas, signs,
-    True/False and nan/inf; only then does ``ast.literal_eval`` read it.
+    ``app.recipe.literals`` marks its messages (``Filled`` texts); the editors here raise
+    theirs translated already.
     """
-    out: list[str] = []
-    depth = deepest = literals = 0
-    pos = 0
-    while pos < len(text):
-        m = _DATA_TOKEN.match(text, pos)
-        if m is None:
-            bad = re.match(r"\w+|\S", text[pos:])
-            shown = bad.group(0) if bad else text[pos]
-            raise InputError(_tr("'{0}' is not allowed here: use numbers, [ ], commas, "
-                                 "True/False, nan and inf").format(shown))
-        token, group = m.group(0), m.lastgroup
-        if group == "open":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif group == "close":
-            depth -= 1
-        elif group == "word" and token.lower() == "nan":
-            token = "'nan'"  # no literal spells nan; marked here, made a float below
-            while out and out[-1].isspace():
-                out.pop()
-            if out and out[-1] in "+-":
-                out.pop()  # -nan is nan
-        elif group == "word" and token not in ("True", "False"):
-            token = "1e999"  # literal_eval reads this as inf, and -1e999 as -inf
-        if group in ("word", "number"):
-            literals += 1
-        out.append(token)
-        pos = m.end()
-    if deepest > MAX_DEPTH:
-        raise InputError(_tr("nested more than {0} levels deep").format(MAX_DEPTH))
-    if literals > MAX_LITERALS:
-        raise InputError(_tr("more than {0} numbers").format(MAX_LITERALS))
-    source = "".join(out).strip()
-    if not source:
-        raise InputError(_tr("enter a number or nested lists, for example [[1, 2], [3, 4]]"))
-    try:
-        value = ast.literal_eval(source)
-    except (SyntaxError, ValueError, TypeError):
-        raise InputError(_tr("cannot read this: write numbers separated by commas, "
-                             "each row in [ ]")) from None
-    value = _plain(value)
-    _check_rectangular(value, "data")
-    return value
-
-
-def _plain(value: Any) -> Any:
-    """Tuples as lists, the nan marker as a float; refuse integers past 64 bits."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value == "nan":
-        return math.nan
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 63:
-        raise InputError(_tr("{0} does not fit in 64 bits").format(value))
-    if isinstance(value, str):
-        raise InputError(_tr("'{0}' is not a number").format(value))
-    return value
-
-
-def _check_rectangular(value: Any, path: str) -> tuple[int, ...]:
-    """The shape of nested lists; ragged rows raise ``InputError`` naming the row."""
-    if not isinstance(value, list):
-        return ()
-    if not value:
-        return (0,)
-    shapes = [_check_rectangular(v, f"{path}[{i}]") for i, v in enumerate(value)]
-    for i, shape in enumerate(shapes[1:], 1):
-        if shape == shapes[0]:
-            continue
-        level = next(k for k in range(max(len(shape), len(shapes[0])))
-                     if shape[k:k + 1] != shapes[0][k:k + 1])
-        row, first = f"{path}[{i}]" + "[0]" * level, f"{path}[0]" + "[0]" * level
-        raise InputError(_tr("ragged rows: row {0} {1}, but row {2} {3}").format(
-            row, _describe(shape, level), first, _describe(shapes[0], level)))
-    return (len(value), *shapes[0])
-
-
-def _describe(shape: tuple[int, ...], level: int) -> str:
-    """What a row at ``level`` below a shape holds, for ragged-row messages."""
-    if level >= len(shape):
-        return _tr("is a number")
-    return _tr("has 1 item") if shape[level] == 1 else _tr("has {0} items").format(shape[level])
-
-
-def data_expr(value: Any) -> Expr:
-    """Nested lists of numbers as ``Seq``/``Const`` nodes."""
-    if isinstance(value, list):
-        return Seq(tuple(data_expr(v) for v in value), "list")
-    return Const(value)
-
-
-def data_text(expr: Expr, indent: int = 0) -> str | None:
-    """The text ``parse_data`` reads back as ``expr``; None when ``expr`` is not plain data."""
-    if isinstance(expr, Const):
-        v = expr.value
-        if isinstance(v, float) and not math.isfinite(v):
-            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-        return repr(v) if isinstance(v, (bool, int, float)) else None
-    if isinstance(expr, Seq):
-        parts = [data_text(e, indent + 1) for e in expr.items]
-        if any(p is None for p in parts):
-            return None
-        sep = ",\n" + " " * (indent + 1) if any(isinstance(e, Seq) for e in expr.items) else ", "
-        return "[" + sep.join(parts) + "]"  # type: ignore[arg-type]
-    return None
+    text = error.message
+    return translate_core(LITERALS_CONTEXT, text) if isinstance(text, Filled) else text
 
 
 # -- editors, one per kind ------------------------------------------------------------------
@@ -263,40 +110,10 @@ class _LineField(_Field):
             if self.param.required:
                 raise InputError(_tr(self._EMPTY.get(self.param.kind, "enter a value")))
             return None
-        kind = self.param.kind
-        if kind == "size":
-            return Seq(tuple(Const(d) for d in parse_size(text)), "tuple")
-        if kind in ("number", "float"):
-            return Const(parse_number(text, kind))
-        if kind == "tensors":
-            names = [n.strip() for n in text.split(",") if n.strip()]
-            for n in names:
-                if n not in self._names:
-                    raise InputError(_tr("'{0}' is not a tensor in the recipe").format(n))
-            return Seq(tuple(Ref(n) for n in names), "list")
-        if kind == "any":
-            if text in self._names:
-                return Ref(text)
-            try:
-                return Const(parse_number(text, "number"))
-            except InputError:
-                raise InputError(_tr("enter a tensor name or a number")) from None
-        return Const(text)
+        return line_expr(self.param.kind, text, self._names)
 
     def show(self, expr: Expr | None) -> bool:
-        if expr is None:
-            text = ""
-        elif self.param.kind == "size" and isinstance(expr, Seq):
-            text = ", ".join(write_expr(e) for e in expr.items)
-        elif self.param.kind == "tensors" and isinstance(expr, Seq):
-            text = ", ".join(write_expr(e) for e in expr.items)
-        elif self.param.kind == "str" and isinstance(expr, Const) and isinstance(expr.value, str):
-            text = expr.value
-        elif isinstance(expr, Const) and isinstance(expr.value, (int, float)):
-            text = data_text(expr) or ""
-        else:
-            text = write_expr(expr)  # shown as written, so its problem is reported
-        self.edit.setText(text)
+        self.edit.setText(line_text(self.param.kind, expr))
         return True
 
     def set_names(self, names: list[str]) -> None:
@@ -629,7 +446,7 @@ class ParamForm(QWidget):
             try:
                 field.read()
             except InputError as e:
-                out[name] = f"{name}: {e}"
+                out[name] = f"{name}: {_message(e)}"
         return out
 
     def _show_errors(self) -> None:

@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 import torch
-from PySide6.QtCore import QCoreApplication, QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,49 +21,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import Device, available_devices
-from app.explain.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, TimingError, time_step
+from app.devices import available_devices
+from app.explain.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, iter_time_step
 from app.explain.timing import format_seconds as fmt
 from app.expr import Call
 from app.recipe.document import Document
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Step
 from app.recipe.writer import write_step
+from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import listen
 from widgets.common.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
-
-#: Measurements still running; kept here so a closed view never destroys a live thread.
-_LIVE: set[QThread] = set()
-
-
-class _TimingThread(QThread):
-    """Runs ``time_step`` off the GUI thread; results come back as queued signals."""
-
-    measured = Signal(object)
-    """Emitted with the list of ``Timing``, one per device."""
-    failed = Signal(str)
-    """Emitted with the reason the step could not be timed."""
-    progressed = Signal(int, int, str)
-    """Emitted as (device number, device count, device id) before each device."""
-
-    def __init__(self, recipe: Recipe, index: int, devices: list[Device],
-                 inputs: dict[str, Any], min_run_time: float):
-        super().__init__()
-        self._args = (recipe, index, devices, inputs, min_run_time)
-
-    def run(self) -> None:
-        recipe, index, devices, inputs, min_run_time = self._args
-        try:
-            result = time_step(recipe, index, devices, min_run_time=min_run_time,
-                               inputs=inputs, progress=self.progressed.emit)
-        except TimingError as e:
-            self.failed.emit(str(e))
-        except Exception as e:  # noqa: BLE001 - reported in the view, never a crash
-            self.failed.emit(f"{type(e).__name__}: {e}")
-        else:
-            self.measured.emit(result)
-
 
 def _snapshot(value: Any) -> Any:
     """A detached copy the worker may use while the GUI thread goes on evaluating."""
@@ -90,7 +59,7 @@ class TimingView(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self._document = document
-        self._thread: _TimingThread | None = None
+        self._job: Job | None = None
         self._timed_step: Step | None = None
         self.min_run_time = DEFAULT_MIN_RUN_TIME
         """Seconds of measuring per device."""
@@ -166,40 +135,44 @@ class TimingView(QWidget):
     # -- public --------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self._thread is not None
+        return self._job is not None
 
     def start(self) -> None:
         """Time the selected step on every available device, off the GUI thread."""
         index = self._timeable_index()
-        if index is None or self._thread is not None:
+        if index is None or self._job is not None:
             return
         doc = self._document
         step = doc.recipe.steps[index]
         inputs = {n: _snapshot(doc.run.namespace[n]) for n in step.reads
                   if n in doc.run.namespace}
         devices = available_devices()
-        thread = _TimingThread(doc.recipe, index, devices, inputs, self.min_run_time)
-        thread.measured.connect(self._on_worker_measured)
-        thread.failed.connect(self._on_worker_failed)
-        thread.progressed.connect(self._on_worker_progressed)
-        thread.finished.connect(functools.partial(_forget, thread))
-        app = QCoreApplication.instance()
-        if app is not None:  # never let the app quit with a measurement half done
-            app.aboutToQuit.connect(thread.wait)
-        _LIVE.add(thread)
-        self._thread, self._timed_step = thread, step
+        measure = functools.partial(iter_time_step, min_run_time=self.min_run_time,
+                                    inputs=inputs)
+        self._timed_step = step
         self.time_button.setEnabled(False)
         self.progress.setRange(0, len(devices))
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("Starting…"))
         self.progress.show()
         self._say(self.tr("Timing {0} …").format(write_step(step)))
-        thread.start()
+        self._job = start_job(measure, doc.recipe, index, devices,
+                              on_done=self._on_worker_done,
+                              on_progress=self._on_worker_progressed)
 
     # -- worker to view (queued onto the GUI thread) ------------------------------------------
-    def _on_worker_progressed(self, i: int, n: int, device: str) -> None:
+    def _on_worker_progressed(self, _key: object, progress: tuple[int, int, str]) -> None:
+        i, n, device = progress
         self.progress.setValue(i)
         self.progress.setFormat(self.tr("Timing on {0} ({1}/{2})").format(device, i + 1, n))
+
+    def _on_worker_done(self, _key: object, result: list[Timing] | JobError) -> None:
+        if isinstance(result, JobError):
+            # a step that cannot be timed says why; anything else also names the error
+            self._on_worker_failed(result.message if result.type == "TimingError"
+                                   else f"{result.type}: {result.message}")
+        else:
+            self._on_worker_measured(result)
 
     def _on_worker_measured(self, timings: list[Timing]) -> None:
         self.timings = list(timings)
@@ -242,14 +215,14 @@ class TimingView(QWidget):
         self.status.setVisible(bool(text))
 
     def _done(self) -> None:
-        self._thread = None
+        self._job = None
         self.progress.hide()
         self._sync_button()
         self.finished.emit()
 
     # -- model to view ---------------------------------------------------------------------------
     def _on_model_selection_changed(self, index: int | None) -> None:
-        if self._thread is None:
+        if self._job is None:
             self.timings = []
             self.table.setRowCount(0)
             self.table.hide()
@@ -262,7 +235,7 @@ class TimingView(QWidget):
 
     def _sync_button(self) -> None:
         index = self._timeable_index()
-        self.time_button.setEnabled(index is not None and self._thread is None)
+        self.time_button.setEnabled(index is not None and self._job is None)
         if index is None:
             self.time_button.setToolTip(self.tr(
                 "Select a step that ran without an error to time it."))
@@ -281,11 +254,6 @@ class TimingView(QWidget):
         if not result.ok or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
             return None
         return index
-
-
-def _forget(thread: QThread) -> None:
-    _LIVE.discard(thread)
-    thread.deleteLater()
 
 
 if __name__ == "__main__":

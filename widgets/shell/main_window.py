@@ -39,7 +39,6 @@ from widgets.shell.exports import TensorExports
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.settings_store import load_settings, save_settings
 from widgets.training.panel import BUSY, TrainingPanel
-from widgets.training.run_compare import RunComparison
 from widgets.viewer.panel import ViewerPanel
 
 FILE_FILTER = "Recipes (*.py);;All files (*)"
@@ -396,13 +395,9 @@ class MainWindow(QMainWindow):
 
     def _adopt_training_runs(self, old: TrainingPanel) -> None:
         """Keep the runs of ``old`` in this window's comparison: their metrics are plain data."""
-        compare = old.findChild(RunComparison)  # None until the training pages were shown
-        if compare is None or not compare.runs:
-            return
-        for record in compare.runs:
-            self.training.compare.add_run(record)
-        # new runs go on numbering (and colouring) from the last one
-        self.training._runs = max(self.training._runs, *(r.number for r in compare.runs))
+        records = old.kept_runs()
+        if records:
+            self.training.adopt_runs(records)
 
     def _retire(self) -> None:
         """Leave quietly after ``rebuild``: let go of the shared models, hide, be deleted.

@@ -13,7 +13,6 @@ mixed in: ``RunControls`` (``widgets.training.controls``: the controls bar),
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
@@ -30,9 +29,12 @@ from PySide6.QtWidgets import (
 
 from app.devices import available_devices
 from app.recipe.document import Document
+from app.training.runs import RunRecord
 from app.training.settings import CONTEXT as SETTINGS_CONTEXT
 from app.training.settings import SettingsError, TrainingSettings
+from app.training.setup import harmonise, summary_text, with_value
 from app.training.worker import TrainingRun, warm_up
+from widgets.common.background import Job
 from widgets.common.i18n_text import translate_core
 from widgets.common.theme import error_style, role_style, set_style_sheet
 from widgets.common.undo import push_edit
@@ -41,12 +43,11 @@ from widgets.training.files import RunFiles, metrics_columns
 from widgets.training.form import SettingsForm
 from widgets.training.histogram import HistogramPlots
 from widgets.training.plots import LivePlots
-from widgets.training.run_compare import RunComparison, RunRecord
+from widgets.training.run_compare import RunComparison
 from widgets.training.runs import BUSY, FRAME_MS, RunLifecycle
-from widgets.training.setup import harmonise, summary_text, with_value
 
 # The window and the tests import these from here.
-__all__ = ["BUSY", "TrainingPanel", "harmonise", "metrics_columns"]
+__all__ = ["BUSY", "TrainingPanel", "metrics_columns"]
 
 
 # -- the panel -------------------------------------------------------------------------------------
@@ -93,8 +94,7 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
         self._runs = 0
         self._warmed = False
         self._tabs: QTabWidget | None = None
-        self._launcher: threading.Thread | None = None
-        self._launch_error: str | None = None
+        self._launcher: Job | None = None  # the job starting the training process
         self._pending: list[tuple[str, tuple[Any, ...]]] = []
         self._pages: tuple[LivePlots, HistogramPlots, RunComparison] | None = None
         self._speed_due = 0
@@ -200,6 +200,20 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
         self._ensure_pages()
         assert self._pages is not None
         return self._pages[2]
+
+    # -- the runs kept -----------------------------------------------------------------------------
+    def kept_runs(self) -> list[RunRecord]:
+        """The runs kept for comparison, oldest first (none before the pages were made)."""
+        return list(self._pages[2].runs) if self._pages is not None else []
+
+    def adopt_runs(self, records: list[RunRecord]) -> None:
+        """Keep ``records`` (another panel's runs) for comparison; new runs number on after them.
+
+        The records' metrics are plain data that outlive their processes.
+        """
+        for record in records:
+            self.compare.add_run(record)
+        self._runs = max([self._runs, *(r.number for r in records)])
 
     def _set_model_connected(self, connect: bool) -> None:
         signal, slot = self.document.recipe.changed, self._on_model_recipe_changed

@@ -1,17 +1,16 @@
 """Run comparison: every run kept until deleted, overlaid, with its settings side by side.
 
-Each run is a ``RunRecord``: the settings it started with, its ``History`` (which outlives
-the training process) and how it ended. ``RunComparison`` overlays the visible runs' loss
-and their per-layer output std and gradient norm (at the first or the latest sample: the
-initialisation demonstration), lists the runs, and tabulates their settings and results,
-the rows that differ in bold.
+Each run is a ``RunRecord`` (``app.training.runs``): the settings it started with, its
+``History`` (which outlives the training process) and how it ended. ``RunComparison``
+overlays the visible runs' loss and their per-layer output std and gradient norm (at the
+first or the latest sample: the initialisation demonstration), lists the runs, and
+tabulates their settings and results, the rows that differ in bold.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,8 +34,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.palette import Palette
-from app.training.history import History
+from app.training.runs import CONTEXT as RUNS_CONTEXT
+from app.training.runs import RunRecord
 from app.training.settings import TrainingSettings, _Section
+from widgets.common.i18n_text import translate_core
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
 from widgets.training.plots import PlotGrid, ViewFitter, new_plot, set_title, style_plots
 
@@ -49,39 +50,9 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
-@dataclass(eq=False)
-class RunRecord:
-    """One run, kept for comparison until deleted.
-
-    Parameters
-    ----------
-    number : int
-        1, 2, ... in the order runs started; also picks the run's colour.
-    settings : TrainingSettings
-        The settings it started with.
-    history : History
-        Its metrics (the ``TrainingRun``'s history, kept after the process ends).
-    info : RunInfo or None
-        Layer names, device and summary, once the run reported them.
-    state : str
-        The run's last state (``running``, ``finished``, ``stopped``...).
-    visible : bool
-        Shown in the overlaid plots.
-    notes : list of str
-        Live changes made while it trained ("lr 0.1 from step 120").
-    """
-
-    number: int
-    settings: TrainingSettings
-    history: History
-    info: Any = None
-    state: str = "new"
-    visible: bool = True
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return _tr("Run {0}").format(self.number)
+def _name(record: RunRecord) -> str:
+    """The run's name ("Run 3") in the UI language."""
+    return translate_core(RUNS_CONTEXT, record.name)
 
 
 def flat_settings(settings: TrainingSettings) -> dict[str, Any]:
@@ -139,7 +110,7 @@ def run_labels(runs: list[RunRecord]) -> dict[int, str]:
     out = {}
     for record, flat in zip(runs, flats, strict=True):
         parts = [f"{labels[k]} {value_text(k, flat[k])}" for k in differing[:2]]
-        out[record.number] = record.name + (": " + ", ".join(parts) if parts else "")
+        out[record.number] = _name(record) + (": " + ", ".join(parts) if parts else "")
     return out
 
 
@@ -378,7 +349,7 @@ class RunComparison(QWidget):
         self.table.clear()
         self.table.setColumnCount(len(self.runs))
         self.table.setRowCount(len(results) + len(names))
-        self.table.setHorizontalHeaderLabels([r.name for r in self.runs])
+        self.table.setHorizontalHeaderLabels([_name(r) for r in self.runs])
         self.table.setVerticalHeaderLabels(results + [f"{labels[k]} ({k})" for k in names])
         bold = QFont(self.table.font())
         bold.setBold(True)

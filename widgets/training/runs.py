@@ -1,21 +1,21 @@
 """The life of the training panel's current run: launch, commands, polling, events.
 
 ``RunLifecycle`` is mixed into ``TrainingPanel``. It makes a new ``TrainingRun`` for the
-recipe's settings, starts its process from a thread (the first start waits for the fork
-server) and queues the commands sent meanwhile, polls the run with a display-rate
+recipe's settings, starts its process in a background job (the first start waits for the
+fork server) and queues the commands sent meanwhile, polls the run with a display-rate
 ``QTimer`` (never blocking), turns the events it reports into messages and plot updates,
 and closes it. Its texts keep the ``TrainingPanel`` translation context.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.training.runs import RunRecord
 from app.training.worker import TrainingRun
-from widgets.training.run_compare import RunRecord
+from widgets.common.background import JobError, start_job
 
 #: Milliseconds between frames while a run trains (about 30 Hz), and while it waits.
 FRAME_MS, IDLE_MS = 33, 200
@@ -51,12 +51,10 @@ class RunLifecycle:
         self.progress.setValue(0)
         self.message.clear()  # (not hidden: its line stays, and the plots keep their size)
         # The first command starts the process. Until the fork server has imported torch
-        # (seconds, the first time) that blocks, so it is sent from a thread; the commands
-        # that follow wait in _pending for it.
-        self._launch_error = None
-        self._launcher = threading.Thread(target=self._launch, args=(
-            run, self.histogram.layer or 0), name="tensor-lab-launch", daemon=True)
-        self._launcher.start()
+        # (seconds, the first time) that blocks, so it is sent from a background job; the
+        # commands that follow wait in _pending for it.
+        self._launcher = start_job(run.set_histogram_layer, self.histogram.layer or 0,
+                                   on_done=self._on_launched, key=run)
         lr, mode, value = self._live_values()
         if lr is not None and lr != settings.optimizer.lr:
             self._command("set_lr", lr)
@@ -64,13 +62,6 @@ class RunLifecycle:
             self._command("set_clip", mode, value)
         self._set_state("starting")
         return run
-
-    def _launch(self, run: TrainingRun, layer: int) -> None:
-        """(In the launcher thread.) Start the run's process with its first command."""
-        try:
-            run.set_histogram_layer(layer)
-        except Exception as e:  # noqa: BLE001 - shown in the panel by the next frame
-            self._launch_error = f"{type(e).__name__}: {e}"
 
     def _command(self, name: str, *args: Any) -> None:
         """Send a command to the run, or queue it while the process is being launched."""
@@ -81,29 +72,30 @@ class RunLifecycle:
         self._arm(FRAME_MS)
 
     def _launched(self) -> bool:
-        """Whether the launch is over; sends the queued commands once it is."""
-        launcher = self._launcher
-        if launcher is None:
-            return True
-        if launcher.is_alive():
-            return False
-        launcher.join()
+        """Whether the launch is over (its result has been applied)."""
+        return self._launcher is None
+
+    def _on_launched(self, run: TrainingRun, result: object) -> None:
+        """The launch is over: send the queued commands, or say why the process did not start."""
+        if run is not self.run:
+            return  # (a closed run's launch is cancelled; this is only a safeguard)
         self._launcher = None
         pending, self._pending = self._pending, []
-        if self._launch_error:
+        if isinstance(result, JobError):
             self._say(QCoreApplication.translate(
                 "TrainingPanel", "The training process could not start: {0}").format(
-                self._launch_error), "error")
-            return True
-        for name, args in pending:
-            self._command(name, *args)
-        return True
+                f"{result.type}: {result.message}"), "error")
+        else:
+            for name, args in pending:
+                self._command(name, *args)
+        self._arm(FRAME_MS)
 
     def _close_run(self) -> None:
         run = self.run
         if run is not None:
             if self._launcher is not None:
-                self._launcher.join()  # a launch under way ends soon; then close the run
+                self._launcher.wait()  # a launch under way ends soon; then close the run
+                self._launcher.cancel()
                 self._launcher, self._pending = None, []
             self._on_frame()  # the last events before it goes
             finished = run.state == "finished"

@@ -3,7 +3,7 @@
 The forms edit the recipe's training settings as a literal (nested dicts): ``with_value``
 sets one dotted field of it, ``harmonise`` makes the model's inputs, outputs and loss fit
 the data chosen, and ``summary_text`` describes the model the settings build, without
-allocating it.
+allocating it (in English: ``widgets.training.panel`` shows it with ``translate_core``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,367 @@
+"""The autograd explorer's controller: it follows the document and drives the view.
+
+Every action is a recipe step (``out.backward()``, ``y.retain_grad()``,
+``x.grad.zero_()``) pushed on the undo stack; the view redraws from the document's next
+run. The Qt-free parts live in ``app.explain.autograd_graph`` and
+``app.explain.autograd_steps``. Texts keep the ``AutogradPanel`` translation context.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtGui import QUndoStack
+
+from app.explain.autograd_facts import grad_facts
+from app.explain.autograd_graph import build_graph
+from app.explain.autograd_layout import node_explanation
+from app.explain.autograd_nodes import AutogradGraph, GraphNode
+from app.explain.autograd_steps import (
+    FunctionError,
+    add_backward,
+    add_zero_grads,
+    backward_step,
+    default_gradient,
+    explain_error,
+    gradient_explanation,
+    has_retain_grad,
+    hessian_matrix,
+    is_autograd_step,
+    jacobian_matrix,
+    leaves_with_grad,
+    needs_gradient,
+    set_retain_grad,
+)
+from app.expr import Ref, references
+from app.recipe.document import Document
+from app.recipe.evaluator import RecipeRun
+from app.recipe.writer import write_step
+from widgets.autograd.graph_view import node_label, saved_value_text
+from widgets.autograd.view import AutogradView
+from widgets.common.doc_links import listen
+from widgets.common.i18n_text import lesson_text
+from widgets.common.theme import current_palette
+from widgets.common.undo import push_edit
+
+_LEAVES_LISTED = 10  # the status line names this many leaves, then counts the rest
+_ONES = "ones"  # the gradient choice for torch.ones_like(out)
+
+
+class AutogradController(QObject):
+    """Shows the selected tensor's backward graph in ``view`` and turns clicks into steps.
+
+    Parameters
+    ----------
+    document : Document
+        The open document. The controller follows its ``evaluated`` and
+        ``selection_changed`` signals; it changes the recipe only through ``undo_stack``.
+    undo_stack : QUndoStack or None
+        Where recipe edits go (``widgets.common.undo.push_edit``); None applies them directly.
+    view : AutogradView
+        The view it drives; also its Qt parent.
+    """
+
+    def __init__(self, document: Document, undo_stack: QUndoStack | None, view: AutogradView):
+        super().__init__(view)
+        self._document, self._stack, self._view = document, undo_stack, view
+        self._name: str | None = None  # the tensor whose graph is drawn
+        self._graph = AutogradGraph()
+        self._inspected: str | None = None  # the recipe name whose facts are shown
+        self._node: str | None = None  # the clicked node's id
+        self._refits = True  # fit the next drawing in the view
+        self._stale = False  # the document changed while the view was hidden
+        self._tracked = False  # the drawn tensor requires grad
+        self._needs_gradient = False  # its backward needs a gradient argument
+        view.node_clicked.connect(self._on_view_node_clicked)
+        view.saved_toggled.connect(self._on_view_saved_toggled)
+        view.retain_grad_toggled.connect(self._on_view_retain_grad_toggled)
+        view.backward_clicked.connect(self._on_view_backward)
+        view.zero_grads_clicked.connect(self._on_view_zero_grads)
+        view.backward_options_changed.connect(self._on_view_backward_options)
+        view.jacobian_clicked.connect(self._on_view_jacobian)
+        view.hessian_clicked.connect(self._on_view_hessian)
+        view.shown.connect(self._on_view_shown)
+        self._set_model_connected(True)
+        self._refresh()
+
+    @property
+    def graph(self) -> AutogradGraph:
+        return self._graph
+
+    @property
+    def tensor_name(self) -> str | None:
+        """The recipe name of the tensor whose graph is drawn."""
+        return self._name
+
+    @property
+    def inspected_name(self) -> str | None:
+        """The recipe name of the tensor whose facts are shown."""
+        return self._inspected
+
+    def inspect(self, node_id: str) -> None:
+        """Show node ``node_id``'s facts, as clicking it does, and scroll it into view."""
+        self._on_view_node_clicked(node_id)
+        self._view.scroll_to_node(node_id)
+
+    # -- wiring -------------------------------------------------------------------------------
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place the panel listens."""
+        doc = self._document
+        links = ((doc.evaluated, self._on_model_evaluated),
+                 (doc.selection_changed, self._on_model_selection_changed))
+        listen(self, links, connect)
+
+    def _on_model_evaluated(self, run: object) -> None:
+        self._refresh()
+
+    def _on_model_selection_changed(self, index: int | None) -> None:
+        self._inspected = None
+        self._refresh()
+
+    # -- view events --------------------------------------------------------------------------
+    def _on_view_node_clicked(self, node_id: str) -> None:
+        node = self._graph.nodes.get(node_id)
+        if node is None:
+            return
+        self._node = node_id
+        self._inspected = node.names[0] if node.names else None
+        self._view.select_node(node_id)
+        self._show_node(node)
+        self._view.show_inspect_page()
+
+    def _on_view_saved_toggled(self, on: bool) -> None:
+        self._refits = True
+        self._refresh()
+
+    def _on_view_retain_grad_toggled(self, on: bool) -> None:
+        name = self._inspected
+        if name is None:
+            return
+        text = (QCoreApplication.translate("AutogradPanel", "Retain grad of {0}") if on
+                else QCoreApplication.translate("AutogradPanel", "Stop retaining grad of {0}"))
+        push_edit(self._stack, self._document.recipe,
+                  lambda r: set_retain_grad(r, name, on), text.format(name))
+
+    def _on_view_backward(self) -> None:
+        name = self._name
+        if name is None:
+            return
+        gradient, retain = self._backward_args()
+        push_edit(self._stack, self._document.recipe,
+                  lambda r: add_backward(r, name, gradient, retain),
+                  QCoreApplication.translate("AutogradPanel", "Backward from {0}").format(name))
+
+    def _on_view_zero_grads(self) -> None:
+        names = leaves_with_grad(self._document.run, nonzero=True)
+        if names:
+            push_edit(self._stack, self._document.recipe,
+                      lambda r: add_zero_grads(r, names),
+                      QCoreApplication.translate("AutogradPanel", "Zero gradients"))
+
+    def _on_view_backward_options(self, *_: object) -> None:
+        self._update_backward_preview()
+
+    def _on_view_jacobian(self) -> None:
+        self._show_matrix("jacobian")
+
+    def _on_view_hessian(self) -> None:
+        self._show_matrix("hessian")
+
+    def _on_view_shown(self) -> None:
+        if self._stale:
+            self._refresh()
+
+    # -- rendering ----------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        if not self._view.isVisible():
+            # Behind another tab: draw when shown. The graph's layout (networkx) is the
+            # costly part, and nobody would see it; this keeps it out of start-up.
+            self._stale = True
+            return
+        self._stale = False
+        run = self._document.run
+        previous = self._name
+        self._name = self._target_name()
+        value = run.namespace.get(self._name) if self._name else None
+        if isinstance(value, torch.Tensor):
+            self._graph = build_graph(value, run, self._name, saved=self._view.saved_shown())
+            self._view.set_status(self._status_line(value))
+        else:
+            self._graph = AutogradGraph()
+            self._view.set_status(QCoreApplication.translate(
+                "AutogradPanel", "Select a step that makes a tensor to see its backward graph."))
+        # a new run of the same tensor keeps the user's zoom and scroll
+        self._view.set_graph(self._graph, fit=self._name != previous or self._refits)
+        self._refits = False
+        node = self._graph.node_for_name(self._inspected) if self._inspected else None
+        if node is None and self._graph.root is not None:
+            node = self._graph.nodes[self._graph.root]
+        if node is not None:
+            self._node = node.id
+            self._inspected = node.names[0] if node.names else None
+            self._view.select_node(node.id)
+            self._show_node(node)
+        else:
+            self._node, self._inspected = None, None
+            self._show_node(None)
+        self._update_backward(value)
+        self._update_inputs(value)
+        self._show_error(run)
+
+    def _target_name(self) -> str | None:
+        doc = self._document
+        if doc.selected is None or doc.selected >= len(doc.recipe.steps):
+            return None
+        step = doc.recipe.steps[doc.selected]
+        if step.name:
+            return step.name
+        reads = references(step.expr)  # out.backward() shows out's graph
+        return reads[0] if reads else None
+
+    def _status_line(self, value: torch.Tensor) -> str:
+        name = self._name
+        if not value.requires_grad:
+            return QCoreApplication.translate(
+                "AutogradPanel", "{0} does not require grad: autograd records no graph for it."
+            ).format(name)
+        nodes = len(self._graph.nodes)
+        named = self._graph.leaf_tensor_names()
+        leaves = ", ".join(named[:_LEAVES_LISTED]) or QCoreApplication.translate("AutogradPanel",
+                                                                                  "none named")
+        if len(named) > _LEAVES_LISTED:
+            leaves += " " + QCoreApplication.translate("AutogradPanel", "and {0} more").format(
+                len(named) - _LEAVES_LISTED)
+        text = QCoreApplication.translate(
+            "AutogradPanel", "Backward graph of {0}: {1} nodes; leaves: {2}.").format(
+            name, nodes, leaves)
+        if self._graph.truncated:
+            text += " " + QCoreApplication.translate(
+                "AutogradPanel", "(Only the first {0} nodes are drawn.)").format(nodes)
+        return text
+
+    def _show_node(self, node: GraphNode | None) -> None:
+        run = self._document.run
+        name = self._inspected
+        value = run.namespace.get(name) if name else None
+        page = self._view.inspect_page
+        heading = "" if node is None else (f"<b>{html.escape(node_label(node))}</b><br>"
+                                           f"{html.escape(lesson_text(node_explanation(node)))}")
+        saved = [f"{v.name}: {saved_value_text(v)}"
+                 + (f" = {v.tensor_name}" if v.tensor_name else "")
+                 for v in (node.saved if node is not None else ())]
+        page.show_heading(heading, saved)
+        if isinstance(value, torch.Tensor) and name is not None:
+            facts = grad_facts(value, name, run)
+            page.show_facts(name, facts.rows(),
+                            lesson_text(facts.why_no_grad) if facts.why_no_grad else "",
+                            can_retain=not facts.is_leaf and facts.requires_grad,
+                            retained=has_retain_grad(self._document.recipe, name))
+            page.show_grad(name, facts.grad)
+        else:
+            page.clear_facts(QCoreApplication.translate(
+                "AutogradPanel", "This node is an intermediate result with no name in the "
+                "recipe.") if node is not None else "")
+            page.show_grad(None, None)
+
+    def _update_backward(self, value: Any) -> None:
+        tracked = isinstance(value, torch.Tensor) and value.requires_grad
+        self._tracked = tracked
+        page = self._view.backward_page
+        page.set_actions(tracked, bool(leaves_with_grad(self._document.run, nonzero=True)))
+        needs = tracked and needs_gradient(value)
+        self._needs_gradient = needs
+        choices: list[tuple[str, str]] = []
+        if needs and self._name is not None:
+            choices.append((f"torch.ones_like({self._name})", _ONES))
+            for other, t in self._document.run.namespace.items():
+                if other != self._name and isinstance(t, torch.Tensor) \
+                        and t.shape == value.shape and t.is_floating_point():
+                    choices.append((other, other))
+        page.set_gradients(needs, choices,
+                           lesson_text(gradient_explanation(self._name, value))
+                           if needs and self._name else "")
+        self._update_backward_preview()
+
+    def _backward_args(self) -> tuple[Any, bool]:
+        page = self._view.backward_page
+        gradient = None
+        if self._needs_gradient and self._name is not None:
+            data = page.gradient_choice()
+            gradient = default_gradient(self._name) if data in (None, _ONES) else Ref(data)
+        return gradient, page.retains_graph()
+
+    def _update_backward_preview(self) -> None:
+        page = self._view.backward_page
+        if self._name is None or not self._tracked:
+            page.set_preview(QCoreApplication.translate("AutogradPanel",
+                                                        "Select a tensor that requires grad."))
+            return
+        gradient, retain = self._backward_args()
+        page.set_preview(QCoreApplication.translate("AutogradPanel", "Adds the step: {0}").format(
+            write_step(backward_step(self._name, gradient, retain))))
+
+    def _update_inputs(self, value: Any) -> None:
+        run, recipe = self._document.run, self._document.recipe
+        names: list[str] = []
+        if isinstance(value, torch.Tensor) and self._name is not None:
+            try:
+                end = recipe.index_of(self._name)
+            except KeyError:
+                end = 0
+            for step in recipe.steps[:end]:
+                t = run.namespace.get(step.name) if step.name else None
+                if isinstance(t, torch.Tensor) and t.is_floating_point() \
+                        and step.name not in names and step.name != self._name:
+                    names.append(step.name)  # type: ignore[arg-type]
+        names.sort(key=lambda n: not (run.namespace[n].is_leaf
+                                      and run.namespace[n].requires_grad))
+        self._view.jacobian_page.set_inputs(names)
+
+    def _show_matrix(self, which: str) -> None:
+        page = self._view.jacobian_page
+        doc, output, x = self._document, self._name, page.input_name()
+        if output is None or not x:
+            return
+        try:
+            if which == "jacobian":
+                matrix = jacobian_matrix(doc.recipe, doc.run, x, output)
+                caption = QCoreApplication.translate(
+                    "AutogradPanel", "Jacobian: row i, column j is d {0}[i] / d {1}[j], both "
+                    "flattened in row-major order ({2} × {3}).")
+                label = "J"
+            else:
+                matrix = hessian_matrix(doc.recipe, doc.run, x, output)
+                caption = QCoreApplication.translate(
+                    "AutogradPanel", "Hessian: row i, column j is d² {0} / d {1}[i] d {1}[j], "
+                    "{1} flattened in row-major order ({2} × {3}).")
+                label = "H"
+        except (FunctionError, RuntimeError, TypeError, ValueError) as e:
+            why = lesson_text(e.args[0]) if isinstance(e, FunctionError) and e.args else str(e)
+            page.show_failure(QCoreApplication.translate(
+                "AutogradPanel", "Cannot compute it: {0}").format(why))
+            return
+        page.show_matrix(matrix, label,
+                         caption.format(output, x, matrix.shape[0], matrix.shape[1]))
+
+    def _show_error(self, run: RecipeRun) -> None:
+        failed = [r for r in run.results if r.status == "error" and is_autograd_step(r.step)]
+        if not failed:
+            self._view.set_error("")
+            return
+        r = failed[-1]
+        where = (QCoreApplication.translate("AutogradPanel", "line {0}").format(r.step.line)
+                 if r.step.line else QCoreApplication.translate("AutogradPanel", "step {0}")
+                 .format(run.results.index(r) + 1))
+        parts = [f"<b>{html.escape(where)}: {html.escape(write_step(r.step))}</b>",
+                 f"{html.escape(r.error_type)}: {html.escape(r.error)}"]
+        lesson = explain_error(r.error_type, r.error)
+        if lesson is not None:
+            parts.append(QCoreApplication.translate("AutogradPanel", "<b>Why:</b> {0}").format(
+                html.escape(lesson_text(lesson.cause))))
+            parts.append(QCoreApplication.translate("AutogradPanel", "<b>Fix:</b> {0}").format(
+                html.escape(lesson_text(lesson.fix))))
+        self._view.set_error(f"<span style='color:{current_palette().error}'>"
+                             + "<br>".join(parts) + "</span>")

@@ -1,0 +1,54 @@
+"""The small tables of the autograd explorer's pages, and the scroll area each page sits in."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractItemView, QScrollArea, QTableView, QWidget
+
+from widgets.common.tensor_table_model import TensorTableModel
+
+
+def matrix_of(t: torch.Tensor) -> np.ndarray:
+    """A 2-D numpy copy of ``t`` for a table: scalars are 1 x 1, vectors one row."""
+    data = t.detach().cpu()
+    if data.ndim == 0:
+        data = data.reshape(1, 1)
+    elif data.ndim == 1:
+        data = data.reshape(1, -1)
+    elif data.ndim > 2:
+        data = data.reshape(-1, data.shape[-1])
+    return data.numpy().copy()
+
+
+def small_table(model: TensorTableModel) -> QTableView:
+    """A table of ``model`` with narrow columns, scrolled by the pixel."""
+    table = QTableView()
+    table.setModel(model)
+    table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+    table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+    table.horizontalHeader().setDefaultSectionSize(64)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
+    return table
+
+
+def fit_rows(table: QTableView, most: int = 6) -> None:
+    """Make ``table`` as tall as its rows, up to ``most`` of them (then it scrolls)."""
+    rows = min(table.model().rowCount(), most)
+    height = (table.horizontalHeader().sizeHint().height()
+              + rows * table.verticalHeader().defaultSectionSize() + 2 * table.frameWidth()
+              + table.horizontalScrollBar().sizeHint().height())  # room for one, if needed
+    table.setMaximumHeight(height + 2)
+    if table.model().columnCount() <= 40:
+        table.resizeColumnsToContents()
+
+
+def scrolled(page: QWidget) -> QScrollArea:
+    """``page`` in a frameless scroll area that only scrolls up and down (texts wrap)."""
+    area = QScrollArea()
+    area.setWidget(page)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area

@@ -1,0 +1,179 @@
+"""The tensor viewer's controller: it follows the document and drives the view.
+
+It never writes to the document. Statistics of a big tensor are taken off the GUI thread
+(``widgets.common.background``); a newer tensor makes older ones stale. Texts keep the
+``ViewerPanel`` translation context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication, QObject
+
+from app.explain.tensor_info import plane, plane_array, tensor_facts, tensor_stats
+from app.recipe.document import Document
+from app.recipe.evaluator import StepResult
+from app.recipe.writer import write_step
+from widgets.common.background import JobError, start_job
+from widgets.common.doc_links import listen
+from widgets.common.tensor_table_model import PlaneAddress
+from widgets.viewer.view import HEATMAP_NUMEL, ViewerView
+
+#: Above this many elements the statistics are taken off the GUI thread: the tensor shows
+#: at once, and its statistics follow.
+SYNC_STATS_NUMEL = 1 << 20
+#: Longest repr shown for a value that is not a tensor.
+REPR_LIMIT = 1_000
+
+
+class ViewerController(QObject):
+    """Shows the document's selected step in ``view``: its tensor, or its error, or its value.
+
+    Parameters
+    ----------
+    document : Document
+        The open document; the controller follows its ``evaluated`` and
+        ``selection_changed`` signals and never writes to it.
+    view : ViewerView
+        The view it drives; also its Qt parent.
+    """
+
+    def __init__(self, document: Document, view: ViewerView):
+        super().__init__(view)
+        self._document, self._view = document, view
+        self._tensor: torch.Tensor | None = None
+        self._name = ""
+        self._stats_generation = 0  # a newer tensor makes older statistics stale
+        self._preferred_mode = "grid"
+        self._auto_key: tuple[Any, ...] | None = None
+        self._heatmap_stale = False
+        view.mode_changed.connect(self._on_view_mode_changed)
+        view.plane_changed.connect(self._on_view_plane_changed)
+        self._set_model_connected(True)
+        self._refresh()
+
+    # -- wiring ----------------------------------------------------------------------
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place the panel listens."""
+        doc = self._document
+        links = ((doc.evaluated, self._on_model_evaluated),
+                 (doc.selection_changed, self._on_model_selection_changed))
+        listen(self, links, connect)
+
+    def _on_model_evaluated(self, run: object) -> None:
+        self._refresh()
+
+    def _on_model_selection_changed(self, index: int | None) -> None:
+        self._refresh()
+
+    # -- showing the selected step ---------------------------------------------------------
+    def _selected_result(self) -> StepResult | None:
+        index = self._document.selected
+        results = self._document.run.results
+        if index is None or not 0 <= index < len(results):
+            return None
+        return results[index]
+
+    def _refresh(self) -> None:
+        view = self._view
+        result = self._selected_result()
+        if result is None:
+            view.show_header("", "", QCoreApplication.translate(
+                "ViewerPanel", "Select a step to see its value."))
+            self._show_no_tensor()
+            return
+        step = result.step
+        code = write_step(step)
+        if result.status == "error":
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "{kind}: {message}").format(kind=result.error_type,
+                                                           message=result.error),
+                error=True)
+        elif result.status == "blocked":
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "Not run: it reads '{name}', which failed.").format(
+                name=result.blocked_by))
+        elif result.status == "skipped":
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "Not run: an earlier step stopped the run."))
+        elif isinstance(result.value, torch.Tensor):
+            view.show_header(step.label, code, "")
+            self._show_tensor(result.value, step.name or "value")
+            return
+        elif result.value is None:
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "This step gives no value."))
+        else:
+            text = repr(result.value)
+            if len(text) > REPR_LIMIT:
+                text = text[:REPR_LIMIT] + " …"
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "{type}: {value}").format(type=type(result.value).__name__,
+                                                         value=text))
+        self._show_no_tensor()
+
+    def _show_no_tensor(self) -> None:
+        self._tensor = None
+        self._stats_generation += 1
+        self._auto_key = None
+        self._view.show_no_tensor()
+
+    def _show_tensor(self, t: torch.Tensor, name: str) -> None:
+        view = self._view
+        self._tensor, self._name = t.detach(), name
+        view.show_tensor(tensor_facts(t))
+        self._stats_generation += 1
+        if t.numel() > SYNC_STATS_NUMEL and t.device.type != "meta":
+            view.show_stats_pending()
+            start_job(tensor_stats, t, on_done=self._on_stats_done, key=self._stats_generation)
+        else:
+            view.show_stats(tensor_stats(t))
+        view.set_shape(tuple(t.shape))
+        big = t.numel() > HEATMAP_NUMEL
+        auto_key = (self._document.selected, name, big)
+        if auto_key != self._auto_key:  # a new step, or one that grew past the threshold
+            self._auto_key = auto_key
+            view.show_mode("heatmap" if big else self._preferred_mode)
+        self._show_plane()
+
+    def _on_stats_done(self, generation: object, stats: object) -> None:
+        if generation != self._stats_generation:
+            return  # another tensor is shown by now
+        if isinstance(stats, JobError):
+            self._view.show_stats_failed(stats.message)
+        else:
+            self._view.show_stats(stats)
+
+    def _show_plane(self) -> None:
+        t = self._tensor
+        if t is None:
+            return
+        rows_dim, cols_dim, fixed = self._view.plane_dims
+        address = PlaneAddress(self._name, t.ndim, rows_dim, cols_dim, fixed)
+        try:
+            values = plane_array(plane(t, rows_dim, cols_dim, fixed))
+        except (IndexError, RuntimeError, NotImplementedError, TypeError):
+            # No plane to show: a fixed dimension of size 0, or a tensor without data (meta).
+            self._view.clear_plane()
+            return
+        self._view.show_plane(values, address)
+        self._heatmap_stale = True
+        if self._view.mode == "heatmap":
+            self._sync_heatmap()
+
+    def _sync_heatmap(self) -> None:
+        """Draw the heatmap only while it is the view shown."""
+        if self._heatmap_stale:
+            self._heatmap_stale = False
+            self._view.draw_heatmap()
+
+    # -- user actions ----------------------------------------------------------------
+    def _on_view_mode_changed(self, mode: str) -> None:
+        self._preferred_mode = mode
+        if mode == "heatmap":
+            self._sync_heatmap()
+
+    def _on_view_plane_changed(self) -> None:
+        self._show_plane()

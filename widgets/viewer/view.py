@@ -1,0 +1,296 @@
+"""The tensor viewer's passive view: a step's header, a tensor's facts, statistics and values.
+
+``ViewerView`` emits what the user does and shows what it is given; it never reads the
+document. ``widgets.viewer.controller.ViewerController`` drives it, and
+``widgets.viewer.panel.ViewerPanel`` puts the two together. Its texts keep the
+``ViewerPanel`` translation context.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from widgets.common.layout_fence import fenced_content
+from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
+from widgets.common.theme import error_style, set_style_sheet
+from widgets.viewer.heatmap_view import HeatmapView
+from widgets.viewer.plane_dims import PlaneDims
+
+#: Above this many elements a tensor opens as a heatmap rather than a grid.
+HEATMAP_NUMEL = 100_000
+#: Longest code line shown.
+CODE_LIMIT = 160
+MODES = ("grid", "heatmap")
+_FACT_COLUMN_ROWS = 6  # facts fill a first column of this many rows, then a second
+
+
+class ViewerView(QWidget):
+    """The selected step's title, code and status; for a tensor, its facts, statistics, plane
+    picker and values as a grid or a heatmap."""
+
+    mode_changed = Signal(str)
+    """Emitted with ``"grid"`` or ``"heatmap"`` when the user switches tabs."""
+    plane_changed = Signal()
+    """Emitted when the user picks another plane of the tensor (``plane_dims`` has it)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._title = QLabel()
+        font = self._title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self._title.setFont(font)
+        self._title.setToolTip(QCoreApplication.translate("ViewerPanel", "The selected step"))
+        self._title.setTextFormat(Qt.TextFormat.PlainText)
+        self._code = QLabel()
+        self._code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._code.setToolTip(QCoreApplication.translate("ViewerPanel", "The step's code"))
+        self._code.setWordWrap(True)  # a long literal must not widen the panel
+        self._status = QLabel()
+        self._status.setWordWrap(True)
+        self._status.setTextFormat(Qt.TextFormat.PlainText)  # torch messages may hold '<'
+        self._code.setTextFormat(Qt.TextFormat.PlainText)
+        self._status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._status.setToolTip(QCoreApplication.translate("ViewerPanel",
+                                                           "What the step produced"))
+
+        self._body = QWidget()
+        body = QVBoxLayout(self._body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addLayout(self._build_facts())
+        self._stats = QLabel()
+        self._stats.setWordWrap(True)
+        self._stats.setTextFormat(Qt.TextFormat.PlainText)
+        self._stats.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._stats.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "Statistics of the finite values: NaN and ±inf are left out and "
+            "counted instead. std is the sample standard deviation."))
+        body.addWidget(self._stats)
+        self._dims = PlaneDims()
+        self._dims.changed.connect(self.plane_changed)
+        body.addWidget(self._dims)
+
+        self._table_model = TensorTableModel(self)
+        self._table = QTableView()
+        self._table.setHorizontalHeader(IndexHeader(Qt.Orientation.Horizontal, self._table))
+        self._table.setVerticalHeader(IndexHeader(Qt.Orientation.Vertical, self._table))
+        self._table.setModel(self._table_model)
+        self._table.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The plane's values; hover a cell for its full value"))
+        self._table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self._table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self._table.horizontalHeader().setDefaultSectionSize(72)
+        self._table.verticalHeader().setDefaultSectionSize(
+            self._table.fontMetrics().height() + 6)
+        self._heatmap = HeatmapView()
+        self._heatmap.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The plane as colours; hover for a cell's value"))
+        self._tabs = QTabWidget()
+        self._tabs.addTab(self._table, QCoreApplication.translate("ViewerPanel", "Grid"))
+        self._tabs.addTab(self._heatmap, QCoreApplication.translate("ViewerPanel", "Heatmap"))
+        self._tabs.setTabToolTip(0, QCoreApplication.translate("ViewerPanel",
+                                                               "Every value as a number"))
+        self._tabs.setTabToolTip(1, QCoreApplication.translate(
+            "ViewerPanel", "Values as colours; the default above {n:,} elements").format(
+            n=HEATMAP_NUMEL))
+        self._tabs.currentChanged.connect(self._on_view_tab_changed)
+        body.addWidget(self._tabs, 1)
+
+        # The code and statistics lines change on every edit: behind the fence they no
+        # longer re-lay out and repaint the window's central tabs each time.
+        layout = QVBoxLayout(fenced_content(self))
+        layout.addWidget(self._title)
+        layout.addWidget(self._code)
+        layout.addWidget(self._status)
+        layout.addWidget(self._body, 1)
+        self._stretch = QWidget()  # takes the space the body leaves when it is hidden
+        layout.addWidget(self._stretch, 1)
+
+    def _build_facts(self) -> QHBoxLayout:
+        help_texts = {
+            "shape": QCoreApplication.translate("ViewerPanel", "Size of each dimension"),
+            "dtype": QCoreApplication.translate("ViewerPanel", "Element type"),
+            "device": QCoreApplication.translate("ViewerPanel", "Where the elements live"),
+            "numel": QCoreApplication.translate("ViewerPanel", "Number of elements"),
+            "bytes": QCoreApplication.translate(
+                "ViewerPanel", "numel × element size: the memory the elements take"),
+            "strides": QCoreApplication.translate(
+                "ViewerPanel", "Elements to skip in storage to step one along each dimension"),
+            "storage offset": QCoreApplication.translate(
+                "ViewerPanel", "Where the tensor's first element sits in its storage"),
+            "is_contiguous": QCoreApplication.translate(
+                "ViewerPanel", "Whether the elements lie in storage in row-major order"),
+            "requires_grad": QCoreApplication.translate(
+                "ViewerPanel", "Whether autograd records operations on it"),
+            "is_leaf": QCoreApplication.translate(
+                "ViewerPanel", "Whether it was made by the user rather than by an operation"),
+            "grad_fn": QCoreApplication.translate(
+                "ViewerPanel", "The autograd node that made it, if any"),
+        }
+        row = QHBoxLayout()
+        self._fact_values: dict[str, QLabel] = {}
+        forms = [QFormLayout(), QFormLayout()]
+        for i, (key, tip) in enumerate(help_texts.items()):
+            label = QLabel(QCoreApplication.translate("ViewerPanel", "{fact}:").format(fact=key))
+            value = QLabel()
+            value.setTextFormat(Qt.TextFormat.PlainText)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            for w in (label, value):
+                w.setToolTip(tip)
+            forms[i // _FACT_COLUMN_ROWS].addRow(label, value)
+            self._fact_values[key] = value
+        for form in forms:
+            form.setHorizontalSpacing(8)
+            form.setVerticalSpacing(2)
+            row.addLayout(form, 1)
+        return row
+
+    # -- public accessors ------------------------------------------------------------
+    @property
+    def table_model(self) -> TensorTableModel:
+        return self._table_model
+
+    @property
+    def table_view(self) -> QTableView:
+        return self._table
+
+    @property
+    def heatmap(self) -> HeatmapView:
+        return self._heatmap
+
+    @property
+    def mode(self) -> str:
+        """``"grid"`` or ``"heatmap"``."""
+        return MODES[self._tabs.currentIndex()]
+
+    def set_mode(self, mode: str) -> None:
+        """Switch to ``"grid"`` or ``"heatmap"``, as the user would."""
+        self._tabs.setCurrentIndex(MODES.index(mode))
+
+    @property
+    def rows_dim_box(self) -> QComboBox:
+        return self._dims.rows_box
+
+    @property
+    def cols_dim_box(self) -> QComboBox:
+        return self._dims.cols_box
+
+    def index_box(self, dim: int) -> QSpinBox:
+        """The spin box fixing the index of dimension ``dim`` (hidden for the shown two)."""
+        return self._dims.index_box(dim)
+
+    @property
+    def plane_dims(self) -> tuple[int, int, dict[int, int]]:
+        """The rows dimension, the columns dimension and the other dimensions' indices."""
+        return self._dims.plane
+
+    def title_text(self) -> str:
+        return self._title.text()
+
+    def status_text(self) -> str:
+        return self._status.text()
+
+    def facts_text(self) -> str:
+        """The facts as ``label: value`` lines."""
+        return "\n".join(f"{k}: {v.text()}" for k, v in self._fact_values.items())
+
+    def stats_text(self) -> str:
+        return self._stats.text().replace("\N{NO-BREAK SPACE}", " ")
+
+    def stats_pending(self) -> bool:
+        """Whether the shown tensor's statistics are still being computed."""
+        return self._stats.text() == QCoreApplication.translate("ViewerPanel",
+                                                                "Statistics: computing…")
+
+    def dims_visible(self) -> bool:
+        return not self._dims.isHidden()
+
+    def body_visible(self) -> bool:
+        """Whether facts and values are shown (only for a tensor)."""
+        return not self._body.isHidden()
+
+    # -- setters ---------------------------------------------------------------------
+    def show_header(self, title: str, code: str, status: str, error: bool = False) -> None:
+        """The step's title, its code (cut short, in full in the tooltip) and its status."""
+        if code:
+            self._code.setToolTip(code if len(code) > CODE_LIMIT else
+                                  QCoreApplication.translate("ViewerPanel", "The step's code"))
+            if len(code) > CODE_LIMIT:
+                code = code[:CODE_LIMIT] + " …"
+        self._title.setText(title)
+        self._code.setText(code)
+        self._code.setVisible(bool(code))
+        self._status.setText(status)
+        self._status.setVisible(bool(status))
+        set_style_sheet(self._status, error_style() if error else "")
+
+    def show_no_tensor(self) -> None:
+        """Hide the facts and values: the step gave no tensor."""
+        self._dims.clear_shape()
+        self.clear_plane()
+        self._body.hide()
+        self._stretch.show()
+
+    def show_tensor(self, facts: list[tuple[str, str]]) -> None:
+        """Show the body, with a tensor's ``facts``."""
+        self._body.show()
+        self._stretch.hide()
+        for key, value in facts:
+            self._fact_values[key].setText(value)
+
+    def set_shape(self, shape: tuple[int, ...]) -> None:
+        """Fit the plane picker to a tensor of ``shape``."""
+        self._dims.set_shape(shape)
+
+    def show_mode(self, mode: str) -> None:
+        """Switch to ``"grid"`` or ``"heatmap"`` without emitting ``mode_changed``."""
+        with QSignalBlocker(self._tabs):
+            self.set_mode(mode)
+
+    def show_stats(self, stats: list[tuple[str, str]]) -> None:
+        # no-break spaces keep each label with its value when the line wraps
+        self._stats.setText("   ".join(f"{k}\N{NO-BREAK SPACE}{v}" for k, v in stats))
+
+    def show_stats_pending(self) -> None:
+        self._stats.setText(QCoreApplication.translate("ViewerPanel", "Statistics: computing…"))
+
+    def show_stats_failed(self, message: str) -> None:
+        self._stats.setText(QCoreApplication.translate(
+            "ViewerPanel", "Statistics could not be taken: {message}").format(message=message))
+
+    def clear_plane(self) -> None:
+        self._table_model.clear()
+        self._heatmap.clear_plane()
+
+    def show_plane(self, values: np.ndarray, address: PlaneAddress) -> None:
+        """The plane's values in the grid, and the heatmap's axes named; the heatmap itself
+        is drawn by ``draw_heatmap``, only while it is shown."""
+        self._table_model.set_plane(values, address)
+        if address.ndim >= 2:
+            self._heatmap.set_axis_labels(
+                QCoreApplication.translate("ViewerPanel", "dim {d}").format(d=address.rows_dim),
+                QCoreApplication.translate("ViewerPanel", "dim {d}").format(d=address.cols_dim))
+        else:
+            self._heatmap.set_axis_labels("", QCoreApplication.translate("ViewerPanel", "dim 0")
+                                          if address.ndim else "")
+
+    def draw_heatmap(self) -> None:
+        self._heatmap.set_plane(self._table_model.values)
+
+    def _on_view_tab_changed(self, tab: int) -> None:
+        self.mode_changed.emit(MODES[tab])
