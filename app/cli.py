@@ -1,8 +1,12 @@
-"""``tensor-lab run``: evaluate a recipe headless, with no Qt imported.
+"""``tensor-lab run``: run a recipe headless, in a kernel process, with no Qt imported.
 
-``tensor-lab run RECIPE.py [--json]`` (also ``python -m app RECIPE.py``) prints what
-``python RECIPE.py`` prints, or one JSON report. The window's own command line, which
-hands ``run`` to :func:`run_main`, is ``widgets.launch.main``.
+``tensor-lab run RECIPE.py [ARGS...]`` (also ``python -m app RECIPE.py``) runs the file
+with CPython in a kernel process, statement by statement, exactly as ``python RECIPE.py``
+would: the same output and the same exit code, in the caller's working folder. The user
+asked for it, as with ``python FILE``. ``--timeout`` and ``--memory`` bound it; ending
+on one of them exits 1 with a message. ``--json`` prints one report of the recipe's
+tensors and errors (for now from the lab's own reader of the recipe format).
+The window's command line, which hands ``run`` here, is ``widgets.launch.main``.
 """
 
 from __future__ import annotations
@@ -10,10 +14,14 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
+import signal
 import sys
 
-#: Exit codes of ``tensor-lab run``.
+#: Exit codes of ``tensor-lab run --json``; a plain run exits as python would.
 EXIT_OK, EXIT_STEP_FAILED, EXIT_REFUSED = 0, 1, 2
+#: Seconds a ``tensor-lab run`` may take by default.
+DEFAULT_TIMEOUT_S = 600.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,55 +31,97 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_main(argv: list[str]) -> int:
-    """Evaluate a recipe headless; print what ``python RECIPE.py`` prints, or JSON."""
-    parser = argparse.ArgumentParser(prog="tensor-lab run",
-                                     description="Evaluate a recipe without the window.")
-    parser.add_argument("recipe", help="the recipe file (.py)")
+    """Run a recipe headless; print what ``python RECIPE.py`` prints, or JSON."""
+    parser = argparse.ArgumentParser(
+        prog="tensor-lab run",
+        description="Run a recipe without the window, as python would, in a kernel process.")
+    parser.add_argument("recipe", help="the recipe file (.py); other arguments after it "
+                        "reach the recipe as its sys.argv[1:]")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with every tensor and every error")
-    args = parser.parse_args(argv)
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                        help=f"stop the recipe after this long (default {DEFAULT_TIMEOUT_S:g})")
+    parser.add_argument("--memory", type=float, metavar="GIB",
+                        help="the recipe's memory budget in GiB (default: half the RAM)")
+    args, args.args = parser.parse_known_args(argv)
+    if args.json:
+        return _run_json(args.recipe)
+    return _run_in_kernel(args)
 
+
+def _run_in_kernel(args: argparse.Namespace) -> int:
+    from app.kernel.budget import GIB, budget_text
+    from app.kernel.supervisor import Kernel
+
+    try:
+        with open(args.recipe, "rb") as f:
+            source = f.read().decode("utf-8")
+    except OSError as e:
+        # python's own words and exit code for a file it cannot open
+        print(f"{sys.executable}: can't open file {os.path.abspath(args.recipe)!r}: "
+              f"[Errno {e.errno}] {e.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as e:
+        print(f"tensor-lab: {args.recipe} is not UTF-8 text: {e}", file=sys.stderr)
+        return 1
+    budget = int(args.memory * GIB) if args.memory else None
+    kernel = Kernel(memory_budget=budget)
+    try:
+        ending = kernel.run_file(args.recipe, source, args.args, timeout=args.timeout)
+    except KeyboardInterrupt:  # Ctrl+C here reaches the kernel's own process group
+        kernel.stop()
+        return 130
+    finally:
+        kernel.close()
+    sys.stdout.flush()
+    if ending.reason == "timeout":
+        print(f"tensor-lab: {args.recipe} ran longer than its timeout of {args.timeout:g} s "
+              "and was stopped (--timeout SECONDS sets it)", file=sys.stderr)
+        return 1
+    if ending.reason == "memory" and not ending.out_of_memory:
+        print(f"tensor-lab: {args.recipe} used more memory than its budget of "
+              f"{budget_text(kernel.memory_budget)} and was stopped (--memory GIB sets it)",
+              file=sys.stderr)
+        return 1
+    if ending.exit_code < 0 and hasattr(signal, "Signals"):
+        # the kernel died of a signal (a segfault...): end the same way, as python would
+        sig = signal.Signals(-ending.exit_code)
+        print(f"tensor-lab: {args.recipe}: the recipe's process died of {sig.name}",
+              file=sys.stderr)
+        sys.stderr.flush()
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    return ending.exit_code
+
+
+def _run_json(path: str) -> int:
+    """The JSON report of the lab's reader and evaluator (the window's present engine)."""
     from app.recipe.evaluator import evaluate
     from app.recipe.jsonout import run_report
     from app.recipe.reader import RecipeError, read_recipe_file
     from app.training.script import run_training_for_cli
 
     try:
-        recipe = read_recipe_file(args.recipe)
+        recipe = read_recipe_file(path)
     except OSError as e:
-        print(f"tensor-lab: cannot read {args.recipe}: {e.strerror or e}", file=sys.stderr)
+        print(f"tensor-lab: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return EXIT_REFUSED
     except RecipeError as e:
-        if args.json:
-            print(json.dumps({"tensors": {}, "errors": [
-                {"line": e.line, "column": e.column, "step": None, "message": e.reason}],
-                "refused": True}))
-        print(f"tensor-lab: {args.recipe}: refused: {e}", file=sys.stderr)
+        print(json.dumps({"tensors": {}, "errors": [
+            {"line": e.line, "column": e.column, "step": None, "message": e.reason}],
+            "refused": True}))
+        print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
 
     for warning in recipe.warnings:
-        print(f"tensor-lab: {args.recipe}: warning: {warning}", file=sys.stderr)
+        print(f"tensor-lab: {path}: warning: {warning}", file=sys.stderr)
+    captured = io.StringIO()
+    run = evaluate(recipe, stdout=captured)
+    report = run_report(run)
     trained = None
-    if args.json:
-        captured = io.StringIO()
-        run = evaluate(recipe, stdout=captured)
-        report = run_report(run)
-        if run.ok and recipe.training is not None:
-            trained = run_training_for_cli(recipe.training, captured)
-            report.update(trained.report)
-        report["stdout"] = captured.getvalue()
-        print(json.dumps(report))
-    else:
-        run = evaluate(recipe, stop_on_error=True)
-        sys.stdout.flush()
-        for r in run.results:
-            for w in r.warnings:
-                print(f"{args.recipe}:{r.step.line or 0}: {w}", file=sys.stderr)
-        for r in run.errors:
-            where = f"line {r.step.line}" if r.step.line else r.step.label
-            print(f"{args.recipe}: {where}: {r.error_type}: {r.error}", file=sys.stderr)
-        if run.ok and recipe.training is not None:
-            trained = run_training_for_cli(recipe.training, sys.stdout)
-            if trained.error:
-                print(f"{args.recipe}: training: {trained.error}", file=sys.stderr)
+    if run.ok and recipe.training is not None:
+        trained = run_training_for_cli(recipe.training, captured)
+        report.update(trained.report)
+    report["stdout"] = captured.getvalue()
+    print(json.dumps(report))
     return EXIT_OK if run.ok and not (trained and trained.error) else EXIT_STEP_FAILED

@@ -49,7 +49,8 @@ def _parse(stdout: str) -> tuple[list[int], list[float], list[float]]:
     return steps, loss, val
 
 
-def test_engine_cli_and_python_print_identical_losses(tmp_path, capsys):
+def test_engine_cli_and_python_print_identical_losses(tmp_path, capfd):
+    # capfd: the kernel process writes to the file descriptors it inherits
     recipe = Recipe([Step("x", Call("torch.arange", (Const(3),))),
                      Step(None, Call("print", (Ref("x"),)))], "Identity", SETTINGS)
     path = tmp_path / "recipe.py"
@@ -58,9 +59,9 @@ def test_engine_cli_and_python_print_identical_losses(tmp_path, capsys):
     with TrainingRun(SETTINGS) as run:
         run.start()
         assert main(["run", str(path)]) == 0
-        lab = capsys.readouterr()
+        lab = capfd.readouterr()
         assert main(["run", str(path), "--json"]) == 0
-        lab_json = capsys.readouterr()
+        lab_json = capfd.readouterr()
         events = run.wait(("finished", "error"), timeout=120)
         assert run.state == "finished", [e.message for e in events if e.message]
         assert any(e.kind == "warning" and "cuda:99" in e.message for e in events)

@@ -2,4 +2,5 @@
 
 from widgets.launch import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # a spawned kernel imports the parent's main module too
+    raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""Run a recipe's statements one by one, in a ``__main__`` module, as ``python FILE`` would.
+
+This runs inside the kernel process only: it executes user code. ``__name__`` is
+``"__main__"``, ``__file__`` the file's absolute path, ``sys.argv[0]`` the path as given,
+``sys.path[0]`` the file's folder, and ``from __future__`` imports reach the statements
+after them. An uncaught exception prints python's own traceback (the runner's frames
+left out) and ends the run, with python's exit code.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import linecache
+import os
+import sys
+import time
+import traceback
+import types
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from types import TracebackType
+
+from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
+
+#: Frames of the kernel's own code never show in a recipe's traceback.
+_KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+@dataclass
+class Outcome:
+    """How one statement ended.
+
+    ``error`` is None when it ran to its end; else the exception's type name, and
+    ``message`` its ``str``; ``error_line`` is the line in the file where it was raised
+    (the deepest frame in the file). ``exit_code`` is set when the run ends here.
+    """
+
+    statement: Statement
+    elapsed: float = 0.0
+    error: str | None = None
+    message: str = ""
+    error_line: int | None = None
+    exit_code: int | None = None
+
+
+class Runner:
+    """A recipe about to run, statement by statement.
+
+    Parameters
+    ----------
+    path : str
+        The file's path as the user gave it (``sys.argv[0]``).
+    source : str
+        Its text (read by the caller, so an unsaved recipe runs the same way).
+    argv : list of str
+        Further command-line arguments (``sys.argv[1:]``).
+    user_code : callable
+        A context manager around each statement's own code (the kernel lets Stop
+        interrupt only there).
+    """
+
+    def __init__(self, path: str, source: str, argv: list[str] | None = None,
+                 user_code: Callable[[], AbstractContextManager] = contextlib.nullcontext):
+        self.path = path
+        self.user_code = user_code
+        self.filename = os.path.abspath(path)
+        self.source = source
+        self.argv = [path, *(argv or [])]
+        self.module = types.ModuleType("__main__")
+        self.namespace = self.module.__dict__
+        self.statements: list[Statement] = []
+        self._nodes: list[ast.stmt] = []
+        self._flags = 0
+
+    def prepare(self) -> None:
+        """Parse the file and set up ``__main__``; raises ``SyntaxError`` as python does."""
+        lines = self.source.splitlines(keepends=True)
+        linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
+        self.statements, self._nodes = statements(self.source, self.filename)
+        self.namespace.update(__file__=self.filename, __builtins__=builtins,
+                              __doc__=docstring(self._nodes), __cached__=None)
+        sys.modules["__main__"] = self.module
+        sys.argv = list(self.argv)
+        folder = os.path.dirname(self.filename)
+        if sys.path and sys.path[0] != folder:
+            sys.path[0] = folder
+
+    def run_statement(self, i: int) -> Outcome:
+        """Run statement ``i``; exceptions become the ``Outcome`` (python's traceback printed)."""
+        statement, node = self.statements[i], self._nodes[i]
+        outcome = Outcome(statement)
+        start = time.perf_counter()
+        code = compile_statement(node, self.filename, self._flags)
+        try:
+            with self.user_code():
+                exec(code, self.namespace)
+        except SystemExit as e:
+            outcome.exit_code = exit_code_of(e)
+            outcome.error, outcome.message = "SystemExit", str(e.code)
+        except BaseException as e:  # noqa: BLE001 - the user's exception, reported as python does
+            self.report(e)
+            outcome.error, outcome.message = type(e).__name__, str(e)
+            outcome.error_line = self.line_of(e.__traceback__)
+            outcome.exit_code = 130 if isinstance(e, KeyboardInterrupt) else 1
+        outcome.elapsed = time.perf_counter() - start
+        self._flags |= future_flags(node)
+        return outcome
+
+    def run(self, after: Callable[[Outcome], None] | None = None) -> int:
+        """Run every statement until one ends the run; the exit code python would give."""
+        try:
+            self.prepare()
+        except SyntaxError as e:
+            traceback.print_exception(type(e), e, None)
+            return 1
+        for i in range(len(self.statements)):
+            outcome = self.run_statement(i)
+            if after is not None:
+                after(outcome)
+            if outcome.exit_code is not None:
+                return outcome.exit_code
+        return 0
+
+    def report(self, e: BaseException) -> None:
+        """Print ``e`` through ``sys.excepthook``, as python's top level does.
+
+        The traceback starts at the file's first frame and leaves out the kernel's own
+        (the signal handler that turns Stop into ``KeyboardInterrupt``).
+        """
+        sys.stdout.flush()
+        tb = self.user_traceback(e.__traceback__)
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        sys.stderr.flush()
+
+    def user_traceback(self, tb: TracebackType | None) -> TracebackType | None:
+        frames = []
+        while tb is not None:
+            frames.append(tb)
+            tb = tb.tb_next
+        start = next((i for i, f in enumerate(frames)
+                      if f.tb_frame.f_code.co_filename == self.filename), 0)
+        kept = [f for f in frames[start:]
+                if not f.tb_frame.f_code.co_filename.startswith(_KERNEL_DIR)]
+        chain = None
+        for f in reversed(kept):
+            chain = TracebackType(chain, f.tb_frame, f.tb_lasti, f.tb_lineno)
+        return chain
+
+    def line_of(self, tb: TracebackType | None) -> int | None:
+        """The line of the deepest frame in the file (inside a loop, a def, a class...)."""
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return line
+
+
+def exit_code_of(e: SystemExit) -> int:
+    """The exit status python gives for ``SystemExit(code)``, printing a message code."""
+    if e.code is None:
+        return 0
+    if isinstance(e.code, int):
+        return e.code
+    print(e.code, file=sys.stderr)
+    return 1

@@ -1,0 +1,91 @@
+"""A recipe's source as top-level statements: read with ``ast``, never run here.
+
+Each statement keeps its exact text (from the first line of its decorators to its last
+character) and is compiled on its own, with the file's name and line numbers, so a
+traceback points into the file just as ``python FILE`` would.
+"""
+
+from __future__ import annotations
+import __future__
+
+import ast
+from dataclasses import dataclass
+from types import CodeType
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One top-level statement of a recipe.
+
+    Attributes
+    ----------
+    index : int
+        Its position among the top-level statements, from 0.
+    line, end_line : int
+        First and last line in the file (1-based; decorators included).
+    text : str
+        Its exact source text.
+    kind : str
+        The ``ast`` node's class name: ``Assign``, ``For``, ``FunctionDef``, ``Expr`` ...
+    """
+
+    index: int
+    line: int
+    end_line: int
+    text: str
+    kind: str
+
+    @property
+    def first_line(self) -> str:
+        """The statement's first line, as a list of steps shows it."""
+        return self.text.splitlines()[0] if self.text else ""
+
+
+def statements(source: str, filename: str = "<recipe>") -> tuple[list[Statement], list[ast.stmt]]:
+    """The top-level statements of ``source`` and their ``ast`` nodes.
+
+    Raises ``SyntaxError`` as ``compile`` does, naming ``filename`` and the line.
+    """
+    tree = ast.parse(source, filename=filename)
+    lines = source.splitlines(keepends=True)
+    found = []
+    for i, node in enumerate(tree.body):
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+        end = node.end_lineno or node.lineno
+        found.append(Statement(i, first, end, _text(lines, node, first), type(node).__name__))
+    return found, list(tree.body)
+
+
+def _text(lines: list[str], node: ast.stmt, first: int) -> str:
+    end, end_col = node.end_lineno or node.lineno, node.end_col_offset
+    chunk = lines[first - 1:end]
+    if not chunk:
+        return ""
+    if end_col is not None:
+        last = chunk[-1].encode("utf-8")[:end_col].decode("utf-8", errors="replace")
+        chunk = [*chunk[:-1], last]
+    start_col = node.col_offset if first == node.lineno else 0
+    chunk[0] = chunk[0].encode("utf-8")[start_col:].decode("utf-8", errors="replace")
+    return "".join(chunk)
+
+
+def docstring(nodes: list[ast.stmt]) -> str | None:
+    """The module docstring, as ``python`` sets ``__doc__``."""
+    return ast.get_docstring(ast.Module(body=nodes, type_ignores=[]), clean=False)
+
+
+def future_flags(node: ast.stmt) -> int:
+    """The compiler flags a ``from __future__ import ...`` statement turns on."""
+    if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+        flags = 0
+        for alias in node.names:
+            feature = getattr(__future__, alias.name, None)
+            flags |= getattr(feature, "compiler_flag", 0)
+        return flags
+    return 0
+
+
+def compile_statement(node: ast.stmt, filename: str, flags: int = 0) -> CodeType:
+    """One statement as a code object of its own, as part of module ``filename``."""
+    return compile(ast.Module(body=[node], type_ignores=[]), filename, "exec", flags=flags,
+                   dont_inherit=True)

@@ -1,0 +1,181 @@
+"""One kernel process, seen from outside: start it, talk to it, stop it, and never hang.
+
+The supervisor owns the kill path and the budgets, in one place:
+
+- **Stop** signals the kernel's process group with SIGINT, and the recipe gets a
+  ``KeyboardInterrupt`` (Windows: the same through ``CTRL_BREAK``-free means, a kill).
+  A running C++ op cannot be interrupted (a 6000x6000 matmul took 2.2 s to notice), so
+  if the kernel has not stopped within ``STOP_GRACE_S`` it ends the whole group.
+- **Time**: ``wait(timeout)`` stops a run that goes past its time.
+- **Memory**: the kernel caps its own address space; a watch thread here also ends a
+  kernel whose resident size goes past the budget.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.kernel import protocol
+from app.kernel.budget import default_budget, resident_bytes
+
+#: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
+STOP_GRACE_S = 0.2
+#: How often the memory watch looks at the kernel's size.
+WATCH_INTERVAL_S = 0.1
+
+
+def _start_kernel(conn) -> None:  # the spawned process's target; imports nothing of Qt
+    from app.kernel.child import kernel_main
+
+    kernel_main(conn)
+
+
+@dataclass
+class Ending:
+    """How a run ended, as the supervisor saw it."""
+
+    exit_code: int
+    reason: str = ""  # "", "timeout", "stopped", "memory", "died"
+    out_of_memory: bool = False
+
+
+class Kernel:
+    """A kernel process and the pipe to it.
+
+    Parameters
+    ----------
+    memory_budget : int, optional
+        Bytes the recipe may use on top of the kernel's own start (half the RAM by default).
+    """
+
+    def __init__(self, memory_budget: int | None = None):
+        self.memory_budget = default_budget() if memory_budget is None else memory_budget
+        context = multiprocessing.get_context("spawn")
+        self._conn, child_conn = context.Pipe()
+        self.process = context.Process(target=_start_kernel, args=(child_conn,),
+                                       name="tensor-lab-kernel", daemon=False)
+        self.process.start()
+        child_conn.close()
+        self._group: int | None = None
+        self._over_budget = threading.Event()
+        self._watch = threading.Thread(target=self._watch_memory, daemon=True,
+                                       name="tensor-lab-memory-watch")
+        self._watch.start()
+
+    # -- talking -----------------------------------------------------------------------------
+    def send(self, message: Any) -> None:
+        protocol.send(self._conn, message)
+
+    def receive(self, timeout: float | None) -> Any | None:
+        """The next message, or None when none came within ``timeout`` seconds."""
+        if not self._conn.poll(timeout):
+            return None
+        message = protocol.receive(self._conn)
+        if isinstance(message, protocol.Ready):
+            self._group = message.pid if hasattr(os, "killpg") else None
+        return message
+
+    @property
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    # -- stopping ----------------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Ask the recipe to stop: ``KeyboardInterrupt`` where it runs Python."""
+        if not self.alive:
+            return
+        if self._group is not None:
+            try:
+                os.killpg(self._group, signal.SIGINT)
+                return
+            except (ProcessLookupError, PermissionError):
+                pass
+        if sys.platform != "win32" and self.process.pid:
+            os.kill(self.process.pid, signal.SIGINT)
+
+    def kill(self) -> None:
+        """End the kernel and every process of its group now."""
+        if self._group is not None and hasattr(os, "killpg"):
+            try:
+                os.killpg(self._group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+
+    def stop(self, grace: float = STOP_GRACE_S) -> bool:
+        """Interrupt, and end the processes if that has not worked within ``grace``.
+
+        True when the kernel stopped by itself (its namespace would be kept).
+        """
+        self.interrupt()
+        self.process.join(grace)
+        if self.process.is_alive():
+            self.kill()
+            return False
+        return True
+
+    def close(self) -> None:
+        """Shut the kernel down (politely, then not)."""
+        if self.alive:
+            try:
+                self.send(protocol.Shutdown())
+            except (OSError, ValueError):
+                pass
+            self.process.join(1.0)
+        if self.alive:
+            self.kill()
+        self._conn.close()
+
+    # -- running a whole file (tensor-lab run) ------------------------------------------------
+    def run_file(self, path: str, source: str, argv: list[str] | None = None,
+                 timeout: float | None = None) -> Ending:
+        """Run ``source`` as ``python path argv`` would; wait at most ``timeout`` seconds."""
+        self.send(protocol.RunFile(path, source, list(argv or []),
+                                   memory_budget=self.memory_budget))
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out_of_memory = False
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                stopped = self.stop()
+                return Ending(self._exit_code(1) if stopped else 1, "timeout")
+            if self._over_budget.is_set():
+                self.kill()
+                return Ending(1, "memory", True)
+            try:
+                message = self.receive(min(left, 0.1) if left is not None else 0.1)
+            except (EOFError, OSError):
+                return self._ended()
+            if isinstance(message, protocol.Done):
+                out_of_memory = message.out_of_memory
+                code = self._exit_code(message.exit_code)
+                return Ending(code, "memory" if out_of_memory else "", out_of_memory)
+            if message is None and not self.alive:
+                return self._ended()
+
+    def _exit_code(self, reported: int) -> int:
+        self.process.join(30)
+        code = self.process.exitcode
+        return reported if code is None else code
+
+    def _ended(self) -> Ending:
+        self.process.join(5)
+        code = self.process.exitcode  # negative: the signal that ended it
+        return Ending(code if code is not None else 1, "" if code == 0 else "died")
+
+    def _watch_memory(self) -> None:
+        while self.process.is_alive():
+            size = resident_bytes(self.process.pid) if self.process.pid else None
+            if size is not None and size > self.memory_budget:
+                self._over_budget.set()
+                return
+            time.sleep(WATCH_INTERVAL_S)
