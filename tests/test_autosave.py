@@ -104,10 +104,15 @@ def host(qtbot):
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QWidget
 
-    host = QWidget()  # stands in for the main window: a document and an undo stack
+    from widgets.shell.opening import TrustGate
+    from widgets.shell.trust_bar import TrustBar
+
+    host = QWidget()  # stands in for the main window: a document, an undo stack, a bar
     qtbot.addWidget(host)
     host.document = Document(read_recipe(RECIPE))
     host.undo_stack = QUndoStack(host)
+    host.trust_bar = TrustBar(host)
+    TrustGate(host)
     return host
 
 
@@ -150,12 +155,33 @@ def test_start_offers_the_crashed_work_and_restores_it(qtbot, host, tmp_path, mo
     asked = []
     monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: asked.append(r) or True)
 
+    from widgets.shell.opening import trust_store
+
+    trust_store().remember_saved(original.read_bytes())  # this lab saved the original
     hook = autosave_hook.start_autosave(host, tmp_path)
     assert len(asked) == 1 and asked[0].path == str(original)
     assert host.document.recipe == read_recipe(edited)
     assert host.document.path == str(original) and host.document.modified
+    assert not host.document.held and host.document.run.ok  # it ran, edit and all
     assert not crashed.recipe_file.exists()  # offered once
     assert hook.timer.isActive()  # the restored work is autosaved again by this session
+    hook.finish()
+
+
+def test_recovered_work_on_a_file_from_elsewhere_is_held(qtbot, host, tmp_path, monkeypatch):
+    import widgets.shell.autosave_hook as autosave_hook
+
+    original = tmp_path / "from_a_friend.py"
+    original.write_text(RECIPE, encoding="utf-8")
+    crashed = Autosave(tmp_path, pid=dead_pid())
+    crashed.save(write_recipe(read_recipe(RECIPE + EDIT + "\n")), str(original))
+    monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: True)
+    hook = autosave_hook.start_autosave(host, tmp_path)
+    assert host.document.recipe == read_recipe(RECIPE + EDIT + "\n")  # the work is back
+    assert host.document.held and host.document.run.results == []  # and nothing ran
+    assert host.trust_bar.isVisibleTo(host) and host.trust_bar.run_button.isVisibleTo(host)
+    host.trust_bar.run_button.click()
+    assert not host.document.held and host.document.run.ok and host.document.run.results
     hook.finish()
 
 

@@ -43,13 +43,16 @@ def gui_main(argv: list[str]) -> int:
                         help="the interface language, such as en or zh_CN (remembered)")
     parser.add_argument("--theme", choices=("system", "light", "dark"),
                         help="the colour theme (remembered)")
+    parser.add_argument("--trust", action="store_true",
+                        help="run RECIPE.py even if it came from elsewhere (without it, "
+                             "only gallery recipes and files this lab saved run at once)")
     args = parser.parse_args(argv)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         parser.error(f"--size must look like 1280x800, not {args.size!r}")
     return launch(args.recipe, screenshot=args.screenshot, size=(width, height),
-                  present=args.present, lang=args.lang, theme=args.theme)
+                  present=args.present, lang=args.lang, theme=args.theme, trust=args.trust)
 
 
 def prepare_environment() -> None:
@@ -66,11 +69,12 @@ def prepare_environment() -> None:
 
 def launch(recipe: str | None = None, *, screenshot: str | None = None,
            size: tuple[int, int] = (1280, 800), present: bool = False,
-           lang: str | None = None, theme: str | None = None) -> int:
+           lang: str | None = None, theme: str | None = None, trust: bool = False) -> int:
     """Run the window; with ``screenshot``, render offscreen to that PNG and return.
 
     ``lang`` (a locale such as ``zh_CN``) and ``theme`` are remembered in the settings,
-    except for a screenshot, which leaves the settings as they were.
+    except for a screenshot, which leaves the settings as they were. ``trust`` runs a
+    ``recipe`` from elsewhere at once (the trust rule: ``widgets.shell.opening``).
     """
     if screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -105,7 +109,7 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     install_translators(settings.language)
     apply_theme(settings.theme, settings.high_contrast)
     window = make_window(recipe, restore_layout=not screenshot, present=present,
-                         settings=settings)
+                         settings=settings, trust=trust)
     if screenshot:
         return save_screenshot(window, screenshot, size)
     window.show()
@@ -144,9 +148,10 @@ def _report_first_paint(app, quit_after: bool) -> None:
 
 
 def make_window(recipe: str | None = None, *, restore_layout: bool = True,
-                present: bool = False, settings=None):
+                present: bool = False, settings=None, trust: bool = False):
     """The main window on ``recipe``, or on the welcome recipe (never an empty window).
 
+    ``recipe`` opens by the trust rule (``trust`` runs it even from elsewhere);
     ``present`` starts it in presenter mode; ``settings`` (``app.settings.Settings``) are
     read from ``QSettings`` when not given.
     """
@@ -157,7 +162,7 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
     window = MainWindow(document, settings=settings)
     if restore_layout:
         window.restore_settings()
-    if recipe is None or not window.open_path(recipe):
+    if recipe is None or not window.open_path(recipe, trust=trust):
         document.open_welcome()
     if present:
         window.presenter.set_enabled(True)
@@ -165,8 +170,13 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
 
 
 def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
-    """Render ``window`` at ``size`` and write a PNG; 0 on success."""
+    """Render ``window`` at ``size`` and write a PNG; 0 on success.
+
+    Prints the PNG's path, and why no values show when the recipe was held.
+    """
     from PySide6.QtWidgets import QApplication
+
+    from widgets.shell.opening import describe
 
     window.resize(*size)
     window.show()
@@ -177,7 +187,7 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     if not ok:
         print(f"tensor-lab: could not write {path}", file=sys.stderr)
         return 1
-    print(path)
+    print(path + describe(window))
     return 0
 
 

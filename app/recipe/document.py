@@ -38,6 +38,10 @@ class Document:
     """Emitted with the new file path (str) or None for an unsaved recipe."""
     modified_changed = Signal(bool)
     """Emitted when the recipe starts or stops differing from its file."""
+    held_changed = Signal(bool)
+    """Emitted when the recipe starts or stops waiting for its user's Run."""
+    file_saved = Signal(str)
+    """Emitted with the path after the recipe was written (the trust store remembers it)."""
 
     def __init__(self, recipe: Recipe | None = None):
         self.recipe = recipe if recipe is not None else Recipe()
@@ -47,6 +51,8 @@ class Document:
         self.selected: int | None = None
         #: What reading the last opened file noticed (hand-edited training code...).
         self.file_warnings: tuple[str, ...] = ()
+        #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
+        self.held = False
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -57,7 +63,11 @@ class Document:
         return self.recipe.snapshot() != self._saved
 
     def evaluate(self) -> RecipeRun:
-        """Run the recipe again and tell the views."""
+        """Run the recipe again and tell the views (while held: an empty run, nothing runs)."""
+        if self.held:
+            self.run, self.output = RecipeRun(), ""
+            self.evaluated.emit(self.run)
+            return self.run
         out = io.StringIO()
         self.run = evaluate(self.recipe, stdout=out, previous=self.run)
         self.output = out.getvalue()
@@ -76,12 +86,14 @@ class Document:
         self.select(self.recipe.index_of(name))
 
     # -- files -----------------------------------------------------------------
-    def open(self, path: str | os.PathLike[str]) -> None:
+    def open(self, path: str | os.PathLike[str], *, run: bool = True) -> None:
         """Replace the recipe with the file at ``path``; raises ``RecipeError`` or ``OSError``.
 
-        On error the current recipe is left untouched.
+        With ``run=False`` the recipe is held: its steps show, and nothing of it runs
+        until ``release``. On error the current recipe is left untouched.
         """
         loaded = read_recipe_file(os.fspath(path))
+        self._set_held(not run)
         self.file_warnings = loaded.warnings
         self.selected = None
         self.recipe.restore(loaded.snapshot())
@@ -94,7 +106,14 @@ class Document:
         self.open(WELCOME)
         self._set_path(None)
 
+    def release(self) -> None:
+        """The user chose Run: the held recipe runs, and so do its edits from now on."""
+        if self.held:
+            self._set_held(False)
+            self.evaluate()
+
     def new(self) -> None:
+        self._set_held(False)
         self.selected = None
         self.recipe.restore(((), ""))
         self._set_path(None)
@@ -109,6 +128,7 @@ class Document:
         write_atomic(target, write_recipe(self.recipe))
         self._set_path(target)
         self._mark_saved()
+        self.file_saved.emit(target)
         return target
 
     def _first_named(self) -> int | None:
@@ -116,6 +136,11 @@ class Document:
             if step.name:
                 return i
         return None
+
+    def _set_held(self, held: bool) -> None:
+        if held != self.held:
+            self.held = held
+            self.held_changed.emit(held)
 
     def _set_path(self, path: str | None) -> None:
         if path != self.path:

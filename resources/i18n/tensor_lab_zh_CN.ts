@@ -5,7 +5,7 @@
     <name></name>
     <message>
         <source>&amp;File</source>
-        <extracomment>Languages offered in View &gt; Language, by locale name, in their own words. Where the toolbar&apos;s groups are separated. Top-level menus in menu bar order.</extracomment>
+        <extracomment>Languages offered in View &gt; Language, by locale name, in their own words. Top-level menus in menu bar order.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
@@ -306,6 +306,7 @@
     </message>
     <message>
         <source>Main Toolbar</source>
+        <extracomment>Where the toolbar&apos;s groups are separated.</extracomment>
         <translation>主工具栏</translation>
     </message>
     <message>
@@ -478,7 +479,7 @@
     </message>
     <message>
         <source>enter the shape, for example 2, 3</source>
-        <extracomment>The dtypes offered in dtype menus; a recipe&apos;s other dtypes are added when shown. What a QSpinBox can hold (a C int); the lowest value is kept to mean &quot;default&quot;. Error text in the light theme; ``widgets.theme.error_style()`` follows the theme in use.</extracomment>
+        <extracomment>The translation context of the messages (the unnamed one, as the form&apos;s other texts).</extracomment>
         <translation>输入形状，例如 2, 3</translation>
     </message>
     <message>
@@ -544,6 +545,7 @@
     </message>
     <message>
         <source>default: {0}</source>
+        <extracomment>The dtypes offered in dtype menus; a recipe&apos;s other dtypes are added when shown. What a QSpinBox can hold (a C int); the lowest value is kept to mean &quot;default&quot;.</extracomment>
         <translation>默认值：{0}</translation>
     </message>
     <message>
@@ -572,11 +574,12 @@
     </message>
     <message>
         <source>Run {0}</source>
-        <extracomment>Seconds between updates of the results in the table while a run trains.</extracomment>
+        <extracomment>The translation context of ``RunRecord.name`` (the unnamed one, as the run comparison&apos;s other texts).</extracomment>
         <translation>运行 {0}</translation>
     </message>
     <message>
         <source>yes</source>
+        <extracomment>Seconds between updates of the results in the table while a run trains.</extracomment>
         <translation>是</translation>
     </message>
     <message>
@@ -775,7 +778,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between automatic fits of the views that follow their data. Seconds between updates of every plot but the loss (it follows each frame). Widths below which the plots use two columns, then one. Below this height per row of plots, the page scrolls. The run&apos;s last step, where known: the step axis never grows past it.</extracomment>
+        <extracomment>Seconds between updates of every plot but the loss (it follows each frame).</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
@@ -1170,7 +1173,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>BuilderPanel</name>
     <message>
         <source>The torch function that creates the tensor.</source>
-        <extracomment>Creation calls whose values come from the random number generator. (The catalogue could carry this as a flag on ``OpSpec``.)</extracomment>
         <translation>创建张量的 torch 函数。</translation>
     </message>
     <message>
@@ -2453,7 +2455,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>MainWindow</name>
     <message>
         <source>Tensor</source>
-        <extracomment>Training states with a process that a rebuild of the window would end. Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must hold each one until Qt destroys it (napari&apos;s ``_QtMainWindow._instances`` does the same). The language the texts were made in, and one waiting for a training run to end.</extracomment>
         <translation>张量</translation>
     </message>
     <message>
@@ -2533,22 +2534,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>打开配方</translation>
     </message>
     <message>
-        <source>Not a recipe</source>
-        <translation>不是配方</translation>
-    </message>
-    <message>
-        <source>{0} was not opened.
-
-Line {1}, column {2}: {3}</source>
-        <translation>未打开 {0}。
-
-第 {1} 行，第 {2} 列：{3}</translation>
-    </message>
-    <message>
-        <source>Cannot open</source>
-        <translation>无法打开</translation>
-    </message>
-    <message>
         <source>Save Recipe</source>
         <translation>保存配方</translation>
     </message>
@@ -2578,6 +2563,7 @@ Line {1}, column {2}: {3}</source>
     </message>
     <message>
         <source>The language changes when the training run ends: Stop or Reset the run to switch now.</source>
+        <extracomment>Training states with a process that a rebuild of the window would end. Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must hold each one until Qt destroys it (napari&apos;s ``_QtMainWindow._instances`` does the same). A language waiting for the training run to end.</extracomment>
         <translation>训练运行结束后才会切换语言：停止或重置这次运行即可立即切换。</translation>
     </message>
     <message>
@@ -2586,6 +2572,7 @@ Line {1}, column {2}: {3}</source>
     </message>
     <message>
         <source>{0}[*] — Tensor Lab</source>
+        <extracomment>The language the texts were made in.</extracomment>
         <translation>{0}[*] — Tensor Lab 张量实验室</translation>
     </message>
     <message>
@@ -3314,7 +3301,7 @@ Line {1}, column {2}: {3}</source>
     <name>OpView</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Traces still running; kept here so a closed view never destroys a live thread.</extracomment>
+        <extracomment>What one card shows: the tensor, its name, its role, which part of the value it is (None for a lone tensor) and its title (None: the name).</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -3951,6 +3938,7 @@ the step failed</source>
     <name>ParamForm</name>
     <message>
         <source>Optional; the default is {0}.</source>
+        <extracomment>Error text in the light theme; ``widgets.common.theme.error_style()`` follows the theme in use.</extracomment>
         <translation>可选；默认值为 {0}。</translation>
     </message>
     <message>
@@ -4251,7 +4239,6 @@ strides {1}</translation>
     <name>TimingView</name>
     <message>
         <source>Time it</source>
-        <extracomment>Measurements still running; kept here so a closed view never destroys a live thread.</extracomment>
         <translation>计时</translation>
     </message>
     <message>
@@ -4976,10 +4963,68 @@ strides {1}</translation>
     </message>
 </context>
 <context>
+    <name>Trust</name>
+    <message>
+        <source>The file is {0:.1f} MiB; a recipe is at most {1} MiB.</source>
+        <translation>文件大小为 {0:.1f} MiB；配方最多 {1} MiB。</translation>
+    </message>
+    <message>
+        <source>The file is binary, not Python text.</source>
+        <translation>这是二进制文件，不是 Python 文本。</translation>
+    </message>
+    <message>
+        <source>The file is not UTF-8 text (byte {0}).</source>
+        <translation>文件不是 UTF-8 文本（第 {0} 个字节）。</translation>
+    </message>
+    <message>
+        <source>Line {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>TrustBar</name>
+    <message>
+        <source>line {0}, column {1}: {2}</source>
+        <translation>第 {0} 行第 {1} 列：{2}</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run this recipe&apos;s Python code now, this once. Its values then show.</source>
+        <translation>现在运行一次这个配方的 Python 代码，之后会显示它的值。</translation>
+    </message>
+    <message>
+        <source>Always run this file</source>
+        <translation>总是运行此文件</translation>
+    </message>
+    <message>
+        <source>Run it now, and every time this file opens from now on.</source>
+        <translation>现在运行，并且以后每次打开此文件时都运行。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Hide this message.</source>
+        <translation>隐藏这条消息。</translation>
+    </message>
+    <message>
+        <source>{0}: this recipe came from elsewhere. Running it runs its Python code on this computer.</source>
+        <translation>{0}：这个配方来自别处。运行它就会在这台电脑上运行其中的 Python 代码。</translation>
+    </message>
+    <message>
+        <source>{0} did not open: {1}</source>
+        <translation>{0} 未能打开：{1}</translation>
+    </message>
+</context>
+<context>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor, and longest code line.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. Longest code line shown.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -5092,6 +5137,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>Select a step to see its value.</source>
+        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor.</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>

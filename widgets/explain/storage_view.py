@@ -113,6 +113,10 @@ class StorageView(QWidget):
         layout.addWidget(self.tree)
         layout.addWidget(detail, 1)
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         """Connect to (or disconnect from) the document: the one place the view listens."""
         doc = self._document

@@ -1,8 +1,10 @@
-"""The tensor builder: pick a creation function, fill in its arguments, add it as a step."""
+"""The tensor builder: pick a creation function, fill in its arguments, add it as a step.
+
+Its Qt-free recipe edits (the seed step) and lookups live in ``widgets.ops.creation_steps``.
+"""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import replace
 
 import torch
@@ -23,76 +25,29 @@ from PySide6.QtWidgets import (
 )
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, Expr, Ref, walk
+from app.expr import Call, Const
 from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Recipe, Step, check_name
-from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import write_step
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import op_summary
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
+from widgets.ops.creation_steps import (
+    RANDOM_OPS,
+    SEED_OP,
+    creation_spec,
+    example_values,
+    seed_index,
+    seed_recipe,
+)
 from widgets.ops.param_form import ParamForm
 
-SEED_OP = "torch.manual_seed"
-#: Creation calls whose values come from the random number generator.
-#: (The catalogue could carry this as a flag on ``OpSpec``.)
-RANDOM_OPS = frozenset({"torch.rand", "torch.randn", "torch.randint", "torch.randperm",
-                        "torch.normal", "torch.rand_like", "torch.randn_like",
-                        "torch.randint_like"})
+__all__ = ["HINT_STYLE", "RANDOM_OPS", "SEED_OP", "BuilderPanel", "creation_spec",
+           "example_values", "seed_index", "seed_recipe"]
+
 HINT_STYLE = "color: palette(placeholder-text);"
-
-
-# -- recipe edits for the seed control (Qt-free) ----------------------------------------------
-def seed_index(recipe: Recipe) -> int | None:
-    """Index of the recipe's first bare ``torch.manual_seed(N)`` step, or None."""
-    for i, step in enumerate(recipe.steps):
-        if step.name is None and isinstance(step.expr, Call) and step.expr.op == SEED_OP:
-            return i
-    return None
-
-
-def seed_recipe(recipe: Recipe, seed: int | None) -> None:
-    """Set, replace or (with None) remove the recipe's seed step.
-
-    A new seed step goes just before the first random step, or first of all.
-    """
-    index = seed_index(recipe)
-    if seed is None:
-        if index is not None:
-            recipe.remove(index)
-        return
-    call = Call(SEED_OP, (Const(seed),))
-    if index is not None:
-        recipe.replace_step(index, replace(recipe.steps[index], expr=call))
-        return
-    first_random = next((i for i, s in enumerate(recipe.steps)
-                         if any(isinstance(n, Call) and n.op in RANDOM_OPS for n in walk(s.expr))),
-                        0)
-    recipe.insert(first_random, Step(None, call))
-
-
-@functools.cache
-def example_values(spec: OpSpec) -> dict[str, Expr]:
-    """The arguments of ``spec.example`` (read, never run), so a form starts somewhere useful."""
-    try:  # the prelude binds the x that the *_like examples use
-        recipe = read_recipe(f"import torch\nx = torch.zeros(1)\nexample = {spec.example}\n")
-    except RecipeError:
-        return {}
-    call = recipe.steps[-1].expr
-    if not isinstance(call, Call) or call.op != spec.function_key:
-        return {}
-    bound = spec.bind(call)
-    return {k: v for k, v in bound.items() if not any(isinstance(n, Ref) for n in walk(v))}
-
-
-def creation_spec(step: Step) -> OpSpec | None:
-    """The catalogue entry of a creation step the builder can edit, or None."""
-    if not isinstance(step.expr, Call) or step.expr.is_method:
-        return None
-    spec = CATALOG.get(step.expr.op)
-    return spec if spec is not None and spec.category == "creation" else None
 
 
 class BuilderPanel(QWidget):
@@ -198,6 +153,10 @@ class BuilderPanel(QWidget):
         self.update_button.clicked.connect(self.update_selected)
         self.seed_check.toggled.connect(self._on_view_seed_toggled)
         self.seed_spin.valueChanged.connect(self._on_view_seed_changed)
+
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
 
     def _set_model_connected(self, connect: bool) -> None:
         """Connect to (or disconnect from) the document: the one place the panel listens."""

@@ -161,6 +161,10 @@ class OpPanel(StepEditing, QWidget):
         self.name_edit.editingFinished.connect(self._on_view_name_finished)
         self.apply_button.clicked.connect(self.apply)
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         """Connect to (or disconnect from) the document: the one place the panel listens."""
         doc = self._document

@@ -1,307 +1,35 @@
 """One form for any op's parameters, built from its ``OpSpec``: no per-op widget classes.
 
-Each parameter kind has one editor (a line edit for sizes, a spin box for ints,
-a combo box for dtypes...). The form reads them into ``app.expr`` nodes, and
-says on the spot, under the field, why a value cannot be used.
+Each parameter kind has one editor (``widgets.ops.param_fields``: a line edit for sizes,
+a spin box for ints, a combo box for dtypes...). The form reads them into ``app.expr``
+nodes, and says on the spot, under the field, why a value cannot be used.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from typing import Any
-
-import torch
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, Signal
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.catalog import OpSpec, Param
-from app.devices import available_devices
-from app.expr import Const, Expr, Ref
-from app.i18n import Filled
-from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
-from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
+from app.expr import Const, Expr
+from app.recipe.literals import InputError
 from app.recipe.writer import write_expr
 from widgets.common.i18n_text import translate_core
 from widgets.common.theme import error_style, role_style
+from widgets.ops.param_fields import (
+    DTYPE_NAMES,
+    INT_HIGH,
+    INT_LOW,
+    Field,
+    error_message,
+    make_field,
+    same_value,
+)
 
-#: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
-DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
-               "uint8", "bool")
-#: What a QSpinBox can hold (a C int); the lowest value is kept to mean "default".
-INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
+__all__ = ["DTYPE_NAMES", "ERROR_STYLE", "INT_HIGH", "INT_LOW", "ParamForm"]
+
 #: Error text in the light theme; ``widgets.common.theme.error_style()`` follows the theme in use.
 ERROR_STYLE = role_style("error")
-
-
-def _tr(text: str) -> str:
-    # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
-    return QCoreApplication.translate("", text)
-
-
-def _message(error: InputError) -> str:
-    """Why a field's text cannot be used, in the UI language.
-
-    ``app.recipe.literals`` marks its messages (``Filled`` texts); the editors here raise
-    theirs translated already.
-    """
-    text = error.message
-    return translate_core(LITERALS_CONTEXT, text) if isinstance(text, Filled) else text
-
-
-# -- editors, one per kind ------------------------------------------------------------------
-class _Field:
-    """One parameter's editor: its widget, and how to read and show a value.
-
-    ``read`` returns None to leave the parameter at its default and raises
-    ``InputError`` for text it cannot use. ``show`` returns False when the editor
-    cannot display the value.
-    """
-
-    widget: QWidget
-
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        self.param, self._on_change = param, on_change
-
-    def read(self) -> Expr | None:
-        raise NotImplementedError
-
-    def show(self, expr: Expr | None) -> bool:
-        raise NotImplementedError
-
-    def set_names(self, names: list[str]) -> None:
-        """Offer the recipe's tensor ``names`` (only tensor editors care)."""
-
-    def default_text(self) -> str:
-        return _tr("default: {0}").format(write_expr(Const(self.param.default)))
-
-
-class _LineField(_Field):
-    """Sizes, numbers, strings and tensor lists, typed as text."""
-
-    _HINTS = {"size": "2, 3", "number": "0", "float": "0.0", "tensors": "a, b"}
-    _EMPTY = {"size": "enter the shape, for example 2, 3", "number": "enter a number",
-              "float": "enter a number", "tensors": "enter tensor names, for example a, b"}
-
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        super().__init__(param, on_change)
-        self.widget = self.edit = QLineEdit()
-        if not param.required:
-            self.edit.setPlaceholderText(self.default_text())
-        elif param.kind in self._HINTS:
-            self.edit.setPlaceholderText(_tr("for example {0}").format(self._HINTS[param.kind]))
-        self.edit.textChanged.connect(self._on_change)
-        self._names: list[str] = []
-
-    def read(self) -> Expr | None:
-        text = self.edit.text().strip()
-        if not text:
-            if self.param.required:
-                raise InputError(_tr(self._EMPTY.get(self.param.kind, "enter a value")))
-            return None
-        return line_expr(self.param.kind, text, self._names)
-
-    def show(self, expr: Expr | None) -> bool:
-        self.edit.setText(line_text(self.param.kind, expr))
-        return True
-
-    def set_names(self, names: list[str]) -> None:
-        self._names = list(names)
-
-
-class _DataField(_Field):
-    """Python data, nested lists of numbers, in a small text editor."""
-
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        super().__init__(param, on_change)
-        self.widget = self.edit = QPlainTextEdit()
-        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.edit.setPlaceholderText("[[1, 2], [3, 4]]")
-        self.edit.setTabChangesFocus(True)
-        self.edit.setMaximumHeight(self.edit.fontMetrics().lineSpacing() * 5 + 12)
-        self.edit.textChanged.connect(self._on_change)
-        self._parsed: tuple[str, Expr | InputError] = ("", InputError())
-
-    def read(self) -> Expr | None:
-        text = self.edit.toPlainText()
-        if not text.strip() and not self.param.required:
-            return None
-        if text != self._parsed[0] or not self._parsed[0]:  # big literals: parse once per edit
-            try:
-                self._parsed = (text, data_expr(parse_data(text)))
-            except InputError as e:
-                self._parsed = (text, e)
-        result = self._parsed[1]
-        if isinstance(result, InputError):
-            raise result
-        return result
-
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None:
-            self.edit.setPlainText("")
-            return True
-        text = data_text(expr)
-        self.edit.setPlainText(write_expr(expr) if text is None else text)
-        return text is not None
-
-
-class _IntField(_Field):
-    """Integers, seeds and dims in a spin box; optional ones without an int default
-    keep the lowest value to mean "default"."""
-
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        super().__init__(param, on_change)
-        self.widget = self.spin = QSpinBox()
-        low = INT_LOW if param.minimum is None else max(INT_LOW, math.ceil(param.minimum))
-        high = INT_HIGH if param.maximum is None else min(INT_HIGH, math.floor(param.maximum))
-        self._sentinel: int | None = None
-        if not param.required and not _is_int(param.default):
-            self._sentinel = low - 1
-            self.spin.setSpecialValueText(_tr("default"))
-        self.spin.setRange(low if self._sentinel is None else self._sentinel, high)
-        self._start = (self._sentinel if self._sentinel is not None
-                       else param.default if _is_int(param.default) else max(low, min(high, 0)))
-        self.spin.setValue(self._start)
-        self.spin.valueChanged.connect(self._on_change)
-
-    def read(self) -> Expr | None:
-        value = self.spin.value()
-        return None if value == self._sentinel else Const(value)
-
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None or (isinstance(expr, Const) and expr.value is None
-                            and self._sentinel is not None):
-            self.spin.setValue(self._start)
-            return True
-        if isinstance(expr, Const) and _is_int(expr.value) \
-                and self.spin.minimum() <= expr.value <= self.spin.maximum() \
-                and expr.value != self._sentinel:
-            self.spin.setValue(expr.value)
-            return True
-        return False
-
-
-class _BoolField(_Field):
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        super().__init__(param, on_change)
-        self.widget = self.check = QCheckBox()
-        self.check.setChecked(bool(param.default) if not param.required else False)
-        self.check.toggled.connect(self._on_change)
-
-    def read(self) -> Expr | None:
-        return Const(self.check.isChecked())
-
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None:
-            self.check.setChecked(bool(self.param.default) if not self.param.required else False)
-            return True
-        if isinstance(expr, Const) and isinstance(expr.value, bool):
-            self.check.setChecked(expr.value)
-            return True
-        return False
-
-
-class _ChoiceField(_Field):
-    """A menu of values: dtypes, devices, or the recipe's tensors.
-
-    Each item holds the expression it stands for; None is "leave at default".
-    """
-
-    def __init__(self, param: Param, on_change: Callable[[], None]):
-        super().__init__(param, on_change)
-        self.widget = self.combo = QComboBox()
-        self.combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(8)
-        self._items: list[Expr | None] = []
-        if not param.required:
-            self._add(_tr("default"), None)
-        if param.kind == "dtype":
-            for name in DTYPE_NAMES:
-                self._add(name, Const(getattr(torch, name)))
-        elif param.kind == "device":
-            for device in available_devices():
-                self._add(f"{device.id} — {device.name}", Const(device.id))
-        self.combo.currentIndexChanged.connect(self._on_change)
-
-    def _add(self, text: str, expr: Expr | None) -> None:
-        self._items.append(expr)
-        self.combo.addItem(text)
-
-    def read(self) -> Expr | None:
-        index = self.combo.currentIndex()
-        if index < 0:
-            raise InputError(_tr("the recipe has no tensor yet: create one first"))
-        return self._items[index]
-
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None and self.param.required:
-            return True  # nothing to show: keep the current choice
-        if isinstance(expr, Const) and _same(expr.value, self.param.default) \
-                and None in self._items:
-            expr = None
-        if expr not in self._items:
-            kind = self.param.kind
-            if kind == "dtype" and isinstance(expr, Const) and isinstance(expr.value, torch.dtype):
-                self._add(str(expr.value).removeprefix("torch."), expr)
-            elif kind == "device" and isinstance(expr, Const) and isinstance(expr.value, str):
-                self._add(_tr("{0} — not on this machine").format(expr.value), expr)
-            elif kind == "tensor" and isinstance(expr, Ref):
-                self._add(expr.name, expr)
-            else:
-                return False
-        self.combo.setCurrentIndex(self._items.index(expr))
-        return True
-
-    def set_names(self, names: list[str]) -> None:
-        if self.param.kind != "tensor":
-            return
-        current = self._current()
-        keep = [e for e in self._items if e is None]
-        self._items = []
-        with QSignalBlocker(self.combo):
-            self.combo.clear()
-            for e in keep:
-                self._add(_tr("default"), e)
-            for name in names:
-                self._add(name, Ref(name))
-            if current in self._items:
-                self.combo.setCurrentIndex(self._items.index(current))
-            elif self._items:
-                self.combo.setCurrentIndex(len(self._items) - 1)  # the newest tensor
-        if self._current() != current:
-            self._on_change()
-
-    def _current(self) -> Expr | None:
-        index = self.combo.currentIndex()
-        return self._items[index] if index >= 0 else None
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-_EDITORS: dict[str, type[_Field]] = {
-    "size": _LineField, "number": _LineField, "float": _LineField, "str": _LineField,
-    "tensors": _LineField, "any": _LineField, "data": _DataField, "int": _IntField,
-    "seed": _IntField, "dim": _IntField, "bool": _BoolField, "dtype": _ChoiceField,
-    "device": _ChoiceField, "tensor": _ChoiceField,
-}
 
 
 # -- the form -------------------------------------------------------------------------------
@@ -320,7 +48,7 @@ class ParamForm(QWidget):
         super().__init__(parent)
         self._spec: OpSpec | None = None
         self._names: list[str] = []
-        self._fields: dict[str, _Field] = {}
+        self._fields: dict[str, Field] = {}
         self._messages: dict[str, QLabel] = {}
         self._notes: dict[str, str] = {}  # values set_values could not show, until edited
         self._layout = QFormLayout(self)
@@ -373,7 +101,7 @@ class ParamForm(QWidget):
         self.changed.emit()
 
     def _add_row(self, p: Param) -> None:
-        field = _EDITORS[p.kind](p, self._on_view_field_changed)
+        field = make_field(p, self._on_view_field_changed)
         field.set_names(self._names)
         tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
         if not p.required:
@@ -415,7 +143,7 @@ class ParamForm(QWidget):
                 continue
             p = field.param
             if value is None or (not p.required and isinstance(value, Const)
-                                 and _same(value.value, p.default)):
+                                 and same_value(value.value, p.default)):
                 continue
             out[name] = value
         return out
@@ -446,7 +174,7 @@ class ParamForm(QWidget):
             try:
                 field.read()
             except InputError as e:
-                out[name] = f"{name}: {_message(e)}"
+                out[name] = f"{name}: {error_message(e)}"
         return out
 
     def _show_errors(self) -> None:

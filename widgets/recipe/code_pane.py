@@ -95,6 +95,10 @@ class CodePane(QWidget):
         self._set_model_connected(True)
         self._on_model_changed()
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         recipe, doc = self._document.recipe, self._document
         for signal, slot in ((recipe.changed, self._on_model_changed),

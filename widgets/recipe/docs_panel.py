@@ -89,6 +89,10 @@ class DocsPanel(QWidget):
         self.show_spec(None)
 
     # -- wiring --------------------------------------------------------------------------------
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         listen(self, [(self._document.selection_changed, self._on_model_selection)], connect)
 

@@ -159,6 +159,10 @@ class GalleryPanel(QWidget):
         self.reset_button.clicked.connect(self._on_view_reset)
         self._show_entry(None)
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         doc = self._document
         for signal, slot in ((doc.path_changed, self._on_model_path),

@@ -31,6 +31,10 @@ class LessonPane(QWidget):
         self._set_model_connected(True)
         self._on_model_changed()
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         signal = self._document.recipe.changed
         signal.connect(self._on_model_changed) if connect \
@@ -83,6 +87,10 @@ class OutputPane(QWidget):
         layout.addWidget(self.text)
         self._set_model_connected(True)
         self._on_model_evaluated(document.run)
+
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
 
     def _set_model_connected(self, connect: bool) -> None:
         signal = self._document.evaluated

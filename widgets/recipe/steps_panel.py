@@ -75,6 +75,10 @@ class StepsPanel(QWidget):
         b.clicked.connect(slot)
         return b
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         doc = self._document
         for signal, slot in ((doc.evaluated, self._on_model_evaluated),

@@ -26,8 +26,10 @@ from app.recipe.autosave import DELAY_S, Autosave, Recovery, data_dir, find_reco
 from app.recipe.document import Document
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import write_recipe
+from app.trust import ELSEWHERE
 from widgets.common.doc_links import listen
 from widgets.common.undo import push_edit
+from widgets.shell.opening import trust_store
 
 RESTORE_VARIABLE = "TENSOR_LAB_RESTORE_AUTOSAVE"
 TEST_EDIT_VARIABLE = "TENSOR_LAB_TEST_EDIT"
@@ -127,10 +129,14 @@ def restore(window: Any, recovery: Recovery) -> bool:
     except RecipeError:
         return False
     document = window.document
-    opened = False
+    opened, runs = False, True
     if recovery.path and os.path.isfile(recovery.path):
         try:
-            document.open(recovery.path)
+            # the trust rule of the file the work came from: a file from elsewhere that
+            # never ran stays held, edits and all, until its user chooses Run
+            with open(recovery.path, "rb") as f:
+                runs = trust_store().reason_to_run(recovery.path, f.read()) != ELSEWHERE
+            document.open(recovery.path, run=runs)
             opened = True
         except (RecipeError, OSError):
             pass
@@ -138,6 +144,8 @@ def restore(window: Any, recovery: Recovery) -> bool:
         document.new()
     document.recipe.restore(recipe.snapshot())
     window.undo_stack.clear()
+    if not runs:
+        window.trust_bar.show_untrusted(recovery.path)
     return True
 
 

@@ -215,6 +215,10 @@ class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
             self.compare.add_run(record)
         self._runs = max([self._runs, *(r.number for r in records)])
 
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
     def _set_model_connected(self, connect: bool) -> None:
         signal, slot = self.document.recipe.changed, self._on_model_recipe_changed
         signal.connect(slot) if connect else signal.disconnect(slot)

@@ -1,0 +1,120 @@
+"""Every way a file opens in the window follows the trust rule: a file from elsewhere
+shows its steps and no values until its user chooses Run.
+
+The menu and recent files (``open_path``), the command line (``make_window``), drag
+and drop, ``--screenshot`` and autosave recovery (``test_autosave``) are covered; they all
+go through ``widgets.shell.opening.open_file``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+RECIPE = "import torch\nx = torch.arange(6)\ny = x.view(2, 3)\nprint(y)\n"
+
+
+@pytest.fixture
+def elsewhere(tmp_path):
+    path = tmp_path / "from_a_friend.py"
+    path.write_text(RECIPE, encoding="utf-8")
+    return path
+
+
+def _held(window) -> bool:
+    doc = window.document
+    return (doc.held and doc.run.results == [] and doc.output == ""
+            and window.trust_bar.isVisible() and window.trust_bar.run_button.isVisible())
+
+
+def test_a_file_from_elsewhere_opens_held_and_runs_after_run(window, elsewhere):
+    assert window.open_path(str(elsewhere))
+    assert [s.name for s in window.document.recipe.steps][:2] == ["x", "y"]  # steps show
+    assert _held(window)
+    assert "from_a_friend.py: this recipe came from elsewhere" in \
+        window.trust_bar.message.text()
+    # an edit while held does not run either
+    window.document.select(1)
+    assert window.document.run.results == []
+    window.trust_bar.run_button.click()
+    assert not window.document.held and window.document.run.ok
+    assert window.document.run.value("y").tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert not window.trust_bar.isVisible()
+
+
+def test_always_run_is_remembered_for_the_next_open(window, elsewhere):
+    assert window.open_path(str(elsewhere)) and _held(window)
+    window.trust_bar.always_button.click()
+    assert window.document.run.ok and not window.trust_bar.isVisible()
+    window.document.new()
+    assert window.open_path(str(elsewhere))
+    assert not window.document.held and window.document.run.ok
+
+
+def test_a_file_this_lab_saved_runs_at_once(window, tmp_path):
+    path = tmp_path / "mine.py"
+    window.document.save(str(path))
+    window.document.new()
+    assert window.open_path(str(path)) and not window.document.held
+
+
+def test_gallery_recipes_run_at_once(window):
+    from app.resources import RECIPES_DIR
+
+    assert window.open_path(str(RECIPES_DIR / "tril.py"))
+    assert not window.document.held and window.document.run.results
+
+
+def test_the_command_line_opens_held(qtbot, elsewhere):
+    from app.settings import Settings
+    from widgets.launch import make_window
+
+    window = make_window(str(elsewhere), restore_layout=False, settings=Settings())
+    qtbot.addWidget(window)
+    assert window.document.held and window.document.run.results == []
+    trusted = make_window(str(elsewhere), restore_layout=False, settings=Settings(),
+                          trust=True)
+    qtbot.addWidget(trusted)
+    assert not trusted.document.held and trusted.document.run.ok
+
+
+def test_a_drop_opens_held(window, elsewhere):
+    from tests.test_window_polish import _drop
+
+    assert _drop(window, [str(elsewhere)]) == (True, True)
+    assert window.document.path == str(elsewhere)
+    assert _held(window)
+
+
+def _screenshot(tmp_path, *args):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "TENSOR_LAB_DATA_DIR": str(tmp_path / "data")}
+    out = tmp_path / "shot.png"
+    done = subprocess.run([sys.executable, "-m", "widgets", "--screenshot", str(out), *args],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=180)
+    return done, out
+
+
+def test_screenshot_of_a_file_from_elsewhere_does_not_run_it_unless_trusted(tmp_path,
+                                                                           elsewhere):
+    done, out = _screenshot(tmp_path, str(elsewhere))
+    assert done.returncode == 0, done.stderr
+    assert "not run: from_a_friend.py came from elsewhere; --trust runs it" in done.stdout
+    assert out.stat().st_size > 20_000
+    done, _ = _screenshot(tmp_path, "--trust", str(elsewhere))
+    assert done.returncode == 0 and "not run" not in done.stdout
+
+
+@pytest.mark.parametrize("content", [b"x = (\n", b"\x00\x01binary", b"import torch\nimport os\n"])
+def test_screenshot_of_a_file_that_cannot_open_never_waits_for_a_click(tmp_path, content):
+    bad = tmp_path / "bad.py"
+    bad.write_bytes(content)
+    done, out = _screenshot(tmp_path, str(bad))  # a modal box would hang until the timeout
+    assert done.returncode == 0, done.stderr
+    assert out.is_file()

@@ -1,0 +1,331 @@
+"""Op explained's controller: follows the document, traces output cells off the GUI thread.
+
+Hovering (or clicking) an output cell asks ``app.explain.provenance`` which input elements
+it came from, in a background job, one at a time; the answers are cached per run. What only
+some ops need comes from ``widgets.explain.op_extras.EXTRAS``. Texts keep the ``OpView``
+translation context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from app.explain.provenance import Provenance, trace
+from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
+from app.expr import Expr, Ref, Seq
+from app.recipe.document import Document
+from app.recipe.writer import write_step
+from widgets.common.background import Job, JobError, start_job
+from widgets.common.doc_links import listen
+from widgets.common.i18n_text import lesson_text, op_summary
+from widgets.explain.op_explained_view import CardContent, Index, OpExplainedView, index_text
+from widgets.explain.op_extras import EXTRAS, Decoration, OpExtra
+
+explain: Callable[[str | None, str, str], Any] | None
+try:
+    from app.catalog.error_lessons import explain
+except ImportError:  # without the lesson table, torch's message is shown alone
+    explain = None
+
+_MAX_LISTED = 4  # source elements named in the hint before "and N more"
+
+
+def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
+           part: int | None) -> Provenance | str:
+    """(Off the GUI thread.) Where output element ``index`` came from, or why that is unknown."""
+    try:
+        return trace(expr, inputs, index, part=part)
+    except Exception as e:  # noqa: BLE001 - shown in the hint, never a crash
+        return f"{type(e).__name__}: {e}"
+
+
+class OpExplainedController(QObject):
+    """Shows the document's selected step in ``view`` and explains the output cell asked about.
+
+    Parameters
+    ----------
+    document : Document
+        The open recipe; the controller follows its selection and evaluations.
+    undo_stack : QUndoStack or None
+        Where edits made by extras (the tril slider) go.
+    view : OpExplainedView
+        The view it drives; also its Qt parent.
+    """
+
+    traced = Signal(object)
+    """Emitted with the ``Provenance`` (or None) once an output cell's sources are lit up."""
+
+    def __init__(self, document: Document, undo_stack: QUndoStack | None,
+                 view: OpExplainedView):
+        super().__init__(view)
+        self._document, self._stack, self._view = document, undo_stack, view
+        self.step_view: StepView | None = None
+        """What is shown: the selected step with its inputs and output."""
+        self.extras: dict[type, OpExtra] = {}
+        """The extras made so far, one per class, kept and updated."""
+        self.extra: OpExtra | None = None
+        """The extra shown for the selected step's op, if any."""
+        self.provenance: Provenance | None = None
+        """The latest provenance lit up."""
+        self.active: tuple[int, Index] | None = None
+        """The output element explained now: (part, index)."""
+        self._pinned: tuple[int, Index] | None = None
+        self._generation = 0
+        self._cache: dict[tuple[int, Index], Provenance | str] = {}
+        self._job: Job | None = None
+        self._pending: tuple | None = None
+        self._stale = True
+        view.output_hovered.connect(self._on_view_output_hovered)
+        view.output_left.connect(self._on_view_output_left)
+        view.output_clicked.connect(self._on_view_output_clicked)
+        view.shown.connect(self._on_view_shown)
+        self._set_model_connected(True)
+
+    # -- public --------------------------------------------------------------------------------
+    def detach(self) -> None:
+        """Stop following the document, for good."""
+        self._set_model_connected(False)
+
+    def activate_output(self, index: Index, part: int = 0, *, pin: bool = False) -> None:
+        """Explain output element ``index`` (of output ``part``), as hovering it does.
+
+        With ``pin`` it stays explained when the mouse leaves the grid, as a click does.
+        """
+        if part >= len(self._view.output_cards):
+            return
+        self.active = (part, tuple(index))
+        if pin:
+            self._pinned = self.active
+        self._view.mark_output(part, self.active[1])
+        found = self._cache.get(self.active)
+        if found is not None:
+            self._show_provenance(found)
+        else:
+            self._request((self._generation, part, self.active[1]))
+
+    def refresh(self) -> None:
+        """Show the selected step again (the document calls this through its signals)."""
+        self._stale = False
+        self._generation += 1
+        self._cache.clear()
+        self._pending = None
+        sv = self.step_view = make_step_view(self._document)
+        self._show_header(sv)
+        self._show_cards(sv)
+        self._view.decorate(self._show_extra(sv))
+        self._view.arrange()
+        self.provenance = None
+        active = self._pinned
+        if active is not None and self._view.output_fits(active[0], active[1]):
+            self.activate_output(active[1], active[0], pin=True)
+        else:
+            self.active = self._pinned = None
+            self._view.set_hint(self._idle_hint(sv))
+
+    # -- wiring --------------------------------------------------------------------------------
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place the view listens."""
+        doc = self._document
+        links = ((doc.evaluated, self._on_model_evaluated),
+                 (doc.selection_changed, self._on_model_selection_changed))
+        listen(self, links, connect)
+
+    def _on_model_evaluated(self, _run: object) -> None:
+        self._refresh_if_shown()
+
+    def _on_model_selection_changed(self, _index: int | None) -> None:
+        self._pinned = None
+        self._refresh_if_shown()
+
+    def _refresh_if_shown(self) -> None:
+        if self._view.isVisible():
+            self.refresh()
+        else:
+            self._stale = True  # worked out when the tab is shown
+
+    # -- view events ---------------------------------------------------------------------------
+    def _on_view_output_hovered(self, part: int, index: Index) -> None:
+        self.activate_output(index, part)
+
+    def _on_view_output_left(self) -> None:
+        if self._pinned is not None:
+            self.activate_output(self._pinned[1], self._pinned[0])
+
+    def _on_view_output_clicked(self, part: int, index: Index) -> None:
+        self.activate_output(index, part, pin=True)
+
+    def _on_view_shown(self) -> None:
+        if self._stale:
+            self.refresh()
+
+    # -- showing ---------------------------------------------------------------------------------
+    def _show_header(self, sv: StepView | None) -> None:
+        view = self._view
+        if sv is None:
+            view.show_header("", QCoreApplication.translate(
+                "OpView", "Select a step to see how its op works."))
+            return
+        result = sv.result
+        # a failed step shows its lesson instead of the op's summary
+        view.show_header(write_step(sv.step), op_summary(sv.spec)
+                         if sv.spec is not None and result.ok else "")
+        if result.status == "error":
+            lesson = explain(op_key(sv.step.expr), result.error_type, result.error) \
+                if explain is not None else None
+            view.show_failure(
+                f"{result.error_type}: {result.error}",
+                QCoreApplication.translate("OpView", "Why: {0}").format(lesson_text(lesson.cause))
+                if lesson else "",
+                QCoreApplication.translate("OpView", "Fix: {0}").format(lesson_text(lesson.fix))
+                if lesson else "")
+        elif result.status in ("blocked", "skipped"):
+            view.show_failure(QCoreApplication.translate(
+                "OpView", "Not run: the step it depends on, '{0}', failed.").format(
+                result.blocked_by) if result.blocked_by
+                else QCoreApplication.translate("OpView", "Not run."))
+
+    def _show_cards(self, sv: StepView | None) -> None:
+        inputs: list[CardContent] = []
+        outputs: list[CardContent] = []
+        if sv is not None:
+            roles: dict[str, str] = {}  # which parameter each name is given as
+            for pname, expr in sv.operands().items():
+                for item in expr.items if isinstance(expr, Seq) else (expr,):
+                    if isinstance(item, Ref):
+                        roles.setdefault(item.name, pname)
+            for name, value in sv.inputs.items():
+                for part, t in tensor_parts(value):
+                    inputs.append((t, name, roles.get(name, QCoreApplication.translate(
+                        "OpView", "input")), part, _part_label(name, part)))
+            out_name = sv.step.name or QCoreApplication.translate("OpView", "result")
+            outputs = [(t, out_name, QCoreApplication.translate("OpView", "output"), part,
+                        _part_label(out_name, part)) for part, t in tensor_parts(sv.output)]
+        self._view.show_cards(inputs, outputs, failed=sv is not None and sv.result.status != "ok")
+
+    def _show_extra(self, sv: StepView | None) -> Decoration:
+        # a step that did not run has no inputs to draw
+        kind = EXTRAS.get(sv.op) if sv is not None and sv.result.status in ("ok", "error") \
+            else None
+        if self.extra is not None and type(self.extra) is not kind:
+            self._view.hide_extra(self.extra)
+            self.extra = None
+        if kind is None or sv is None:
+            self._view.show_extra(None)
+            return Decoration()
+        extra = self.extras.get(kind)
+        if extra is None:
+            extra = self.extras[kind] = kind(self._document, self._stack)
+            self._view.add_extra(extra)
+        self.extra = extra
+        try:
+            decoration = extra.show_step(sv)
+        except Exception as e:  # noqa: BLE001 - a drawing must never take the view down
+            extra.caption.setText(QCoreApplication.translate(
+                "OpView", "Nothing to draw: {0}").format(e))
+            decoration = Decoration()
+        self._view.show_extra(extra, extra.title())
+        return decoration
+
+    def _idle_hint(self, sv: StepView | None) -> str:
+        view = self._view
+        if sv is not None and sv.result.ok and not view.output_cards and sv.step.name:
+            return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
+                repr(sv.result.value)[:200])
+        if sv is None or not view.output_cards:
+            return ""
+        if not view.input_cards:
+            return QCoreApplication.translate(
+                "OpView", "A new tensor: its elements do not come from other tensors of "
+                "the recipe.")
+        return QCoreApplication.translate(
+            "OpView", "Hover or click an output cell to light up the input elements it came "
+            "from.")
+
+    # -- provenance --------------------------------------------------------------------------------
+    def _request(self, key: tuple) -> None:
+        """Trace ``key`` = (generation, part, index) off the GUI thread; one trace at a time."""
+        sv = self.step_view
+        if sv is None:
+            return
+        if self._job is not None:
+            self._pending = key  # only the latest wish matters
+            return
+        part = key[1] if isinstance(sv.output, (list, tuple)) else None
+        self._job = start_job(_trace, sv.step.expr, sv.inputs, key[2], part,
+                              on_done=self._on_worker_traced, key=(key[0], part, key[2]))
+
+    def _on_worker_traced(self, key: tuple, found: Provenance | str | JobError) -> None:
+        self._job = None
+        if isinstance(found, JobError):
+            found = f"{found.type}: {found.message}"
+        generation, part, index = key
+        part = part or 0
+        if generation == self._generation:
+            self._cache[(part, index)] = found
+            if self.active == (part, index):
+                self._show_provenance(found)
+        pending, self._pending = self._pending, None
+        if pending is not None and pending[0] == self._generation \
+                and (pending[1], pending[2]) not in self._cache:
+            self._request(pending)
+
+    def _show_provenance(self, found: Provenance | str) -> None:
+        if isinstance(found, str):
+            self.provenance = None
+            self._view.mark_sources(None)
+            self._view.set_hint(QCoreApplication.translate(
+                "OpView", "Could not trace this element: {0}").format(found))
+            self.traced.emit(None)
+            return
+        self.provenance = found
+        self._view.mark_sources(found)
+        self._view.set_hint(self._provenance_text(found))
+        self.traced.emit(found)
+
+    def _element_text(self, name: str, index: Index) -> str:
+        """``x[1, 2]``, or ``parts[1][0, 2]`` for an input holding several tensors."""
+        value = self.step_view.inputs.get(name) if self.step_view else None
+        if isinstance(value, (list, tuple)) and index:
+            return index_text(f"{name}[{index[0]}]", index[1:])
+        return index_text(name, index)
+
+    def _provenance_text(self, found: Provenance) -> str:
+        assert self.active is not None
+        head = self._view.output_element_text(*self.active)
+        sources = [self._element_text(n, i) for n, idxs in found.sources.items()
+                   for i in idxs]
+        if not self._view.input_cards:
+            return QCoreApplication.translate(
+                "OpView", "{0}: a new tensor, made by the op rather than taken from other "
+                "tensors of the recipe.").format(head)
+        if not sources:
+            return QCoreApplication.translate(
+                "OpView", "{0} comes from no input element: the op made it (a zero, a fill "
+                "value).").format(head)
+        listed = ", ".join(sources[:_MAX_LISTED])
+        if len(sources) > _MAX_LISTED:
+            listed += QCoreApplication.translate("OpView", " and {0} more").format(
+                len(sources) - _MAX_LISTED)
+        text = QCoreApplication.translate("OpView", "{0} comes from {1}.").format(head, listed)
+        used = []
+        for name, idxs in found.used.items():
+            value = self.step_view.inputs.get(name) if self.step_view else None
+            for i in idxs[:_MAX_LISTED]:
+                shown = self._element_text(name, i)
+                if isinstance(value, torch.Tensor) and len(i) == value.dim():
+                    shown += f" = {value[i].item()}"
+                used.append(shown)
+        if used:
+            text += " " + QCoreApplication.translate("OpView", "Chosen by {0}.").format(
+                ", ".join(used))
+        return text
+
+
+def _part_label(name: str, part: int | None) -> str | None:
+    """A card's title: ``parts[1]`` for one tensor of several, else None (the name)."""
+    return None if part is None else f"{name}[{part}]"

@@ -1,0 +1,148 @@
+"""The window's recipe files: new, open, save, the recent files and the questions around them.
+
+``MainWindow``'s file methods (``open_path``, ``save``, ``confirm_discard``...) hand their
+work to ``RecipeFiles``. Their texts keep the ``MainWindow`` translation context.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.recipe.document import RECIPES_DIR
+from widgets.shell.opening import open_file
+
+if TYPE_CHECKING:
+    from widgets.shell.main_window import MainWindow
+
+FILE_FILTER = "Recipes (*.py);;All files (*)"
+
+
+class RecipeFiles(QObject):
+    """Opens and saves ``window``'s recipe, asks about unsaved changes, keeps the recent files.
+
+    It calls the window's own ``open_path``, ``save``, ``confirm_discard`` and
+    ``show_error`` where one step leads to another, so what replaces those on the window
+    (a test's stand-in for a question) is what runs.
+
+    Parameters
+    ----------
+    window : MainWindow
+        Its ``document``, ``undo_stack``, ``settings`` and ``recent_menu``; also the Qt parent.
+    """
+
+    def __init__(self, window: MainWindow):
+        super().__init__(window)
+        self._window = window
+        self._document = window.document
+
+    # -- files ---------------------------------------------------------------------------
+    def new_recipe(self) -> None:
+        if self._window.confirm_discard():
+            self._document.new()
+            self._window.undo_stack.clear()
+
+    def open_dialog(self) -> None:
+        window = self._window
+        if not window.confirm_discard():
+            return
+        start = os.path.dirname(self._document.path or "") or str(RECIPES_DIR)
+        path, _ = QFileDialog.getOpenFileName(window, QCoreApplication.translate(
+            "MainWindow", "Open Recipe"), start, FILE_FILTER)
+        if path:
+            window.open_path(path)
+
+    def open_path(self, path: str, *, trust: bool = False) -> bool:
+        """Open ``path`` by the trust rule; False (the bar says why) when it did not open."""
+        if not open_file(self._window, path, trust=trust):
+            return False
+        self._window.undo_stack.clear()
+        self._add_recent(path)
+        if self._document.file_warnings:
+            self._window.statusBar().showMessage(
+                "  ".join(self._document.file_warnings), 20_000)
+        return True
+
+    def save(self) -> bool:
+        if self._document.path is None:
+            return self._window.save_as()
+        return self.save_to(self._document.path)
+
+    def save_as(self) -> bool:
+        start = self._document.path or os.path.join(os.path.expanduser("~"), "recipe.py")
+        path, _ = QFileDialog.getSaveFileName(self._window, QCoreApplication.translate(
+            "MainWindow", "Save Recipe"), start, FILE_FILTER)
+        return bool(path) and self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        """Write the recipe to ``path``; False, after saying why, when it could not."""
+        try:
+            self._document.save(path)
+        except OSError as e:
+            self._window.show_error(QCoreApplication.translate("MainWindow", "Cannot save"),
+                                    f"{path}: {e.strerror or e}")
+            return False
+        self._window.undo_stack.setClean()
+        self._add_recent(path)
+        return True
+
+    def reset_to_original(self) -> bool:
+        """Open the recipe's file again, discarding its changes (after asking)."""
+        window, path = self._window, self._document.path
+        if path is None:
+            window.statusBar().showMessage(QCoreApplication.translate(
+                "MainWindow", "This recipe has no file to go back to."), 8000)
+            return False
+        if self._document.modified and QMessageBox.question(
+                window, QCoreApplication.translate("MainWindow", "Reset to the original"),
+                QCoreApplication.translate(
+                    "MainWindow", "Discard every change made to {0} and open the file as it "
+                    "was saved?").format(os.path.basename(path)),
+                QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel) != QMessageBox.StandardButton.Reset:
+            return False
+        return window.open_path(path)
+
+    def confirm_discard(self) -> bool:
+        """True when there are no unsaved changes, or the user chose what to do with them."""
+        if not self._document.modified:
+            return True
+        answer = QMessageBox.question(
+            self._window, QCoreApplication.translate("MainWindow", "Unsaved changes"),
+            QCoreApplication.translate(
+                "MainWindow", "The recipe has changes that are not saved. Save them first?"),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            return self._window.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def show_error(self, title: str, text: str) -> None:
+        self._window.statusBar().showMessage(text.splitlines()[0], 8000)
+        QMessageBox.warning(self._window, title, text)
+
+    # -- recent files ------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        return list(self._window.settings.recent_recipes)
+
+    def _add_recent(self, path: str) -> None:
+        self._window.settings.add_recent(os.path.abspath(path))
+        self.refresh_recent_menu()
+
+    def refresh_recent_menu(self) -> None:
+        """List the recent files in File > Open Recent (``window.recent_menu``)."""
+        menu = self._window.recent_menu
+        menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = menu.addAction(os.path.basename(path))
+            action.setToolTip(path)
+            action.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+        menu.setEnabled(bool(recent))
+
+    def _open_recent(self, path: str) -> None:
+        if self._window.confirm_discard():
+            self._window.open_path(path)

@@ -1,0 +1,96 @@
+"""Where the main window puts its panels: the view tabs, the docks and the status bar.
+
+``MainWindow`` makes the panels; these functions place them. Their texts keep the
+``MainWindow`` translation context.
+"""
+
+from __future__ import annotations
+
+import torch
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
+
+
+def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view: QWidget,
+                  storage_view: QWidget) -> None:
+    """Make the four views the first tabs of ``views``, with their titles and tooltips."""
+    views.setDocumentMode(True)
+    tabs = (
+        (viewer, QCoreApplication.translate("MainWindow", "Tensor"),
+         QCoreApplication.translate("MainWindow", "The selected step's tensor: facts, "
+                                    "statistics, every value")),
+        (autograd, QCoreApplication.translate("MainWindow", "Autograd graph"),
+         QCoreApplication.translate("MainWindow", "The backward graph of the selected tensor: "
+                                    "grad_fn nodes, leaves and their gradients")),
+        (op_view, QCoreApplication.translate("MainWindow", "Op explained"),
+         QCoreApplication.translate("MainWindow", "The selected step's inputs and output side "
+                                    "by side; hover an output cell to see where it came from")),
+        (storage_view, QCoreApplication.translate("MainWindow", "Memory"),
+         QCoreApplication.translate("MainWindow", "Which tensors share memory: views versus "
+                                    "copies, with data_ptr, offset and strides")),
+    )
+    for widget, title, tip in tabs:
+        views.setTabToolTip(views.addTab(widget, title), tip)
+
+
+def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QDockWidget]:
+    """Put each of ``panels`` in its dock around ``window``'s centre; the docks, by key.
+
+    Steps and the lesson on the left; the builder, ops, docs and gallery tabbed on the
+    right; code and output tabbed at the bottom.
+    """
+    docks: dict[str, QDockWidget] = {}
+
+    def dock(key: str, title: str, area: Qt.DockWidgetArea) -> QDockWidget:
+        docks[key] = QDockWidget(title, window)
+        docks[key].setObjectName(f"dock_{key}")
+        docks[key].setWidget(panels[key])
+        window.addDockWidget(area, docks[key])
+        return docks[key]
+
+    left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+    bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+    dock("steps", QCoreApplication.translate("MainWindow", "Steps"), left)
+    dock("lesson", QCoreApplication.translate("MainWindow", "Lesson"), left)
+    builder = dock("builder", QCoreApplication.translate("MainWindow", "Builder"), right)
+    ops = dock("ops", QCoreApplication.translate("MainWindow", "Ops"), right)
+    window.tabifyDockWidget(builder, ops)
+    docs = dock("docs", QCoreApplication.translate("MainWindow", "Docs"), right)
+    window.tabifyDockWidget(ops, docs)
+    gallery = dock("gallery", QCoreApplication.translate("MainWindow", "Gallery"), right)
+    window.tabifyDockWidget(docs, gallery)
+    builder.raise_()
+    code = dock("code", QCoreApplication.translate("MainWindow", "Code"), bottom)
+    output = dock("output", QCoreApplication.translate("MainWindow", "Output"), bottom)
+    window.tabifyDockWidget(code, output)
+    code.raise_()
+    window.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
+    # The builder and op forms need the height more than the code pane needs the width.
+    window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.resizeDocks([docks["steps"], builder], [300, 340], Qt.Orientation.Horizontal)
+    window.resizeDocks([code], [230], Qt.Orientation.Vertical)
+    window.resizeDocks([docks["steps"], docks["lesson"]], [330, 200], Qt.Orientation.Vertical)
+    return docks
+
+
+def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:
+    """Put the torch build and the devices in ``window``'s status bar; the shape label.
+
+    The returned label, left of them, is for the selected tensor's shape and dtype.
+    """
+    from app.devices import available_devices
+
+    devices = ", ".join(d.id for d in available_devices())
+    cuda = f" · CUDA {torch.version.cuda}" if torch.cuda.is_available() else ""
+    info = QLabel(QCoreApplication.translate(
+        "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
+        torch.__version__, cuda, default_device, devices))
+    info.setToolTip(QCoreApplication.translate(
+        "MainWindow", "The default device, the PyTorch build in use and the devices it can "
+        "reach"))
+    shape_label = QLabel()
+    shape_label.setToolTip(QCoreApplication.translate(
+        "MainWindow", "Shape and dtype of the selected step's tensor"))
+    window.statusBar().addPermanentWidget(shape_label)
+    window.statusBar().addPermanentWidget(info)
+    return shape_label
