@@ -20,6 +20,8 @@ Figures (names for ``--only``):
   window's last view has repainted (``painted_until_quiet``).
 - ``startup``: process start to first paint against importing torch, PySide6 and
   pyqtgraph.
+- ``recipe``: a training loop's time under ``tensor-lab run`` (the kernel) against
+  ``python`` (``tools/bench_kernel.py``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-NAMES = ("training", "plot", "viewer", "op", "startup")
+NAMES = ("training", "plot", "viewer", "op", "startup", "recipe")
 #: Pairs for the training figure, whatever ``--pairs`` says: its runs are noisy.
 TRAINING_PAIRS = 30
 #: Edits for the op figure: its 95th percentile needs more than a handful.
@@ -455,6 +457,12 @@ def bench_startup(pairs: int) -> list[Figure]:
                              f"(ratios {min(ratios):.2f} to {max(ratios):.2f})")]
 
 
+def _bench_recipe(pairs: int) -> list[Figure]:
+    from tools.bench_kernel import bench_recipe_loop
+
+    return bench_recipe_loop(pairs, figure, interleave)
+
+
 def present_devices() -> list[str]:
     """The ids of the devices present (``cpu``, ``cuda:0``, ...), ``cuda`` meaning cuda:0."""
     from app.devices import available_devices
@@ -485,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     runs = {"training": lambda: bench_training(pairs, args.steps, args.device),
             "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
-            "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs)}
+            "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs),
+            "recipe": lambda: _bench_recipe(pairs)}
     for name in chosen:
         if name not in runs:
             parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")

@@ -12,11 +12,18 @@ import contextlib
 import os
 import signal
 import sys
+import threading
+import traceback
 from multiprocessing.connection import Connection
 
 from app.kernel import protocol
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
+from app.kernel.capture import Flusher, Tap
 from app.kernel.runner import Outcome, Runner
+from app.kernel.summary import changed, summarize, user_names
+
+#: Most names one statement reports (a loop that binds a thousand names reports these).
+MAX_NAMES = 100
 
 _in_user_code = False
 
@@ -37,12 +44,25 @@ def _user_code():
         _in_user_code = False
 
 
+class Channel:
+    """The pipe to the supervisor; sends from the main thread and the output flusher."""
+
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self._lock = threading.Lock()
+
+    def send(self, message: object) -> None:
+        with self._lock:
+            protocol.send(self.conn, message)
+
+
 def kernel_main(conn: Connection) -> None:
     """Serve one supervisor until it shuts the kernel down or the pipe closes."""
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)
-    code = 0
+    channel = Channel(conn)
+    code, limited = 0, None
     while True:
         try:
             message = protocol.receive(conn)
@@ -50,12 +70,67 @@ def kernel_main(conn: Connection) -> None:
             break
         if isinstance(message, protocol.Shutdown):
             break
-        if isinstance(message, protocol.RunFile):
-            limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
-            protocol.send(conn, protocol.Ready(os.getpid(), limited))
-            code = _run_file(conn, message)
-            break
+        if isinstance(message, protocol.Warm):
+            threading.Thread(target=_import_torch, name="tensor-lab-warm", daemon=True).start()
+            continue
+        if isinstance(message, protocol.RunFile | protocol.RunSource):
+            if limited is None:
+                limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
+                channel.send(protocol.Ready(os.getpid(), limited))
+            if isinstance(message, protocol.RunFile):
+                code = _run_file(conn, message)
+                break
+            _run_source(channel, message)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
+
+
+def _import_torch() -> None:
+    try:
+        import torch  # noqa: F401 - warm: the first run does not wait for it
+    except ImportError:
+        pass
+
+
+def _run_source(channel: Channel, message: protocol.RunSource) -> None:
+    """Run a recipe for the window: every statement reported, its output captured."""
+    runner = Runner(message.path, message.source, user_code=_user_code)
+    if message.cwd:
+        os.chdir(message.cwd)
+    taps = [Tap("stdout"), Tap("stderr")]
+    real = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = taps
+    flusher = Flusher(taps, lambda i, stream, text, dropped: channel.send(
+        protocol.Output(i, stream, text, dropped)))
+    code = 0
+    try:
+        try:
+            runner.prepare()
+        except SyntaxError as e:
+            traceback.print_exception(type(e), e, None)
+            code = 1
+        else:
+            code = _run_statements(channel, runner, taps, flusher)
+    finally:
+        flusher.close()
+        sys.stdout, sys.stderr = real
+    channel.send(protocol.Done(code))
+
+
+def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher) -> int:
+    for i, statement in enumerate(runner.statements):
+        for tap in taps:
+            tap.index = i
+        channel.send(protocol.StepStarted(i, statement.line))
+        before = user_names(runner.namespace)
+        outcome = runner.run_statement(i)
+        flusher.flush()
+        names = {name: summarize(runner.namespace[name])
+                 for name in changed(before, runner.namespace)[:MAX_NAMES]}
+        channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
+                                       outcome.message, outcome.error_line, names))
+        if outcome.exit_code is not None:
+            return outcome.exit_code
+    return 0
 
 
 def _run_file(conn: Connection, message: protocol.RunFile) -> int:
@@ -68,10 +143,6 @@ def _run_file(conn: Connection, message: protocol.RunFile) -> int:
             out_of_memory = True
             print(f"tensor-lab: the recipe needed more memory than its budget of "
                   f"{budget_text(message.memory_budget)}", file=sys.stderr)
-        if message.report:
-            s = outcome.statement
-            protocol.send(conn, protocol.StepDone(s.index, s.line, outcome.elapsed, outcome.error,
-                                                  outcome.message, outcome.error_line))
 
     code = runner.run(after)
     protocol.send(conn, protocol.Done(code, out_of_memory))

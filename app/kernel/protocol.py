@@ -19,8 +19,23 @@ class RunFile:
     path: str
     source: str
     argv: list[str] = field(default_factory=list)
-    report: bool = False  # send a StepDone after each top-level statement
     memory_budget: int = 0  # bytes; 0 for none
+
+
+@dataclass
+class RunSource:
+    """Run a recipe's text for the window, in a fresh namespace, reporting every
+    statement and capturing its output (supervisor to kernel); the kernel stays."""
+
+    path: str
+    source: str
+    cwd: str = ""
+    memory_budget: int = 0
+
+
+@dataclass
+class Warm:
+    """Import torch now, in the background, so the first run starts warm."""
 
 
 @dataclass
@@ -37,8 +52,28 @@ class Ready:
 
 
 @dataclass
+class StepStarted:
+    """A top-level statement starts (kernel to supervisor)."""
+
+    index: int
+    line: int
+
+
+@dataclass
+class Output:
+    """What statement ``index`` wrote to ``stream`` (``stdout``/``stderr``) lately;
+    ``dropped`` characters before it were left out of a flood."""
+
+    index: int
+    stream: str
+    text: str
+    dropped: int = 0
+
+
+@dataclass
 class StepDone:
-    """One top-level statement ended (kernel to supervisor)."""
+    """One top-level statement ended (kernel to supervisor), with the names it bound
+    or changed and their summaries (``app.kernel.summary``)."""
 
     index: int
     line: int
@@ -46,6 +81,7 @@ class StepDone:
     error: str | None = None
     message: str = ""
     error_line: int | None = None
+    names: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -56,7 +92,8 @@ class Done:
     out_of_memory: bool = False
 
 
-MESSAGES = {cls.__name__: cls for cls in (RunFile, Shutdown, Ready, StepDone, Done)}
+MESSAGES = {cls.__name__: cls for cls in (
+    RunFile, RunSource, Warm, Shutdown, Ready, StepStarted, Output, StepDone, Done)}
 
 
 def encode(message: Any) -> bytes:

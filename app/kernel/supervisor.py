@@ -135,6 +135,15 @@ class Kernel:
             self.kill()
         self._conn.close()
 
+    # -- running for the window ---------------------------------------------------------------
+    def warm(self) -> None:
+        """Have the kernel import torch now, while the window opens."""
+        self.send(protocol.Warm())
+
+    def run_source(self, path: str, source: str, cwd: str = "") -> None:
+        """Start running ``source`` in a fresh namespace; messages follow until ``Done``."""
+        self.send(protocol.RunSource(path, source, cwd, self.memory_budget))
+
     # -- running a whole file (tensor-lab run) ------------------------------------------------
     def run_file(self, path: str, source: str, argv: list[str] | None = None,
                  timeout: float | None = None) -> Ending:

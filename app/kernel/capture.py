@@ -1,0 +1,87 @@
+"""The recipe's ``print`` output, per step, in bounded batches: a flood never floods the pipe.
+
+Inside the kernel, ``sys.stdout`` and ``sys.stderr`` become ``Tap`` streams. What they
+receive is gathered, and a flusher thread sends it every ``FLUSH_S`` as one ``Output``
+message tagged with the statement that wrote it. At most ``LIMIT`` characters wait per
+stream: past that the oldest go, and the next message says how many were left out.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import deque
+from collections.abc import Callable
+
+#: How often gathered output is sent.
+FLUSH_S = 0.05
+#: Most characters waiting per stream between two sends.
+LIMIT = 256 * 1024
+
+
+class Tap(io.TextIOBase):
+    """A text stream that gathers what is written, for ``Channel`` to send."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+        self.index = -1  # the statement writing now
+        self._chunks: deque[str] = deque()
+        self._size = 0
+        self._dropped = 0
+        self._lock = threading.Lock()
+
+    @property
+    def encoding(self) -> str:  # some libraries ask
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        with self._lock:
+            self._chunks.append(text)
+            self._size += len(text)
+            while self._size > LIMIT and len(self._chunks) > 1:
+                gone = self._chunks.popleft()
+                self._size -= len(gone)
+                self._dropped += len(gone)
+        return len(text)
+
+    def take(self) -> tuple[int, str, int]:
+        """The writing statement, what it wrote since the last take, and how many
+        characters were left out."""
+        with self._lock:
+            text, dropped = "".join(self._chunks), self._dropped
+            self._chunks.clear()
+            self._size = self._dropped = 0
+            return self.index, text, dropped
+
+
+class Flusher:
+    """Sends the taps' output every ``FLUSH_S`` through ``send(index, stream, text, dropped)``."""
+
+    def __init__(self, taps: list[Tap], send: Callable[[int, str, str, int], None]):
+        self._taps, self._send = taps, send
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="tensor-lab-output",
+                                        daemon=True)
+        self._thread.start()
+
+    def flush(self) -> None:
+        """Send what is waiting now (after each statement, so output keeps its step)."""
+        for tap in self._taps:
+            index, text, dropped = tap.take()
+            if text or dropped:
+                self._send(index, tap.name, text, dropped)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(FLUSH_S):
+            self.flush()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(1.0)
+        self.flush()

@@ -1,0 +1,94 @@
+"""Short summaries of the values a statement bound or changed, as plain JSON-ready data.
+
+After each top-level statement the kernel reports the names whose value is new (another
+object) or changed in place (a tensor's ``_version`` moved), in the manner of
+spyder-kernels' ``publish_state``: type, shape, dtype, device, ``requires_grad`` and small
+values inline; modules with their parameters, buffers and submodules. Big values stay in
+the kernel; a view asks for the part it shows.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from typing import Any
+
+#: Tensors with at most this many elements travel whole in their summary.
+INLINE_NUMEL = 64
+#: Longest ``repr`` a summary carries.
+REPR_CHARS = 200
+
+
+def fingerprint(value: Any) -> tuple[int, int]:
+    """What tells that a name now holds another value, or the same tensor changed."""
+    version = getattr(value, "_version", 0) if _is_tensor(value) else 0
+    return id(value), version
+
+
+def user_names(namespace: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """The namespace's own names (no dunders, modules or builtins) and their fingerprints."""
+    return {name: fingerprint(value) for name, value in namespace.items()
+            if not (name.startswith("__") or isinstance(value, types.ModuleType))}
+
+
+def changed(before: dict[str, tuple[int, int]], namespace: dict[str, Any]) -> list[str]:
+    """Names bound or changed since ``before`` (in the namespace's order)."""
+    now = user_names(namespace)
+    return [name for name, mark in now.items() if before.get(name) != mark]
+
+
+def _is_tensor(value: Any) -> bool:
+    torch = _torch()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _torch():
+    import sys
+
+    return sys.modules.get("torch")  # never imported here: only if the recipe did
+
+
+def summarize(value: Any) -> dict[str, Any]:
+    """A JSON-ready description of ``value``."""
+    torch = _torch()
+    if torch is not None and isinstance(value, torch.Tensor):
+        return _tensor(value)
+    if torch is not None and isinstance(value, torch.nn.Module):
+        return _module(value)
+    if isinstance(value, bool | int | str) or value is None:
+        return {"type": type(value).__name__, "value": value if not isinstance(value, str)
+                else value[:REPR_CHARS]}
+    if isinstance(value, float):
+        return {"type": "float", "value": value if math.isfinite(value) else repr(value)}
+    return {"type": type(value).__name__, "repr": _repr(value)}
+
+
+def _tensor(t: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "Tensor", "shape": list(t.shape), "dtype": str(t.dtype),
+        "device": str(t.device), "requires_grad": bool(t.requires_grad),
+        "is_leaf": bool(t.is_leaf), "grad_fn": type(t.grad_fn).__name__ if t.grad_fn else None,
+    }
+    if t.numel() <= INLINE_NUMEL and t.layout == _torch().strided:
+        from app.json_values import plain
+
+        out["values"] = plain(t.detach().cpu().tolist())
+    return out
+
+
+def _module(m: Any) -> dict[str, Any]:
+    return {
+        "type": type(m).__name__, "module": True,
+        "parameters": {n: list(p.shape) for n, p in m.named_parameters(recurse=False)},
+        "buffers": {n: list(b.shape) for n, b in m.named_buffers(recurse=False)},
+        "children": {n: type(c).__name__ for n, c in m.named_children()},
+        "parameter_count": sum(p.numel() for p in m.parameters()),
+    }
+
+
+def _repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception as e:  # noqa: BLE001 - a broken __repr__ is the recipe's, not ours
+        text = f"<{type(value).__name__}: repr failed: {type(e).__name__}>"
+    return text if len(text) <= REPR_CHARS else text[:REPR_CHARS - 1] + "…"
