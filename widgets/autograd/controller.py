@@ -41,7 +41,7 @@ from app.recipe.evaluator import RecipeRun
 from app.recipe.writer import write_step
 from widgets.autograd.graph_view import node_label, saved_value_text
 from widgets.autograd.view import AutogradView
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text
 from widgets.common.theme import current_palette
 from widgets.common.undo import push_edit
@@ -50,7 +50,7 @@ _LEAVES_LISTED = 10  # the status line names this many leaves, then counts the r
 _ONES = "ones"  # the gradient choice for torch.ones_like(out)
 
 
-class AutogradController(QObject):
+class AutogradController(FollowsDocument, QObject):
     """Shows the selected tensor's backward graph in ``view`` and turns clicks into steps.
 
     Parameters
@@ -107,12 +107,10 @@ class AutogradController(QObject):
         self._view.scroll_to_node(node_id)
 
     # -- wiring -------------------------------------------------------------------------------
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the panel listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     def _on_model_evaluated(self, run: object) -> None:
         self._refresh()

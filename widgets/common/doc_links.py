@@ -34,3 +34,28 @@ def _drop(refs: list[tuple[Any, weakref.WeakMethod]]) -> None:
         handler = ref()
         if handler is not None:
             signal.disconnect(handler, missing_ok=True)
+
+
+class FollowsDocument:
+    """A view or controller that follows the document (mixed in before its Qt class).
+
+    It names its links once, in ``_model_links``; ``_set_model_connected`` connects or
+    drops them (through ``listen``), ``detach`` drops them for good when the window that
+    shows it retires, and a widget's ``closeEvent`` drops them when it closes.
+    """
+
+    def _model_links(self) -> Iterable[tuple[Any, Callable[..., Any]]]:
+        """Each ``(document signal, handler)`` this follows."""
+        raise NotImplementedError
+
+    def _set_model_connected(self, connect: bool) -> None:
+        """Connect to (or disconnect from) the document: the one place it listens."""
+        listen(self, self._model_links(), connect)  # type: ignore[arg-type]
+
+    def detach(self) -> None:
+        """Stop following the document, for good: the window that shows this retires."""
+        self._set_model_connected(False)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._set_model_connected(False)
+        super().closeEvent(event)  # type: ignore[misc]

@@ -21,7 +21,7 @@ from app.expr import Expr, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.writer import write_step
 from widgets.common.background import Job, JobError, start_job
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text, op_summary
 from widgets.explain.op_explained_view import CardContent, Index, OpExplainedView, index_text
 from widgets.explain.op_extras import EXTRAS, Decoration, OpExtra
@@ -44,7 +44,7 @@ def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
         return f"{type(e).__name__}: {e}"
 
 
-class OpExplainedController(QObject):
+class OpExplainedController(FollowsDocument, QObject):
     """Shows the document's selected step in ``view`` and explains the output cell asked about.
 
     Parameters
@@ -128,12 +128,10 @@ class OpExplainedController(QObject):
             self._view.set_hint(self._idle_hint(sv))
 
     # -- wiring --------------------------------------------------------------------------------
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the view listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     def _on_model_evaluated(self, _run: object) -> None:
         self._refresh_if_shown()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.explain.storage import StorageEntry, storage_map
 from app.recipe.document import Document
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
 from widgets.explain.explained_grid import TensorCard
 from widgets.explain.shape_diagrams import memory_positions
@@ -51,7 +51,7 @@ def covered(base: torch.Tensor, view: torch.Tensor) -> torch.Tensor:
     return torch.isin(memory_positions(base), memory_positions(view).reshape(-1))
 
 
-class StorageView(QWidget):
+class StorageView(FollowsDocument, QWidget):
     """The recipe's tensors grouped by shared memory, and a selected one beside its base.
 
     Parameters
@@ -113,20 +113,10 @@ class StorageView(QWidget):
         layout.addWidget(self.tree)
         layout.addWidget(detail, 1)
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the view listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
-
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        self._set_model_connected(False)
-        super().closeEvent(event)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)

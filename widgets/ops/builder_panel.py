@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import torch
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QCloseEvent, QFontDatabase, QUndoStack
+from PySide6.QtGui import QFontDatabase, QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,7 +30,7 @@ from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Recipe, Step, check_name
 from app.recipe.writer import write_step
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
@@ -50,7 +50,7 @@ __all__ = ["HINT_STYLE", "RANDOM_OPS", "SEED_OP", "BuilderPanel", "creation_spec
 HINT_STYLE = "color: palette(placeholder-text);"
 
 
-class BuilderPanel(QWidget):
+class BuilderPanel(FollowsDocument, QWidget):
     """Builds creation steps (``x = torch.zeros(2, 3)``) from a form, and the recipe's seed.
 
     Parameters
@@ -154,20 +154,10 @@ class BuilderPanel(QWidget):
         self.seed_check.toggled.connect(self._on_view_seed_toggled)
         self.seed_spin.valueChanged.connect(self._on_view_seed_changed)
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the panel listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self._set_model_connected(False)
-        super().closeEvent(event)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     # -- public ------------------------------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QCloseEvent, QFontDatabase, QUndoStack
+from PySide6.QtGui import QFontDatabase, QUndoStack
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -44,7 +44,7 @@ from app.recipe.op_call import (
     op_spec,
     signature,
 )
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.layout_fence import LayoutFence
 from widgets.ops.error_lesson import ErrorLesson
@@ -57,7 +57,7 @@ __all__ = ["OpPanel", "bind_op", "build_call", "call_keywords", "op_spec", "sign
 
 
 # -- the panel ------------------------------------------------------------------------------------
-class OpPanel(StepEditing, QWidget):
+class OpPanel(FollowsDocument, StepEditing, QWidget):
     """Browse ops, apply one to a tensor in the recipe, and change an op step live.
 
     Parameters
@@ -161,20 +161,10 @@ class OpPanel(StepEditing, QWidget):
         self.name_edit.editingFinished.connect(self._on_view_name_finished)
         self.apply_button.clicked.connect(self.apply)
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the panel listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self._set_model_connected(False)
-        super().closeEvent(event)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     # -- public ------------------------------------------------------------------------------------
     @property

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QCloseEvent, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -29,7 +29,7 @@ from app.recipe.document import Document
 from app.recipe.model import Step
 from app.recipe.writer import write_step
 from widgets.common.background import Job, JobError, start_job
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
@@ -43,7 +43,7 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
-class TimingView(QWidget):
+class TimingView(FollowsDocument, QWidget):
     """A "Time it" button and a table: the selected step's median time on each device.
 
     Parameters
@@ -121,20 +121,10 @@ class TimingView(QWidget):
         layout.addWidget(self.caption)
         self.time_button.clicked.connect(self.start)
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the view listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self._set_model_connected(False)
-        super().closeEvent(event)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     # -- public --------------------------------------------------------------------------------
     @property

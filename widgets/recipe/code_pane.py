@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
 from app.recipe.writer import write_recipe, write_step
+from widgets.common.doc_links import FollowsDocument
 
 # Token colours chosen to stay readable on light and dark backgrounds.
 _STYLE = {
@@ -75,7 +76,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             self.setFormat(start, length, fmt)
 
 
-class CodePane(QWidget):
+class CodePane(FollowsDocument, QWidget):
     """Read-only, highlighted Python for the whole recipe; the selected step is marked."""
 
     def __init__(self, document: Document, parent: QWidget | None = None):
@@ -95,15 +96,10 @@ class CodePane(QWidget):
         self._set_model_connected(True)
         self._on_model_changed()
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
+    def _model_links(self):
         recipe, doc = self._document.recipe, self._document
-        for signal, slot in ((recipe.changed, self._on_model_changed),
-                             (doc.selection_changed, self._on_model_selection)):
-            signal.connect(slot) if connect else signal.disconnect(slot)
+        return ((recipe.changed, self._on_model_changed),
+                (doc.selection_changed, self._on_model_selection))
 
     def text(self) -> str:
         return self.editor.toPlainText()
@@ -134,10 +130,6 @@ class CodePane(QWidget):
         self.editor.setExtraSelections([sel])
         self.editor.setTextCursor(cursor)
         self.editor.centerCursor()
-
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self._set_model_connected(False)
-        super().closeEvent(event)
 
 
 def _locate_steps(text: str, document: Document) -> list[int]:

@@ -18,7 +18,7 @@ from app.catalog import CATALOG, OpSpec
 from app.expr import BinOp, Call, Const, Expr, UnaryOp
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary, translate_core
 
 _UNARY_SPECS = {"-": "neg", "~": "logical_not"}
@@ -51,7 +51,7 @@ def signature_text(spec: OpSpec) -> str:
     return signature(spec)
 
 
-class DocsPanel(QWidget):
+class DocsPanel(FollowsDocument, QWidget):
     """Shows one op's explanation, signature, parameters, example and documentation link.
 
     Parameters
@@ -89,16 +89,9 @@ class DocsPanel(QWidget):
         self.show_spec(None)
 
     # -- wiring --------------------------------------------------------------------------------
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
 
-    def _set_model_connected(self, connect: bool) -> None:
-        listen(self, [(self._document.selection_changed, self._on_model_selection)], connect)
-
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self._set_model_connected(False)
-        super().closeEvent(event)
+    def _model_links(self):
+        return ((self._document.selection_changed, self._on_model_selection),)
 
     # -- public -----------------------------------------------------------------------------------
     @property

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from app.recipe.document import Document
 from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, for_display, scan
 from widgets.common.background import Job, start_job
+from widgets.common.doc_links import FollowsDocument
 from widgets.recipe.code_pane import PygmentsHighlighter
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
@@ -51,7 +52,7 @@ def _scan(folder: str) -> Gallery:
         return Gallery((), ((folder, f"{type(e).__name__}: {e}"),))
 
 
-class GalleryPanel(QWidget):
+class GalleryPanel(FollowsDocument, QWidget):
     """Lessons by category with a search box, a preview of the lesson and the code.
 
     Parameters
@@ -159,15 +160,10 @@ class GalleryPanel(QWidget):
         self.reset_button.clicked.connect(self._on_view_reset)
         self._show_entry(None)
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
+    def _model_links(self):
         doc = self._document
-        for signal, slot in ((doc.path_changed, self._on_model_path),
-                             (doc.modified_changed, self._on_model_modified)):
-            signal.connect(slot) if connect else signal.disconnect(slot)
+        return ((doc.path_changed, self._on_model_path),
+                (doc.modified_changed, self._on_model_modified))
 
     # -- public ------------------------------------------------------------------------------
     @property
@@ -364,10 +360,6 @@ class GalleryPanel(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         self.ensure_scanned()
-
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self._set_model_connected(False)
-        super().closeEvent(event)
 
 
 def _blank_icon(size: QSize) -> QIcon:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from app.recipe.document import Document
 from app.recipe.model import Recipe, check_name
 from app.recipe.writer import write_step
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, qcolour, theme_notifier
 from widgets.common.undo import push_edit
 
@@ -26,7 +27,7 @@ STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "
 _STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○"}
 
 
-class StepsPanel(QWidget):
+class StepsPanel(FollowsDocument, QWidget):
     """Lists the steps; selecting one selects it in the document."""
 
     def __init__(self, document: Document, undo_stack: QUndoStack,
@@ -75,15 +76,10 @@ class StepsPanel(QWidget):
         b.clicked.connect(slot)
         return b
 
-    def detach(self) -> None:
-        """Stop following the document, for good: the window that shows this retires."""
-        self._set_model_connected(False)
-
-    def _set_model_connected(self, connect: bool) -> None:
+    def _model_links(self):
         doc = self._document
-        for signal, slot in ((doc.evaluated, self._on_model_evaluated),
-                             (doc.selection_changed, self._on_model_selection)):
-            signal.connect(slot) if connect else signal.disconnect(slot)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection))
 
     # -- actions ---------------------------------------------------------------
     def move_selected(self, delta: int) -> None:
@@ -172,7 +168,4 @@ class StepsPanel(QWidget):
         # Re-render from the model either way, so a refused edit leaves no trace.
         self._on_model_evaluated(self._document.run)
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self._set_model_connected(False)
-        super().closeEvent(event)
 

@@ -17,7 +17,7 @@ from app.recipe.document import Document
 from app.recipe.evaluator import StepResult
 from app.recipe.writer import write_step
 from widgets.common.background import JobError, start_job
-from widgets.common.doc_links import listen
+from widgets.common.doc_links import FollowsDocument
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_NUMEL, ViewerView
 
@@ -28,7 +28,7 @@ SYNC_STATS_NUMEL = 1 << 20
 REPR_LIMIT = 1_000
 
 
-class ViewerController(QObject):
+class ViewerController(FollowsDocument, QObject):
     """Shows the document's selected step in ``view``: its tensor, or its error, or its value.
 
     Parameters
@@ -55,12 +55,10 @@ class ViewerController(QObject):
         self._refresh()
 
     # -- wiring ----------------------------------------------------------------------
-    def _set_model_connected(self, connect: bool) -> None:
-        """Connect to (or disconnect from) the document: the one place the panel listens."""
+    def _model_links(self):
         doc = self._document
-        links = ((doc.evaluated, self._on_model_evaluated),
-                 (doc.selection_changed, self._on_model_selection_changed))
-        listen(self, links, connect)
+        return ((doc.evaluated, self._on_model_evaluated),
+                (doc.selection_changed, self._on_model_selection_changed))
 
     def _on_model_evaluated(self, run: object) -> None:
         self._refresh()
