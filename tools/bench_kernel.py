@@ -75,3 +75,76 @@ def bench_recipe_loop(pairs: int, figure, interleave) -> list:
                    f"MLP 2-64-64-2, batch 64, 1000 SGD steps, timed in the process, one "
                    f"thread; {len(ratios)} pairs (ratios {min(ratios):.2f} to "
                    f"{max(ratios):.2f}); both printed {want}")]
+
+
+SCALAR = '''\
+import time
+total = 0.0
+start = time.perf_counter()
+for i in range(100_000):
+    x = i * 0.5
+    total += x * x
+seconds = time.perf_counter() - start
+print(f"loop seconds {seconds:.6f}")
+print(f"total {total!r}")
+'''
+
+
+def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
+    """The scalar loop run for the window (``Kernel.run_source``, loops recorded)."""
+    from app.kernel import protocol
+    from app.kernel.supervisor import Kernel
+
+    kernel = Kernel()
+    try:
+        kernel.run_source(str(path), path.read_text(encoding="utf-8"), folder)
+        printed, loop = [], None
+        while True:
+            message = kernel.receive(60)
+            if message is None:
+                raise RuntimeError("the kernel sent nothing for 60 s")
+            if isinstance(message, protocol.Output) and message.stream == "stdout":
+                printed.append(message.text)
+            if isinstance(message, protocol.StepDone) and message.loop:
+                loop = message.loop
+            if isinstance(message, protocol.Done):
+                break
+    finally:
+        kernel.close()
+    if message.exit_code != 0 or loop is None or loop["iterations"] != 100_000:
+        raise RuntimeError(f"the lab's run failed: exit {message.exit_code}")
+    lines = "".join(printed).splitlines()
+    return float(lines[0].split()[-1]), lines[1]
+
+
+def bench_scalar_loop(pairs: int, figure, interleave) -> list:
+    """The ``scalar loop vs python`` figure: 10^5 iterations of scalar arithmetic run for
+    the window, every iteration recorded (``app.kernel.loops``) and its report sent,
+    against ``python``; the value is the lab's time over python's (target at most 1.5)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scalar_loop.py"
+        path.write_text(SCALAR, encoding="utf-8")
+        python = [sys.executable, str(path)]
+        _, want = _loop_seconds(python, folder)
+        outputs = set()
+
+        def bare() -> float:
+            seconds, printed = _loop_seconds(python, folder)
+            outputs.add(printed)
+            return seconds
+
+        def lab() -> float:
+            seconds, printed = _lab_seconds(path, folder)
+            outputs.add(printed)
+            return seconds
+
+        base, app = interleave(bare, lab, pairs)
+    if outputs != {want}:
+        raise RuntimeError(f"the two sides printed different totals: {sorted(outputs)}")
+    ratios = [a / b for a, b in zip(app, base, strict=True)]
+    return [figure("scalar loop vs python", f"{statistics.median(base) * 1e3:.1f} ms python",
+                   f"{statistics.median(app) * 1e3:.1f} ms lab", statistics.median(ratios), "",
+                   "<= 1.5",
+                   f"10^5 iterations of scalar arithmetic, iterations recorded, the step's "
+                   f"report included; {len(ratios)} pairs (ratios {min(ratios):.2f} to "
+                   f"{max(ratios):.2f})")]

@@ -122,12 +122,13 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher) 
             tap.index = i
         channel.send(protocol.StepStarted(i, statement.line))
         before = user_names(runner.namespace)
-        outcome = runner.run_statement(i)
+        outcome = runner.run_statement(i, record_loops=True)
         flusher.flush()
         names = {name: summarize(runner.namespace[name])
                  for name in changed(before, runner.namespace)[:MAX_NAMES]}
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
-                                       outcome.message, outcome.error_line, names))
+                                       outcome.message, outcome.error_line, names,
+                                       outcome.loop))
         if outcome.exit_code is not None:
             return outcome.exit_code
     return 0

@@ -23,6 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import TracebackType
 
+from app.kernel import loops
 from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
 
 #: Frames of the kernel's own code never show in a recipe's traceback.
@@ -44,6 +45,7 @@ class Outcome:
     message: str = ""
     error_line: int | None = None
     exit_code: int | None = None
+    loop: dict | None = None  # a recorded top-level loop's report (``app.kernel.loops``)
 
 
 class Runner:
@@ -88,15 +90,32 @@ class Runner:
         if sys.path and sys.path[0] != folder:
             sys.path[0] = folder
 
-    def run_statement(self, i: int) -> Outcome:
-        """Run statement ``i``; exceptions become the ``Outcome`` (python's traceback printed)."""
+    def run_statement(self, i: int, record_loops: bool = False) -> Outcome:
+        """Run statement ``i``; exceptions become the ``Outcome`` (python's traceback printed).
+
+        With ``record_loops``, a top-level ``for``/``while`` also reports its iterations
+        (``Outcome.loop``; the window's runs only, never ``tensor-lab run``).
+        """
         statement, node = self.statements[i], self._nodes[i]
         outcome = Outcome(statement)
         start = time.perf_counter()
-        code = compile_statement(node, self.filename, self._flags)
+        recorder = None
+        if record_loops and loops.is_loop(node):
+            rewritten, names = loops.instrument(node)
+            recorder = loops.LoopRecorder(self.namespace, names)
+            code = compile_statement(rewritten, self.filename, self._flags)
+        else:
+            code = compile_statement(node, self.filename, self._flags)
         try:
             with self.user_code():
-                exec(code, self.namespace)
+                if recorder is None:
+                    exec(code, self.namespace)
+                else:
+                    try:
+                        self.namespace[loops.RECORDER] = recorder.record
+                        exec(code, self.namespace)
+                    finally:
+                        self.namespace.pop(loops.RECORDER, None)
         except SystemExit as e:
             outcome.exit_code = exit_code_of(e)
             outcome.error, outcome.message = "SystemExit", str(e.code)
@@ -105,9 +124,18 @@ class Runner:
             outcome.error, outcome.message = type(e).__name__, str(e)
             outcome.error_line = self.line_of(e.__traceback__)
             outcome.exit_code = 130 if isinstance(e, KeyboardInterrupt) else 1
+        if recorder is not None:
+            outcome.loop = self._loop_report(recorder)
         outcome.elapsed = time.perf_counter() - start
         self._flags |= future_flags(node)
         return outcome
+
+    @staticmethod
+    def _loop_report(recorder: loops.LoopRecorder) -> dict | None:
+        try:
+            return recorder.report()
+        except Exception:  # noqa: BLE001 - a report that fails is left out, never the run's
+            return None
 
     def run(self, after: Callable[[Outcome], None] | None = None) -> int:
         """Run every statement until one ends the run; the exit code python would give."""

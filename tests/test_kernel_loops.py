@@ -1,0 +1,174 @@
+"""A top-level loop run for the window reports its iterations: how many, full summaries of
+chosen ones (0-99, an even sample, the last) and scalars for every one, while its output,
+errors and namespace stay python's.
+
+Core tests: no QApplication; a real spawned kernel process. ``iterations`` counts the
+iterations that reached their end: a loop that raises in iteration 5 reports 5.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from app.kernel import protocol
+from app.kernel.loops import RECORDER
+from app.kernel.supervisor import Kernel
+
+NAMES = "print(sorted(k for k in globals() if not k.startswith('__')))\n"
+
+
+def _collect(kernel: Kernel, timeout: float = 120) -> list:
+    messages, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = kernel.receive(0.1)
+        if message is not None:
+            messages.append(message)
+            if isinstance(message, protocol.Done):
+                return messages
+    raise AssertionError(f"no Done within {timeout} s: {messages[-5:]}")
+
+
+def _run(kernel: Kernel, tmp_path, source: str) -> tuple[list, str, str, int]:
+    path = tmp_path / "loop.py"
+    path.write_text(source, encoding="utf-8")
+    kernel.run_source(str(path), source, str(tmp_path))
+    messages = _collect(kernel)
+    out = "".join(m.text for m in messages if isinstance(m, protocol.Output)
+                  and m.stream == "stdout")
+    err = "".join(m.text for m in messages if isinstance(m, protocol.Output)
+                  and m.stream == "stderr")
+    steps = [m for m in messages if isinstance(m, protocol.StepDone)]
+    return steps, out, err, messages[-1].exit_code
+
+
+def _python(tmp_path, source: str) -> subprocess.CompletedProcess:
+    path = tmp_path / "loop.py"
+    path.write_text(source, encoding="utf-8")
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          cwd=str(tmp_path), timeout=60)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = Kernel()
+    yield k
+    k.close()
+
+
+def test_a_thousand_iterations_keep_0_57_and_the_last(kernel, tmp_path):
+    source = ("total = 0\nfor i in range(1000):\n    sq = i * i\n    total += sq\n"
+              "    half = i / 2\n" + NAMES)
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    loop = steps[1].loop
+    assert code == 0 and steps[0].loop is None and steps[2].loop is None
+    assert loop["iterations"] == 1000
+    assert {0, 57, 999} <= set(loop["kept"]) and len(loop["kept"]) <= 210
+    assert loop["kept"][:100] == list(range(100))
+    assert loop["samples"]["0"] == {"i": {"type": "int", "value": 0},
+                                    "sq": {"type": "int", "value": 0},
+                                    "total": {"type": "int", "value": 0},
+                                    "half": {"type": "float", "value": 0.0}}
+    assert loop["samples"]["57"]["total"] == {"type": "int", "value": sum(
+        k * k for k in range(58))}
+    assert loop["samples"]["57"]["half"] == {"type": "float", "value": 28.5}
+    assert loop["samples"]["999"]["sq"] == {"type": "int", "value": 998001}
+    assert loop["scalar_steps"] == list(range(1000))
+    assert loop["scalars"]["i"] == list(range(1000))
+    assert loop["scalars"]["half"] == [k / 2 for k in range(1000)]
+    running, want = 0, []
+    for k in range(1000):
+        running += k * k
+        want.append(running)
+    assert loop["scalars"]["total"] == want
+    assert RECORDER not in out
+    assert out == _python(tmp_path, source).stdout
+
+
+def test_break_continue_and_else_behave_as_under_python(kernel, tmp_path):
+    source = '''\
+s = 0
+for k in range(50):
+    if k % 3 == 0:
+        continue
+    s += k
+    if k > 40:
+        break
+else:
+    print("no break")
+print(s)
+n = 0
+while n < 10:
+    n += 1
+    if n % 2:
+        continue
+    print("even", n)
+else:
+    print("while else", n)
+for a in range(3):
+    for b in range(3):
+        if b == 1:
+            break
+    else:
+        continue
+    print("inner broke at", a, b)
+''' + NAMES
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    assert code == 0 and out == _python(tmp_path, source).stdout
+    first, second, nested = steps[1].loop, steps[4].loop, steps[5].loop
+    assert first["iterations"] == 42  # 0..41: every one ends (continue, break or end)
+    assert first["samples"]["41"]["s"]["value"] == sum(k for k in range(42) if k % 3)
+    assert second["iterations"] == 10 and second["scalars"]["n"] == list(range(1, 11))
+    assert nested["iterations"] == 3  # the top-level loop's iterations only
+    assert nested["scalars"]["b"] == [1, 1, 1]
+
+
+def test_a_loop_that_raises_reports_the_iterations_done_and_pythons_traceback(
+        kernel, tmp_path):
+    source = "values = []\nfor i in range(10):\n    values.append(i)\n    y = 1 / (5 - i)\n"
+    steps, out, err, code = _run(kernel, tmp_path, source)
+    python = _python(tmp_path, source)
+    assert code == python.returncode == 1
+    assert err == python.stderr and RECORDER not in err
+    loop = steps[1].loop
+    assert steps[1].error == "ZeroDivisionError" and steps[1].error_line == 4
+    assert loop["iterations"] == 5  # iteration 5 raised: 0..4 ended
+    assert loop["scalars"]["y"] == [1 / (5 - i) for i in range(5)]
+    assert loop["samples"]["4"] == {"i": {"type": "int", "value": 4},
+                                    "y": {"type": "float", "value": 1.0}}
+
+
+def test_the_recorder_is_never_seen_after_the_loop(kernel, tmp_path):
+    source = ("for i in range(3):\n    seen = '" + RECORDER + "' in globals()\n"
+              "print(dir())\n" + NAMES + "print(seen)\n")
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    python = _python(tmp_path, source).stdout.splitlines()
+    lines = out.splitlines()
+    assert code == 0 and lines[1] == python[1] and RECORDER not in lines[0]
+    assert lines[2] == "True"  # visible only while the loop runs
+
+
+def test_a_long_loop_keeps_bounded_samples_and_an_unbound_name(kernel, tmp_path):
+    source = '''\
+total = 0.0
+for i in range(250_000):
+    x = i * 0.5
+    total += x
+    if i == 200_000:
+        late = 1
+print(total)
+'''
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    assert code == 0 and out == _python(tmp_path, source).stdout
+    loop = steps[1].loop
+    assert loop["iterations"] == 250_000 and 249_999 in loop["kept"]
+    assert len(loop["kept"]) <= 210
+    steps_kept = loop["scalar_steps"]
+    assert len(steps_kept) <= 100_000 and steps_kept[0] == 0
+    assert loop["scalars"]["i"] == steps_kept
+    assert loop["scalars"]["x"] == [s * 0.5 for s in steps_kept]
+    assert loop["samples"]["249999"]["late"] == {"type": "int", "value": 1}
+    assert "late" not in loop["samples"]["0"]
