@@ -47,6 +47,13 @@ def test_a_file_from_elsewhere_opens_held_and_runs_after_run(window, elsewhere):
     assert not window.trust_bar.isVisible()
 
 
+def test_run_again_is_the_users_choice_to_run_a_held_recipe(window, elsewhere):
+    assert window.open_path(str(elsewhere)) and _held(window)
+    window.window_actions["edit.run"].trigger()  # Edit > Run Again, Ctrl+R
+    assert not window.document.held and window.document.run.ok
+    assert not window.trust_bar.isVisible()
+
+
 def test_always_run_is_remembered_for_the_next_open(window, elsewhere):
     assert window.open_path(str(elsewhere)) and _held(window)
     window.trust_bar.always_button.click()

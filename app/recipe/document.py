@@ -112,6 +112,13 @@ class Document:
             self._set_held(False)
             self.evaluate()
 
+    def run_again(self) -> RecipeRun:
+        """The user asked to run: a held recipe is released, any other runs again."""
+        if self.held:
+            self.release()
+            return self.run
+        return self.evaluate()
+
     def new(self) -> None:
         self._set_held(False)
         self.selected = None

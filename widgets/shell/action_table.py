@@ -142,7 +142,7 @@ def action_table(window) -> list[ActionSpec]:
                    _tr("Copy the selected step as one line of Python")),
         ActionSpec("edit.copy_recipe", "edit/copy", _tr("Whole &Recipe's Code"),
                    w.exports.copy_recipe_code, (), _tr("Copy the whole recipe as Python")),
-        ActionSpec("edit.run", "edit", _tr("&Run Again"), w.document.evaluate, ("Ctrl+R",),
+        ActionSpec("edit.run", "edit", _tr("&Run Again"), w.document.run_again, ("Ctrl+R",),
                    _tr("Evaluate the whole recipe again (random steps without a seed give "
                        "new values)"), "run", True, separator_before=True),
         ActionSpec("view.previous_step", "view", _tr("&Previous Step"),
