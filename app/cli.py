@@ -5,7 +5,7 @@ with CPython in a kernel process, statement by statement, exactly as ``python RE
 would: the same output and the same exit code, in the caller's working folder. The user
 asked for it, as with ``python FILE``. ``--timeout`` and ``--memory`` bound it; ending
 on one of them exits 1 with a message. ``--json`` prints one report of the recipe's
-tensors and errors (for now from the lab's own reader of the recipe format).
+tensors and errors (a recipe of forms only is, for now, run by the window's evaluator).
 The window's command line, which hands ``run`` here, is ``widgets.launch.main``.
 """
 
@@ -94,8 +94,27 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
     return ending.exit_code
 
 
+def _report_from_kernel(path: str) -> int:
+    """The JSON report of a run in a kernel process, as ``python`` runs the file."""
+    from app.kernel.supervisor import Kernel
+
+    with open(path, "rb") as f:
+        source = f.read().decode("utf-8-sig")
+    kernel = Kernel()
+    try:
+        ending = kernel.run_file(path, source, timeout=DEFAULT_TIMEOUT_S, report=True)
+    finally:
+        kernel.close()
+    report = ending.report or {"tensors": {}, "errors": [
+        {"line": 0, "step": None, "message": f"the run ended: {ending.reason or 'died'}",
+         "type": "KernelError"}]}
+    print(json.dumps(report))
+    return EXIT_OK if ending.exit_code == 0 else EXIT_STEP_FAILED
+
+
 def _run_json(path: str) -> int:
-    """The JSON report of the lab's reader and evaluator (the window's present engine)."""
+    """The JSON report: a recipe of forms only is run by the lab's evaluator (the window's
+    present engine for forms); one with code steps by a kernel, as python runs it."""
     from app.recipe.evaluator import evaluate
     from app.recipe.jsonout import run_report
     from app.recipe.reader import RecipeError, read_recipe_file
@@ -112,6 +131,8 @@ def _run_json(path: str) -> int:
             "refused": True}))
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
+    if any(step.is_code for step in recipe.steps):
+        return _report_from_kernel(path)
 
     for warning in recipe.warnings:
         print(f"tensor-lab: {path}: warning: {warning}", file=sys.stderr)

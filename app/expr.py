@@ -104,7 +104,26 @@ class Attr:
     name: str
 
 
-Expr = Const | Ref | Seq | Call | BinOp | UnaryOp | Slice | Subscript | Attr
+@dataclass(frozen=True)
+class Code:
+    """A statement outside the forms: a loop, ``def``, ``class``, ``if``, ``try``, an import...
+
+    It is kept as its exact text and runs only in the kernel. ``binds`` are the names it
+    may bind at the top level, ``reads`` the names it reads (both found with ``ast``).
+    """
+
+    text: str
+    kind: str = ""
+    binds: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+
+    @property
+    def first_line(self) -> str:
+        """What a list of steps shows: the statement's first line."""
+        return self.text.lstrip("\n").splitlines()[0] if self.text.strip() else ""
+
+
+Expr = Const | Ref | Seq | Call | BinOp | UnaryOp | Slice | Subscript | Attr | Code
 
 #: Tensor attributes a recipe may read. Everything else, dunders above all, is refused.
 TENSOR_ATTRIBUTES = frozenset(
@@ -145,6 +164,8 @@ def walk(expr: Expr) -> Iterator[Expr]:
 def references(expr: Expr) -> list[str]:
     """Names of earlier steps that ``expr`` reads, in first-use order."""
     seen: dict[str, None] = {}
+    if isinstance(expr, Code):
+        return list(expr.reads)
     for node in walk(expr):
         if isinstance(node, Ref):
             seen.setdefault(node.name)

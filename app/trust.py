@@ -130,4 +130,7 @@ def read_file(path: str, store: TrustStore) -> OpenedFile:
     except SyntaxError as e:
         return OpenedFile(path, text, Filled(
             QT_TRANSLATE_NOOP("Trust", "Line {0}: {1}"), e.lineno or 0, e.msg), reason)
+    except (RecursionError, MemoryError):  # CPython's parser gives up on deep nesting
+        return OpenedFile(path, text, Filled(QT_TRANSLATE_NOOP(
+            "Trust", "The code nests too deeply for Python's parser to read it.")), reason)
     return OpenedFile(path, text, None, reason)

@@ -37,11 +37,27 @@ def test_run_runs_the_file_as_python_does_the_user_asked_for_it(tmp_path):
     assert (lab.returncode, lab.stdout) == (0, "hello\n"), lab.stderr
     assert marker.exists()
     marker.unlink()
-    # the JSON report still comes from the lab's reader of the recipe format, which refuses
+    # with code steps, the JSON report is of a run in a kernel too, as python runs it
     as_json = tensor_lab("run", str(recipe), "--json")
-    assert as_json.returncode == 2
-    assert json.loads(as_json.stdout)["errors"][0]["line"] == 2
-    assert not marker.exists()
+    assert as_json.returncode == 0, as_json.stderr
+    report = json.loads(as_json.stdout)
+    assert (report["stdout"], report["errors"], report["tensors"]) == ("hello\n", [], {})
+    assert marker.exists()
+
+
+def test_json_of_code_steps_names_the_error_and_keeps_the_traceback_in_the_report(tmp_path):
+    recipe = tmp_path / "loop.py"
+    recipe.write_text("import torch\nx = torch.arange(3)\nfor i in range(3):\n"
+                      "    print(i)\n    y = x.view(2, 2)\n")
+    python = subprocess.run([sys.executable, str(recipe)], capture_output=True, text=True)
+    lab = tensor_lab("run", str(recipe), "--json")
+    assert (lab.returncode, lab.stderr) == (1, "")
+    report = json.loads(lab.stdout)
+    assert (report["stdout"], report["stderr"]) == (python.stdout, python.stderr)
+    assert report["errors"] == [{"line": 5, "step": "for i in range(3):", "type": "RuntimeError",
+                                 "message": python.stderr.strip().splitlines()[-1].split(
+                                     ": ", 1)[1]}]
+    assert report["tensors"]["x"]["values"] == [0, 1, 2] and report["values"]["i"] == 0
 
 
 def test_json_report_shape_and_special_values(tmp_path):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cache
@@ -42,9 +44,11 @@ def _run(name: str) -> tuple[subprocess.CompletedProcess, subprocess.CompletedPr
     """``python RECIPE.py`` and ``python -m app run RECIPE.py``, side by side."""
     path = str(RECIPES_DIR / name)
     commands = ([sys.executable, path], [sys.executable, "-m", "app", "run", path])
-    with ThreadPoolExecutor(2) as pool:
-        python, lab = pool.map(lambda command: subprocess.run(
-            command, capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300), commands)
+    with ThreadPoolExecutor(2) as pool, tempfile.TemporaryDirectory() as a, \
+            tempfile.TemporaryDirectory() as b:  # where a checkpoint lesson writes its file
+        python, lab = pool.map(lambda run: subprocess.run(
+            run[0], capture_output=True, text=True, cwd=run[1], env=ENV, timeout=300),
+            zip(commands, (a, b), strict=True))
     return python, lab
 
 
@@ -139,19 +143,36 @@ def test_python_prints_what_the_lab_prints(name):
         assert lab.stderr == python.stderr
 
 
+@pytest.fixture(scope="module")
+def kernel():
+    from app.kernel.session import KernelSession
+
+    session = KernelSession()
+    yield session
+    session.close()
+
+
 @pytest.mark.parametrize("name", RECIPES)
-def test_opens_in_the_lab_and_saves_back(name):
+def test_opens_in_the_lab_and_saves_back(name, kernel, tmp_path):
     path = RECIPES_DIR / name
     recipe = read_recipe_file(str(path))
     assert recipe.warnings == ()
     entry = read_entry(path)
     doc = Document()
+    doc.kernel = kernel  # code steps run in it; forms only never start it
+    doc.work_folder = str(tmp_path)
     doc.open(path)
+    deadline = time.monotonic() + 120
+    while doc.kernel_run is not None and time.monotonic() < deadline:
+        doc.take_kernel_events(kernel.poll(0.01))
+        time.sleep(0.01)
     failed = [i for i, r in enumerate(doc.run.results) if not r.ok]
     if entry.error_lesson:  # the error is the last thing that happens, and the only one
         assert failed == [len(recipe.steps) - 1], [r.error for r in doc.run.results]
     else:
-        assert failed == [], [doc.run.results[i].error for i in failed]
+        assert failed == [], [(doc.run.results[i].status, doc.run.results[i].error)
+                              for i in failed]
+    assert doc.recipe.source == path.read_text(encoding="utf-8")
     again = read_recipe(write_recipe(doc.recipe))
     assert again == recipe
     assert again.steps == recipe.steps and again.docstring == recipe.docstring
@@ -235,11 +256,12 @@ def test_scanning_never_runs_a_file(tmp_path):
     marker = tmp_path / "ran.txt"
     (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w')\n")
     (tmp_path / "fine.py").write_text('"""Fine"""\nimport torch\n\nx = torch.ones(2)\n')
+    (tmp_path / "broken.py").write_text("x = (\n")
     gallery = scan(tmp_path)
-    assert [e.name for e in gallery.entries] == ["fine"]
-    assert [Path(p).name for p, _ in gallery.refused] == ["evil.py"]
+    assert sorted(e.name for e in gallery.entries) == ["evil", "fine"]  # read, not run
+    assert [Path(p).name for p, _ in gallery.refused] == ["broken.py"]
     assert not marker.exists()
-    assert gallery.entries[0].category == "other"
+    assert {e.category for e in gallery.entries} == {"other"}
 
 
 def test_the_gallery_is_qt_free():

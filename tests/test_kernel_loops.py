@@ -172,3 +172,100 @@ print(total)
     assert loop["scalars"]["x"] == [s * 0.5 for s in steps_kept]
     assert loop["samples"]["249999"]["late"] == {"type": "int", "value": 1}
     assert "late" not in loop["samples"]["0"]
+
+
+def test_a_while_loop_past_many_chunks_keeps_every_value_and_its_iterator_state(
+        kernel, tmp_path):
+    source = '''\
+it = iter(range(10_000))
+n, acc = 0, 0.0
+while n < 5000:
+    n += 1
+    acc += n / 4
+    if n == 4321:
+        break
+for a in it:
+    if a == 2500:
+        break
+print(n, acc, list(it)[:3])
+'''
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    assert code == 0 and out == _python(tmp_path, source).stdout
+    loop = steps[2].loop
+    assert loop["iterations"] == 4321
+    assert loop["scalars"]["n"] == list(range(1, 4322))
+    running, want = 0.0, []
+    for k in range(1, 4322):
+        running += k / 4
+        want.append(running)
+    assert loop["scalars"]["acc"] == want
+    assert loop["samples"]["4320"]["n"] == {"type": "int", "value": 4321}
+    assert steps[3].loop["iterations"] == 2501  # 0..2499 go on, 2500 breaks
+    assert steps[3].loop["scalars"]["a"] == list(range(2501))
+
+
+def test_a_name_that_stops_being_a_number_or_is_deleted_is_recorded_as_it_is(
+        kernel, tmp_path):
+    source = '''\
+for i in range(3000):
+    v = i * 2 if i < 2500 else "done"
+    w = i
+    if i == 2700:
+        del w
+print(v)
+'''
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    assert code == 0 and out == _python(tmp_path, source).stdout
+    loop = steps[0].loop
+    assert loop["iterations"] == 3000
+    assert loop["scalars"]["v"] == [i * 2 for i in range(2500)] + [None] * 500
+    assert loop["scalars"]["w"] == [i if i != 2700 else None for i in range(3000)]
+    assert loop["samples"]["2999"]["v"] == {"type": "str", "value": "done"}
+    assert loop["samples"]["2999"]["w"] == {"type": "int", "value": 2999}
+    kept_late = [n for n in loop["kept"] if n >= 2500]
+    assert kept_late and all(loop["samples"][str(n)]["v"]["type"] == "str"
+                             for n in kept_late)
+
+
+def test_errors_of_the_iterable_itself_read_as_under_python(kernel, tmp_path):
+    for source in ("for i in 5:\n    pass\n",
+                   "def gen():\n    yield 1\n    yield 2\n    raise ValueError('no 3')\n"
+                   "for i in gen():\n    print(i)\n"):
+        steps, out, err, code = _run(kernel, tmp_path, source)
+        python = _python(tmp_path, source)
+        assert (code, out, err) == (python.returncode, python.stdout, python.stderr)
+    assert steps[-1].loop["iterations"] == 2 and steps[-1].loop["scalars"]["i"] == [1, 2]
+
+
+def test_a_function_called_in_the_loop_sees_the_names_as_python_has_them(kernel, tmp_path):
+    source = '''\
+seen = []
+def look():
+    seen.append((k, total, "k" in globals()))
+total = 0
+for k in range(3):
+    total += k
+    look()
+    exec("extra = k * 10")
+print(seen, extra, [name for name in globals() if name.startswith("__tensor")])
+'''
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    assert code == 0 and out == _python(tmp_path, source).stdout
+    assert steps[3].loop["scalars"]["total"] == [0, 1, 3]
+
+
+def test_a_tensor_loop_reports_zero_d_tensors_as_floats(kernel, tmp_path):
+    source = '''\
+import torch
+w = torch.zeros(3)
+for step in range(150):
+    w += 1
+    loss = (w * w).sum()
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[2].loop
+    assert code == 0 and loop["iterations"] == 150
+    assert loop["scalar_kinds"] == {"step": "int", "loss": "tensor"}
+    assert loop["scalars"]["loss"] == [3.0 * (s + 1) ** 2 for s in range(150)]
+    assert loop["samples"]["10"]["w"]["values"] == [11.0, 11.0, 11.0]  # then, not at the end
+    assert loop["samples"]["149"]["loss"]["values"] == 3.0 * 150 ** 2

@@ -56,13 +56,13 @@ def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
 
 def test_refused_file_keeps_the_current_recipe(window, tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import torch\nimport os\n")
+    bad.write_text("import torch\nx = torch.ones(\n")
     before = window.document.recipe.snapshot()
     assert not window.open_path(str(bad))
     assert window.document.recipe.snapshot() == before
     # said in the window, beside the recipe, never in a box that waits for a click
     assert window.errors == [] and window.trust_bar.isVisible()
-    assert "bad.py did not open: line 2" in window.trust_bar.message.text()
+    assert "bad.py did not open: Line 2" in window.trust_bar.message.text()
 
 
 def test_layout_is_saved_in_qsettings(window, qtbot):

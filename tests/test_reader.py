@@ -78,14 +78,23 @@ def test_nn_and_functional_imports_are_allowed():
     (HEAD + "torch = 3\n", 2, "cannot be assigned"),
     (HEAD + "x = torch.nn.modules.Linear(2, 2)\n", 2, "unknown function"),
     (HEAD + "x = getattr(torch, 'load')\n", 2, "unknown function 'getattr'"),
-    (HEAD + "x = (\n", 2, "syntax error"),
 ])
-def test_refusals_name_line_and_reason(source, line, words):
+def test_statements_outside_the_forms_are_code_steps_kept_as_text(source, line, words):
+    """What the forms cannot show (once refused for ``words``) is a code step now: it keeps
+    its exact text and its line, and only the kernel runs it."""
+    recipe = read_recipe(source)
+    step = next(s for s in recipe.steps if s.line == line)
+    assert step.is_code, words
+    lines = source.splitlines()
+    assert step.expr.text == "\n".join(lines[line - 1:line - 1 + step.expr.text.count("\n") + 1])
+    assert step.label == lines[line - 1]
+
+
+def test_a_syntax_error_is_the_one_refusal_of_a_statement():
     with pytest.raises(RecipeError) as info:
-        read_recipe(source)
-    assert info.value.line == line
-    assert words in info.value.reason
-    assert str(info.value).startswith(f"line {line}, column ")
+        read_recipe(HEAD + "x = (\n")
+    assert info.value.line == 2 and "syntax error" in info.value.reason
+    assert str(info.value).startswith("line 2, column ")
 
 
 def test_refusals_for_bytes_that_are_not_text():
@@ -102,9 +111,9 @@ def test_deep_nesting_is_refused_without_crashing():
         read_recipe(HEAD + f"x = torch.tensor({deep})\n")
 
 
-def test_huge_integer_literal_is_refused():
-    with pytest.raises(RecipeError, match="64 bits"):
-        read_recipe(HEAD + f"x = torch.zeros({10**30})\n")
+def test_huge_integer_literal_is_a_code_step():
+    (step,) = read_recipe(HEAD + f"x = torch.zeros({10**30})\n").steps
+    assert step.is_code and step.expr.binds == ("x",)
 
 
 def test_with_no_grad_block_marks_its_steps():

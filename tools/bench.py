@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar")
+NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long")
 #: Pairs for the training figure, whatever ``--pairs`` says: its runs are noisy.
 TRAINING_PAIRS = 30
 #: Edits for the op figure: its 95th percentile needs more than a handful.
@@ -469,6 +469,12 @@ def _bench_scalar(pairs: int) -> list[Figure]:
     return bench_scalar_loop(pairs, figure, interleave)
 
 
+def _bench_long(pairs: int) -> list[Figure]:
+    from tools.bench_window_kernel import bench_long_evaluation
+
+    return bench_long_evaluation(pairs, figure, percentile, qapp)
+
+
 def present_devices() -> list[str]:
     """The ids of the devices present (``cpu``, ``cuda:0``, ...), ``cuda`` meaning cuda:0."""
     from app.devices import available_devices
@@ -500,7 +506,8 @@ def main(argv: list[str] | None = None) -> int:
     runs = {"training": lambda: bench_training(pairs, args.steps, args.device),
             "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
             "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs),
-            "recipe": lambda: _bench_recipe(pairs), "scalar": lambda: _bench_scalar(pairs)}
+            "recipe": lambda: _bench_recipe(pairs), "scalar": lambda: _bench_scalar(pairs),
+            "long": lambda: _bench_long(pairs)}
     for name in chosen:
         if name not in runs:
             parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")

@@ -169,6 +169,10 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
     return window
 
 
+#: The longest a screenshot waits for the kernel to run a trusted recipe's code, in seconds.
+SCREENSHOT_KERNEL_S = 120.0
+
+
 def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     """Render ``window`` at ``size`` and write a PNG; 0 on success.
 
@@ -180,10 +184,16 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
 
     window.resize(*size)
     window.show()
+    deadline = time.monotonic() + SCREENSHOT_KERNEL_S
+    while window.document.kernel_run is not None and time.monotonic() < deadline:
+        QApplication.processEvents()  # the kernel runs the code steps: show their values
+        time.sleep(0.02)
     for _ in range(3):  # let layouts and deferred plot updates settle
         QApplication.processEvents()
     ok = window.grab().save(path)
     window.hide()  # not close(): a screenshot neither asks questions nor saves the layout
+    if window.kernel_hook is not None:
+        window.kernel_hook.close()
     if not ok:
         print(f"tensor-lab: could not write {path}", file=sys.stderr)
         return 1

@@ -19,6 +19,7 @@ from multiprocessing.connection import Connection
 from app.kernel import protocol
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
+from app.kernel.report import RunReport
 from app.kernel.runner import Outcome, Runner
 from app.kernel.summary import changed, summarize, user_names
 
@@ -109,15 +110,18 @@ def _run_source(channel: Channel, message: protocol.RunSource) -> None:
             traceback.print_exception(type(e), e, None)
             code = 1
         else:
-            code = _run_statements(channel, runner, taps, flusher)
+            code = _run_statements(channel, runner, taps, flusher, message.stop_before)
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
     channel.send(protocol.Done(code))
 
 
-def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher) -> int:
-    for i, statement in enumerate(runner.statements):
+def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
+                    stop_before: int = -1) -> int:
+    # stop_before: a fresh kernel re-runs only the statements a killed one had finished
+    count = len(runner.statements) if stop_before < 0 else stop_before
+    for i, statement in enumerate(runner.statements[:count]):
         for tap in taps:
             tap.index = i
         channel.send(protocol.StepStarted(i, statement.line))
@@ -137,14 +141,22 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher) 
 def _run_file(conn: Connection, message: protocol.RunFile) -> int:
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
+    report = RunReport() if message.report else None
 
     def after(outcome: Outcome) -> None:
         nonlocal out_of_memory
+        if report is not None:
+            report.add(outcome)
         if is_out_of_memory(outcome.error, outcome.message):
             out_of_memory = True
             print(f"tensor-lab: the recipe needed more memory than its budget of "
                   f"{budget_text(message.memory_budget)}", file=sys.stderr)
 
-    code = runner.run(after)
+    if report is None:
+        code = runner.run(after)
+    else:
+        with report.capture():
+            code = runner.run(after)
+        protocol.send(conn, protocol.Report(report.finish(runner.namespace)))
     protocol.send(conn, protocol.Done(code, out_of_memory))
     return code

@@ -2,10 +2,9 @@
 ``IterationList``).
 
 Only for the window (``RunSource``): a top-level ``for``/``while`` statement's ``ast`` is
-rewritten so that a recorder, bound in ``__main__`` under ``RECORDER`` while the statement
-runs, sees the values of the loop's names at the end of each iteration (at the end of the
-body, and just before a ``continue`` or a ``break`` of that loop). Nested loops are part of
-the body: only the top-level loop's iterations count.
+rewritten so that the values of the loop's names are taken at the end of each iteration (at
+the end of the body, and just before a ``continue`` or a ``break`` of that loop). Nested
+loops are part of the body: only the top-level loop's iterations count.
 
 What it keeps:
 
@@ -19,10 +18,15 @@ What it keeps:
 ``iterations`` counts the iterations that reached their end (normally, by ``continue`` or
 by ``break``): a loop that raises in iteration 5 reports 5.
 
-Cost: a loop whose names all hold plain scalars in iteration 0 records, after iteration
-99, through a C call (``deque.insert`` into a bounded ring; the ring, when full, raises
-``IndexError``, caught by the inserted code, which empties it); others call a Python hook
-each iteration.
+Cost: no Python call per iteration. The inserted code appends the values to a list
+(``list.append`` by name, which the interpreter does inline); a ``global`` statement for
+the names read has them read through ``LOAD_GLOBAL``'s cache (at module level it changes
+nothing else: the namespace is both locals and globals). The loop's iterator (``for``) or
+condition (``while``) goes through ``itertools`` objects that call the recorder, from C,
+after iteration 0 and then every ``CHUNK`` iterations, to turn the values into float64
+(``struct``, in one call) and summaries. While a name holds something other than a plain
+scalar (a tensor: it may be big, or change in place), the recorder is called after every
+iteration instead. So it never holds more than ``CHUNK`` iterations' values.
 """
 
 from __future__ import annotations
@@ -30,13 +34,16 @@ from __future__ import annotations
 import ast
 import copy
 import math
+import struct
 from array import array
-from collections import deque
-from itertools import chain
+from functools import partial
+from itertools import chain, islice, repeat
 from typing import Any
 
-#: The recorder's name in ``__main__`` while a loop statement runs.
+#: The ``LoopRecorder``'s name in ``__main__`` while a loop statement runs.
 RECORDER = "__tensor_lab_loop__"
+#: The name of the callable that takes one iteration's values, meanwhile.
+CAPTURE = "__tensor_lab_row__"
 #: Iterations summarized in full from the start.
 FIRST = 100
 #: Later iterations summarized at most (an even sample, the stride doubling).
@@ -45,9 +52,8 @@ LATER = 100
 SCALAR_LIMIT = 100_000
 #: Most names a loop reports.
 MAX_NAMES = 50
-#: Iterations the fast ring holds before it is emptied.
-RING = 4096
-_BIG = 1 << 62  # deque.insert(_BIG, x) appends: the fast hook's first argument
+#: Iterations whose values the fast path holds before it makes them columns.
+CHUNK = 1024
 _PLAIN = (int, float, bool)
 
 
@@ -97,31 +103,54 @@ def loop_names(node: ast.For | ast.While) -> list[str]:
     return found[:MAX_NAMES]
 
 
-def instrument(node: ast.For | ast.While) -> tuple[ast.stmt, list[str]]:
-    """A copy of the loop statement that calls the recorder at the end of each iteration."""
+def _located(new: ast.AST, at: ast.AST, keep: ast.AST | None = None) -> ast.AST:
+    """``new`` placed where ``at`` is, but for the user's own ``keep`` inside it."""
+    todo = [new]
+    while todo:
+        n = todo.pop()
+        if n is keep:
+            continue
+        if isinstance(n, ast.stmt | ast.expr | ast.excepthandler):
+            n.lineno, n.col_offset = at.lineno, at.col_offset
+            n.end_lineno, n.end_col_offset = at.end_lineno, at.end_col_offset
+        todo.extend(ast.iter_child_nodes(n))
+    return new
+
+
+def _recorder(attribute: str, *args: ast.expr) -> ast.expr:
+    """``RECORDER.attribute(*args)``"""
+    method = ast.Attribute(ast.Name(RECORDER, ast.Load()), attribute, ast.Load())
+    return ast.Call(method, list(args), [])
+
+
+def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str]]:
+    """A copy of the loop statement that hands its names' values to ``CAPTURE`` at the end
+    of each iteration, its iterator or condition passing through the recorder; and before
+    it, a ``global`` statement for those names and the recorder's.
+
+    At module level the namespace is both locals and globals, so ``global`` changes no
+    meaning: it only has the names read with ``LOAD_GLOBAL``, whose cache skips the dict
+    lookups ``LOAD_NAME`` does each time (the capture reads every name, every iteration).
+    """
     names = loop_names(node)
     loop = copy.deepcopy(node)
 
-    def hook(at: ast.stmt) -> ast.stmt:
-        rec = ast.Name(RECORDER, ast.Load())
-        values = ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load())
-        call = ast.Expr(ast.Call(rec, [ast.Constant(_BIG), values], []))
-        this = ast.Attribute(ast.Name(RECORDER, ast.Load()), "__self__", ast.Load())
-        errors = ast.Attribute(copy.deepcopy(this), "errors", ast.Load())
-        recover = ast.Expr(ast.Call(ast.Attribute(this, "overflow", ast.Load()), [], []))
-        stmt = ast.Try(body=[call], handlers=[ast.ExceptHandler(errors, None, [recover])],
-                       orelse=[], finalbody=[])
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.stmt | ast.expr | ast.excepthandler):
-                n.lineno, n.col_offset = at.lineno, at.col_offset
-                n.end_lineno, n.end_col_offset = at.end_lineno, at.end_col_offset
-        return stmt
+    def capture(at: ast.stmt) -> ast.stmt:
+        # try: CAPTURE.append(a); CAPTURE.append(b)... except NameError: RECORDER.unbound()
+        # (list.append by name: the interpreter appends inline, without a call)
+        values = [ast.Name(n, ast.Load()) for n in names] or [ast.Constant(0)]
+        appends = [ast.Expr(ast.Call(ast.Attribute(ast.Name(CAPTURE, ast.Load()), "append",
+                                                   ast.Load()), [v], [])) for v in values]
+        recover = ast.Expr(_recorder("unbound"))
+        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None, [recover])
+        return _located(ast.Try(body=appends, handlers=[handler], orelse=[], finalbody=[]),
+                        at)
 
     def block(stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for s in stmts:
             if isinstance(s, ast.Continue | ast.Break):
-                out.append(hook(s))
+                out.append(capture(s))
             elif isinstance(s, ast.For | ast.While | ast.AsyncFor):
                 s.orelse = block(s.orelse)  # its else's continue/break are the outer loop's
             elif isinstance(s, ast.If):
@@ -141,12 +170,21 @@ def instrument(node: ast.For | ast.While) -> tuple[ast.stmt, list[str]]:
 
     body = block(loop.body)
     if not isinstance(loop.body[-1], ast.Continue | ast.Break):
-        body.append(hook(loop.body[-1]))
+        body.append(capture(loop.body[-1]))
     loop.body = body
-    return loop, names
+    if isinstance(loop, ast.For):  # for T in RECORDER.iterate(ITER), placed as GET_ITER is
+        loop.iter = _located(_recorder("iterate", loop.iter), node, loop.iter)
+        start = ast.Pass(lineno=node.lineno, col_offset=node.col_offset,
+                         end_lineno=node.lineno, end_col_offset=node.col_offset)
+        _located(loop.iter.func, start, loop.iter)  # else the call would sit on its line
+    else:  # while RECORDER.tick() or TEST (tick() is None)
+        loop.test = _located(ast.BoolOp(ast.Or(), [_recorder("tick"), loop.test]),
+                             loop.test, loop.test)
+    declared = _located(ast.Global([RECORDER, CAPTURE, *names]), node)
+    return [declared, loop], names
 
 
-# -- the recorder --------------------------------------------------------------------------
+# -- values --------------------------------------------------------------------------------
 def _scalar_kind(value: Any) -> str | None:
     if type(value) in _PLAIN:
         return type(value).__name__
@@ -175,6 +213,11 @@ def _as_float(value: Any) -> float:
 
 
 def _summary(value: Any) -> dict:
+    kind = type(value)
+    if kind is int or kind is bool:  # as summarize() has them, without its detour
+        return {"type": kind.__name__, "value": value}
+    if kind is float:
+        return {"type": "float", "value": value if math.isfinite(value) else repr(value)}
     from app.kernel.summary import summarize
 
     try:
@@ -183,70 +226,134 @@ def _summary(value: Any) -> dict:
         return {"type": type(value).__name__, "repr": f"<summary failed: {type(e).__name__}>"}
 
 
-class LoopRecorder(deque):
+# -- the recorder --------------------------------------------------------------------------
+class LoopRecorder:
     """Sees a loop's names at the end of each iteration; ``report()`` says what it kept.
 
-    Its bound ``record`` (Python) or, once iteration 0 showed only plain scalars and the
-    first ``FIRST`` are summarized, its bound ``insert`` (C, into itself as a bounded ring)
-    is what ``__main__[RECORDER]`` holds.
+    ``bind()`` puts it (``RECORDER``) and its ``rows`` (``CAPTURE``) in the namespace,
+    ``unbind()`` takes them out. The inserted code appends each iteration's values to
+    ``rows``; ``drain()`` turns them into columns and summaries, every ``CHUNK``
+    iterations while every name holds a plain scalar, else after each iteration.
     """
 
-    #: What the inserted code catches around the call: a full ring, an unbound name.
-    errors = (IndexError, NameError)
-
     def __init__(self, namespace: dict, names: list[str]):
-        super().__init__(maxlen=RING)
         self.namespace = namespace
         self.names = names
+        self.width = max(1, len(names))  # values per iteration in `rows`
+        self.rows: list = []  # iterations not yet drained, flat
         self.count = 0
         self.last: tuple | None = None
         self.kinds: dict[int, str] = {}  # position -> scalar kind, from iteration 0
         self.columns: dict[int, array] = {}
         self.stride = 1  # scalars kept every `stride` iterations
-        self.first: dict[int, dict] = {}
-        self.later: list[tuple[int, dict]] = []
+        self.first: dict[int, tuple | dict] = {}  # values, or their summaries
+        self.later: list[tuple[int, tuple | dict]] = []
         self.later_stride = 1
         self.due = 0
-        self.fast = False
+        self.fast = True  # every name held a plain scalar so far
+        self.started = False
+        self.exhausted = False
+        self.tick = chain.from_iterable(iter(self._ticks, None)).__next__  # while: None
+
+    def bind(self) -> None:
+        self.namespace[RECORDER] = self
+        self.namespace[CAPTURE] = self.rows
+
+    def unbind(self) -> None:
+        self.namespace.pop(RECORDER, None)
+        self.namespace.pop(CAPTURE, None)
 
     # the hooks -------------------------------------------------------------------------
-    def record(self, _index: int, values: tuple) -> None:
-        """One iteration ended with ``values`` (the Python hook)."""
-        n = self.count
-        self.count = n + 1
-        self.last = values
-        if n == 0:
-            self._start(values)
-        if n % self.stride == 0:
-            for j, column in self.columns.items():
-                column.append(_as_float(values[j]))
-            self._bound()
-        if n == self.due:
-            self._sample(n, values)
-        if n == FIRST - 1 and self.fast and self.namespace.get(RECORDER) == self.record:
-            self.namespace[RECORDER] = self.insert
+    def iterate(self, iterable: Any) -> Any:
+        """``iterable``'s items in chunks, the recorder called (from C) between two."""
+        items = chain(iter(iterable), iter(self._end, None))  # _end() runs once it is done
+        return chain.from_iterable(iter(partial(self._chunk, items), None))
 
-    def overflow(self) -> None:
-        """The inserted code caught ``errors``: empty the ring, then record this iteration
-        from the namespace (a name may be unbound)."""
+    def _end(self) -> None:
+        self.exhausted = True
+
+    def _chunk(self, items: Any) -> Any:
+        return None if self.exhausted else islice(items, self._between())
+
+    def _ticks(self) -> Any:
+        return repeat(None, self._between())
+
+    def _between(self) -> int:
+        """Called before iteration 0, after it, then every ``CHUNK`` iterations (or every
+        iteration, off the fast path): how many iterations until the next call."""
+        if not self.started:
+            self.started = True
+            return 1
         self.drain()
-        values = tuple(self.namespace.get(name, MISSING) for name in self.names)
-        if MISSING in values and self.namespace.get(RECORDER) == self.insert:
-            self.namespace[RECORDER] = self.record  # back to the careful hook
-        self.record(_BIG, values)
+        return CHUNK if self.fast else 1
+
+    def unbound(self) -> None:
+        """The inserted code met an unbound name: take this iteration from the namespace."""
+        rows = self.rows
+        del rows[len(rows) - len(rows) % self.width:]  # what this iteration appended
+        rows.extend(self.namespace.get(name, MISSING) for name in self.names)
 
     # keeping -----------------------------------------------------------------------------
     def _start(self, values: tuple) -> None:
-        for j, value in enumerate(values):
+        for j, value in enumerate(values[:len(self.names)]):
             kind = _scalar_kind(value)
             if kind is not None:
                 self.kinds[j] = kind
                 self.columns[j] = array("d")
-        self.fast = bool(values) and all(self.kinds.get(j) in ("int", "float", "bool")
-                                         for j in range(len(values)))
+        self.fast = all(type(v) in _PLAIN or v is MISSING for v in values)
+
+    def drain(self) -> None:
+        """Turn the values taken into columns and summaries."""
+        rows = self.rows
+        if not rows:
+            return
+        width, start = self.width, self.count
+        n, torn = divmod(len(rows), width)
+        if torn:  # an iteration cut short while its values were taken (Stop)
+            del rows[-torn:]
+        if not n:
+            return
+        self.count = start + n
+        self.last = tuple(rows[-width:])
+        if start == 0:
+            self._start(tuple(rows[:width]))
+        if self.columns:
+            self._keep_scalars(rows, start, n, width)
+        if any(type(v) not in _PLAIN and v is not MISSING for v in self.last):
+            self.fast = False  # a number-like object, say a 1-element tensor, passes struct
+        while start <= self.due < self.count:
+            r = (self.due - start) * width
+            self._sample(self.due, tuple(rows[r:r + width]))
+        rows.clear()
+
+    def _keep_scalars(self, rows: list, start: int, n: int, width: int) -> None:
+        offset = (-start) % self.stride  # the first of these rows that is kept
+        if offset >= n:
+            return
+        if self.stride == 1 and len(self.columns) == width:  # all of them: one C call
+            flat = array("d")
+            flat.frombytes(self._packed(rows))
+            for j, column in self.columns.items():
+                column.extend(flat if width == 1 else flat[j::width])
+        else:
+            step = self.stride * width
+            for j, column in self.columns.items():
+                column.frombytes(self._packed(rows[offset * width + j::step]))
+        self._bound()
+
+    def _packed(self, values: list) -> bytes:
+        """``values`` as float64 bytes (NaN where one is not a number)."""
+        try:
+            return struct.pack(f"{len(values)}d", *values)  # C, for plain numbers
+        except (struct.error, TypeError, OverflowError):  # unbound, or something else now
+            if any(type(v) not in _PLAIN and v is not MISSING for v in values):
+                self.fast = False  # may be big, or change in place: one iteration at a time
+            return struct.pack(f"{len(values)}d", *map(_as_float, values))
 
     def _sample(self, n: int, values: tuple) -> None:
-        summaries = self._summaries(values)
+        # Plain scalars cannot change: summarized at the report, only if still kept then.
+        plain = all(type(v) in _PLAIN for v in values)
+        summaries = values if plain else self._summaries(values)
         if n < FIRST:
             self.first[n] = summaries
             self.due = n + 1
@@ -257,44 +364,17 @@ class LoopRecorder(deque):
             self.later_stride *= 2
         self.due = self.later[-1][0] + self.later_stride
 
-    def _summaries(self, values: tuple) -> dict:
+    def _summaries(self, values: tuple | dict) -> dict:
+        if isinstance(values, dict):
+            return values
         return {name: _summary(v) for name, v in zip(self.names, values, strict=False)
-                if v is not MISSING and name in self.namespace}
+                if v is not MISSING}
 
     def _bound(self) -> None:
-        columns = list(self.columns.values())
-        if columns and len(columns[0]) > SCALAR_LIMIT:
+        while self.columns and len(next(iter(self.columns.values()))) > SCALAR_LIMIT:
             for j in self.columns:
                 self.columns[j] = self.columns[j][::2]
             self.stride *= 2
-
-    def drain(self) -> None:
-        """Move what the fast ring holds into the record."""
-        if not self:
-            return
-        batch = list(self)
-        self.clear()
-        start, k = self.count, len(self.names)
-        self.count += len(batch)
-        self.last = batch[-1]
-        offset = (-start) % self.stride
-        rows = batch[offset::self.stride]
-        if rows and self.columns:
-            flat = array("d")
-            try:
-                flat.fromlist(list(chain.from_iterable(rows)))
-            except (TypeError, OverflowError):  # a name no longer holds a plain scalar
-                flat = array("d", [_as_float(v) for v in chain.from_iterable(rows)])
-                if self.namespace.get(RECORDER) == self.insert:
-                    self.namespace[RECORDER] = self.record
-            for j, column in self.columns.items():
-                column.extend(flat[j::k])
-            while len(next(iter(self.columns.values()))) > SCALAR_LIMIT:
-                for j in self.columns:
-                    self.columns[j] = self.columns[j][::2]
-                self.stride *= 2
-        while start <= self.due < self.count:
-            self._sample(self.due, batch[self.due - start])
 
     # the report ----------------------------------------------------------------------------
     def report(self) -> dict:
@@ -307,10 +387,11 @@ class LoopRecorder(deque):
         if last >= 0 and last not in samples and self.last is not None:
             samples[last] = self._summaries(self.last)
         kept = sorted(samples)
+        samples = {str(n): self._summaries(samples[n]) for n in kept}
         columns = {self.names[j]: c for j, c in self.columns.items()}
         steps = len(next(iter(columns.values()))) if columns else 0
         return {"iterations": self.count, "kept": kept,
-                "samples": {str(n): samples[n] for n in kept},
+                "samples": samples,
                 "scalars": columns,
                 "scalar_kinds": {self.names[j]: k for j, k in self.kinds.items()},
                 "scalar_steps": {"start": 0, "step": self.stride, "count": steps}}

@@ -22,6 +22,8 @@ class RunFile:
     source: str
     argv: list[str] = field(default_factory=list)
     memory_budget: int = 0  # bytes; 0 for none
+    #: ``tensor-lab run --json``: capture the output and end with a ``Report``.
+    report: bool = False
 
 
 @dataclass
@@ -33,6 +35,7 @@ class RunSource:
     source: str
     cwd: str = ""
     memory_budget: int = 0
+    stop_before: int = -1  # run only statements [0, stop_before); -1 for all of them
 
 
 @dataclass
@@ -92,6 +95,14 @@ class StepDone:
 
 
 @dataclass
+class Report:
+    """``tensor-lab run --json``'s report of a finished run (kernel to supervisor):
+    ``tensors``, ``values``, ``errors``, ``stdout``, ``stderr`` (``app.kernel.report``)."""
+
+    report: dict
+
+
+@dataclass
 class Done:
     """The run ended with python's exit code (kernel to supervisor)."""
 
@@ -100,7 +111,7 @@ class Done:
 
 
 MESSAGES = {cls.__name__: cls for cls in (
-    RunFile, RunSource, Warm, Shutdown, Ready, StepStarted, Output, StepDone, Done)}
+    RunFile, RunSource, Warm, Shutdown, Ready, StepStarted, Output, StepDone, Report, Done)}
 
 
 def encode(message: Any) -> bytes:

@@ -103,7 +103,8 @@ class Runner:
         if record_loops and loops.is_loop(node):
             rewritten, names = loops.instrument(node)
             recorder = loops.LoopRecorder(self.namespace, names)
-            code = compile_statement(rewritten, self.filename, self._flags)
+            code = compile(ast.Module(body=rewritten, type_ignores=[]), self.filename,
+                           "exec", flags=self._flags, dont_inherit=True)
         else:
             code = compile_statement(node, self.filename, self._flags)
         try:
@@ -112,10 +113,10 @@ class Runner:
                     exec(code, self.namespace)
                 else:
                     try:
-                        self.namespace[loops.RECORDER] = recorder.record
+                        recorder.bind()
                         exec(code, self.namespace)
                     finally:
-                        self.namespace.pop(loops.RECORDER, None)
+                        recorder.unbind()
         except SystemExit as e:
             outcome.exit_code = exit_code_of(e)
             outcome.error, outcome.message = "SystemExit", str(e.code)

@@ -50,13 +50,19 @@ def statements(source: str, filename: str = "<recipe>") -> tuple[list[Statement]
     lines = source.splitlines(keepends=True)
     found = []
     for i, node in enumerate(tree.body):
-        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+        first = first_line(node)
         end = node.end_lineno or node.lineno
-        found.append(Statement(i, first, end, _text(lines, node, first), type(node).__name__))
+        found.append(Statement(i, first, end, node_text(lines, node, first), type(node).__name__))
     return found, list(tree.body)
 
 
-def _text(lines: list[str], node: ast.stmt, first: int) -> str:
+def first_line(node: ast.stmt) -> int:
+    """The statement's first line: its first decorator's, for a decorated ``def``."""
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+
+
+def node_text(lines: list[str], node: ast.stmt, first: int) -> str:
+    """The exact text of ``node`` from line ``first`` (its decorators') to its end."""
     end, end_col = node.end_lineno or node.lineno, node.end_col_offset
     chunk = lines[first - 1:end]
     if not chunk:

@@ -45,7 +45,11 @@ def _is_tensor(value: Any) -> bool:
 def _torch():
     import sys
 
-    return sys.modules.get("torch")  # never imported here: only if the recipe did
+    torch = sys.modules.get("torch")  # never imported here: only if the recipe did
+    spec = getattr(torch, "__spec__", None)
+    if getattr(spec, "_initializing", False):  # the warm-up import is half done
+        return None
+    return torch
 
 
 def summarize(value: Any) -> dict[str, Any]:
@@ -92,3 +96,39 @@ def _repr(value: Any) -> str:
     except Exception as e:  # noqa: BLE001 - a broken __repr__ is the recipe's, not ours
         text = f"<{type(value).__name__}: repr failed: {type(e).__name__}>"
     return text if len(text) <= REPR_CHARS else text[:REPR_CHARS - 1] + "…"
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """One line for a summary: ``Tensor (2, 3) torch.float32 cpu``, ``int 6``, ``Linear``..."""
+    kind = summary.get("type", "")
+    if kind == "Tensor":
+        shape = "(" + ", ".join(map(str, summary.get("shape", []))) + ")"
+        grad = "  requires_grad" if summary.get("requires_grad") else ""
+        fn = f"  grad_fn={summary['grad_fn']}" if summary.get("grad_fn") else ""
+        return f"Tensor {shape} {summary.get('dtype', '')} {summary.get('device', '')}{grad}{fn}"
+    if summary.get("module"):
+        return f"{kind} ({summary.get('parameter_count', 0)} parameters)"
+    if "value" in summary:
+        return f"{kind} {summary['value']!r}"
+    return f"{kind} {summary.get('repr', '')}".strip()
+
+
+def summary_tensor(summary: dict[str, Any]) -> Any:
+    """The small tensor a summary carries whole, rebuilt (None when it carries none)."""
+    torch = _torch()
+    if torch is None or summary.get("type") != "Tensor" or "values" not in summary:
+        return None
+    dtype = getattr(torch, summary.get("dtype", "").removeprefix("torch."), None)
+    if not isinstance(dtype, torch.dtype):
+        return None
+    values = summary["values"]
+
+    def number(v: Any) -> Any:
+        if isinstance(v, list):
+            return [number(x) for x in v]
+        return float(v) if isinstance(v, str) else v  # "nan", "inf", "-inf"
+
+    try:
+        return torch.tensor(number(values), dtype=dtype).reshape(summary.get("shape", []))
+    except (TypeError, ValueError, RuntimeError):
+        return None

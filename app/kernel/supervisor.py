@@ -44,6 +44,7 @@ class Ending:
     exit_code: int
     reason: str = ""  # "", "timeout", "stopped", "memory", "died"
     out_of_memory: bool = False
+    report: dict | None = None  # ``run_file(report=True)``: the kernel's ``Report``
 
 
 class Kernel:
@@ -146,10 +147,14 @@ class Kernel:
 
     # -- running a whole file (tensor-lab run) ------------------------------------------------
     def run_file(self, path: str, source: str, argv: list[str] | None = None,
-                 timeout: float | None = None) -> Ending:
-        """Run ``source`` as ``python path argv`` would; wait at most ``timeout`` seconds."""
+                 timeout: float | None = None, report: bool = False) -> Ending:
+        """Run ``source`` as ``python path argv`` would; wait at most ``timeout`` seconds.
+
+        With ``report``, the output is captured and the ending carries the JSON report.
+        """
         self.send(protocol.RunFile(path, source, list(argv or []),
-                                   memory_budget=self.memory_budget))
+                                   memory_budget=self.memory_budget, report=report))
+        got: dict | None = None
         deadline = None if timeout is None else time.monotonic() + timeout
         out_of_memory = False
         while True:
@@ -164,10 +169,12 @@ class Kernel:
                 message = self.receive(min(left, 0.1) if left is not None else 0.1)
             except (EOFError, OSError):
                 return self._ended()
+            if isinstance(message, protocol.Report):
+                got = message.report
             if isinstance(message, protocol.Done):
                 out_of_memory = message.out_of_memory
                 code = self._exit_code(message.exit_code)
-                return Ending(code, "memory" if out_of_memory else "", out_of_memory)
+                return Ending(code, "memory" if out_of_memory else "", out_of_memory, got)
             if message is None and not self.alive:
                 return self._ended()
 

@@ -6,6 +6,7 @@ knows a view exists.
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import tempfile
@@ -13,9 +14,10 @@ import tempfile
 from psygnal import Signal
 
 from app.recipe.evaluator import RecipeRun, evaluate
+from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
-from app.recipe.reader import read_recipe_file
-from app.recipe.writer import write_recipe
+from app.recipe.reader import MAX_FILE_BYTES, RecipeError, read_recipe
+from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR
 
 WELCOME = RECIPES_DIR / "welcome.py"
@@ -42,9 +44,18 @@ class Document:
     """Emitted when the recipe starts or stops waiting for its user's Run."""
     file_saved = Signal(str)
     """Emitted with the path after the recipe was written (the trust store remembers it)."""
+    kernel_changed = Signal()
+    """Emitted when a kernel run starts, moves to another statement, or ends."""
+    output_added = Signal(str)
+    """Emitted with the text the kernel's run printed since the last time (``output`` holds
+    the bounded whole)."""
 
     def __init__(self, recipe: Recipe | None = None):
-        self.recipe = recipe if recipe is not None else Recipe()
+        if not isinstance(recipe, SourceRecipe):
+            recipe = SourceRecipe(*(recipe.snapshot() if recipe is not None else ()))
+        self.recipe: SourceRecipe = recipe
+        #: The opened file began with a UTF-8 byte order mark: Save writes it back.
+        self.bom = False
         self.path: str | None = None
         self.run: RecipeRun = RecipeRun()
         self.output = ""
@@ -53,6 +64,13 @@ class Document:
         self.file_warnings: tuple[str, ...] = ()
         #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
         self.held = False
+        #: The window's kernel (``app.kernel.session.KernelSession``), or None: then code
+        #: steps wait. ``work_folder`` is where an unsaved recipe runs.
+        self.kernel = None
+        self.work_folder = os.path.join(tempfile.gettempdir(), "tensor-lab-work")
+        #: The kernel run under way, or None; how the last one ended (an ``Ended``).
+        self.kernel_run: KernelRunState | None = None
+        self.kernel_ended = None
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -71,8 +89,71 @@ class Document:
         out = io.StringIO()
         self.run = evaluate(self.recipe, stdout=out, previous=self.run)
         self.output = out.getvalue()
+        self._run_in_kernel()
         self.evaluated.emit(self.run)
         return self.run
+
+    # -- the kernel ----------------------------------------------------------------------------
+    def _run_in_kernel(self) -> None:
+        """Have the kernel run the recipe's text when some steps only it can run."""
+        if self.kernel is None or not any(r.status == "kernel" for r in self.run.results):
+            if self.kernel_run is not None:
+                self.kernel_run = None
+                if self.kernel is not None:
+                    self.kernel.stop()
+                self.kernel_changed.emit()
+            return
+        path, cwd = self.run_path()
+        os.makedirs(cwd, exist_ok=True)
+        run_id = self.kernel.run(self.recipe.source, path, cwd)
+        self.kernel_run = KernelRunState(self.recipe, self.recipe.source, self.run, run_id)
+        self.kernel_ended = None
+        self.output = ""
+        self.kernel_changed.emit()
+
+    def run_path(self) -> tuple[str, str]:
+        """Where the kernel runs the recipe: its file and working folder (a saved recipe's
+        own folder, as Jupyter does; an unsaved one's in the work folder)."""
+        if self.path is not None:
+            path = os.path.abspath(self.path)
+            return path, os.path.dirname(path)
+        return os.path.join(self.work_folder, "untitled.py"), self.work_folder
+
+    def stop(self) -> None:
+        """Stop the kernel's run (``KeyboardInterrupt``; ended if it does not stop)."""
+        if self.kernel is not None and self.kernel_run is not None:
+            self.kernel.stop()
+
+    def take_kernel_events(self, events: list) -> None:
+        """Apply what the kernel reported (called by the window's timer)."""
+        from app.kernel.events import Ended, Restoring, RunMessage
+
+        state, changed, moved, printed = self.kernel_run, False, False, ""
+        for event in events:
+            if state is None:
+                break
+            if isinstance(event, RunMessage) and event.run_id == state.run_id:
+                before = state.progress
+                changed |= state.apply(event.message)
+                moved |= state.progress is not before
+            elif isinstance(event, Restoring) and event.stopped_run == state.run_id:
+                state.run_id = event.run_id
+            elif isinstance(event, Ended) and event.run_id == state.run_id:
+                state.end()
+                self.kernel_run, self.kernel_ended = None, event
+                changed = moved = True
+            else:
+                continue
+            self.output = state.output
+            printed += state.take_output()
+            if self.kernel_run is None:
+                state = None
+        if printed:
+            self.output_added.emit(printed)
+        if changed:
+            self.evaluated.emit(self.run)
+        if moved:
+            self.kernel_changed.emit()
 
     def select(self, index: int | None) -> None:
         """Select step ``index`` (None clears the selection)."""
@@ -92,14 +173,24 @@ class Document:
         With ``run=False`` the recipe is held: its steps show, and nothing of it runs
         until ``release``. On error the current recipe is left untouched.
         """
-        loaded = read_recipe_file(os.fspath(path))
+        data = read_bytes(os.fspath(path))
+        loaded = read_recipe(data)
         self._set_held(not run)
         self.file_warnings = loaded.warnings
         self.selected = None
-        self.recipe.restore(loaded.snapshot())
-        self._set_path(os.fspath(path))
+        self.bom = data.startswith(codecs.BOM_UTF8)
+        text = data.decode("utf-8-sig")
+        before, self.path = self.path, os.fspath(path)  # its run starts in its folder
+        self.recipe.restore((loaded.steps, loaded.docstring, loaded.training, text))
+        if self.path != before:
+            self.path_changed.emit(self.path)
         self._mark_saved()
         self.select(self._first_named())
+
+    def set_source(self, text: str) -> None:
+        """Make ``text`` the recipe (an edit of the whole text); raises ``RecipeError``."""
+        loaded = read_recipe(text)
+        self.recipe.restore((loaded.steps, loaded.docstring, loaded.training, text))
 
     def open_welcome(self) -> None:
         """Open the shipped welcome recipe, as an unsaved copy."""
@@ -122,7 +213,8 @@ class Document:
     def new(self) -> None:
         self._set_held(False)
         self.selected = None
-        self.recipe.restore(((), ""))
+        self.bom = False
+        self.recipe.restore(((), "", None, None))
         self._set_path(None)
         self._mark_saved()
         self.selection_changed.emit(None)
@@ -132,7 +224,7 @@ class Document:
         target = os.fspath(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
-        write_atomic(target, write_recipe(self.recipe))
+        write_atomic(target, ("\ufeff" if self.bom else "") + self.recipe.source)
         self._set_path(target)
         self._mark_saved()
         self.file_saved.emit(target)
@@ -166,6 +258,16 @@ class Document:
             self.selection_changed.emit(None)
         self.evaluate()
         self.modified_changed.emit(self.modified)
+
+
+def read_bytes(path: str) -> bytes:
+    """A recipe file's bytes; its size is checked before they are read."""
+    size = os.path.getsize(path)
+    if size > MAX_FILE_BYTES:
+        raise RecipeError(0, 0, f"the file is {size / 2**20:.1f} MiB; recipes are at most "
+                                f"{MAX_FILE_BYTES // 2**20} MiB")
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -27,6 +27,7 @@ from app.expr import (
     Attr,
     BinOp,
     Call,
+    Code,
     Const,
     Expr,
     Ref,
@@ -85,7 +86,8 @@ class StepResult:
     Parameters
     ----------
     status : str
-        ``ok``, ``error``, ``blocked`` (an input failed) or ``skipped`` (after a stop).
+        ``ok``, ``error``, ``blocked`` (an input failed), ``skipped`` (after a stop) or
+        ``kernel`` (a code step, or any step after one: only the kernel runs it).
     value : Any
         The assigned value, or what a bare call returned.
     error : str
@@ -177,9 +179,18 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
     step_out = io.StringIO()
     ev = _Evaluator(run.namespace, step_out, budget_bytes)
     stopped = False
+    #: From the first code step on, only the kernel runs the recipe: code may change any
+    #: value (a loop's ``backward()``, ``x.add_(1)`` in a function), so no later step,
+    #: form or not, can be worked out here.
+    kernel = any(r.status == "kernel" for r in run.results)
     for step in recipe.steps[start:]:
         result = StepResult(step)
         run.results.append(result)
+        kernel = kernel or isinstance(step.expr, Code)
+        if kernel:
+            result.status = "kernel"
+            run.rng_states.append(torch.get_rng_state())
+            continue
         bad = next((n for n in step.reads if n in failed), None)
         if stopped or bad is not None:
             if stopped:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from psygnal import Signal
 
-from app.expr import Call, Expr, references, rename_refs
+from app.expr import Call, Code, Expr, references, rename_refs
 
 if TYPE_CHECKING:
     from app.training.settings import TrainingSettings
@@ -57,10 +57,17 @@ class Step:
         return references(self.expr)
 
     @property
+    def is_code(self) -> bool:
+        """A code step: kept as its text, run only by the kernel, no form."""
+        return isinstance(self.expr, Code)
+
+    @property
     def label(self) -> str:
         """A short name for lists: the variable, or the op of a bare statement."""
         if self.name:
             return self.name
+        if isinstance(self.expr, Code):
+            return self.expr.first_line
         if isinstance(self.expr, Call):
             return self.expr.op.replace("Tensor.", ".")
         return type(self.expr).__name__
@@ -99,6 +106,8 @@ class Recipe:
         self._training = training
         #: What reading the file noticed but did not refuse (not part of the document).
         self.warnings: tuple[str, ...] = ()
+        #: Where each form step's literals are in the text it was read from (the reader's).
+        self.literal_spans: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
 
     # -- reading -------------------------------------------------------------
     @property
@@ -146,7 +155,8 @@ class Recipe:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Recipe):
             return NotImplemented
-        return self.snapshot() == other.snapshot()
+        return (self._steps, self._docstring, self._training) == (
+            other._steps, other._docstring, other._training)
 
     __hash__ = None  # type: ignore[assignment]
 

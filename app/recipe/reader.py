@@ -29,6 +29,8 @@ from app.expr import (
     Subscript,
     UnaryOp,
 )
+from app.kernel.source import first_line, node_text
+from app.recipe.code_steps import code_step
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
 from app.recipe.modules import MODULE_CALL, MODULE_CLASS_NAMES, read_class
 from app.training import script as training_script
@@ -156,12 +158,21 @@ def read_recipe(source: str | bytes) -> Recipe:
         raise _too_deep(source) from None
     recipe.warnings = tuple(reader.warnings
                             + training_script.code_warnings(recipe.training, generated))
+    recipe.literal_spans = tuple(reader.step_spans)
     return recipe
+
+
+#: Where a literal is in the text: (line, column, end line, end column), ``ast``'s numbers.
+Span = tuple[int, int, int, int]
 
 
 class _Reader:
     def __init__(self, source: str):
         self.lines = source.splitlines()
+        self.text_lines = source.splitlines(keepends=True)
+        #: The literals of the expression being read, and of each form step read.
+        self.spans: list[Span] = []
+        self.step_spans: list[tuple[Span, ...]] = []
         self.imported: set[str] = set()
         self.bound: set[str] = set()
         #: Names bound to what may be an nn.Module, and to recipe classes: they may be called.
@@ -181,8 +192,35 @@ class _Reader:
             docstring = body.pop(0).value.value  # type: ignore[attr-defined]
         steps: list[Step] = []
         for stmt in body:
-            steps.extend(self.statement(stmt, ""))
+            saved = self.state()
+            try:
+                steps.extend(self.statement(stmt, ""))
+            except RecipeError:  # not a form: a code step, kept as its text
+                self.restore(saved)
+                steps.append(self.code(stmt))
         return Recipe(steps, docstring, self.training)
+
+    def code(self, node: ast.stmt) -> Step:
+        """A code step: its names are bound from here on, as values of any kind."""
+        first = first_line(node)
+        step = code_step(node, node_text(self.text_lines, node, first),
+                         self.comment_above_line(first))
+        step = Step(None, step.expr, step.comment, "", first)
+        for name in step.expr.binds:  # type: ignore[union-attr]
+            self.bind(name, None)
+            if name in IMPORTS.values():
+                self.imported.add(name)
+        self.step_spans.append(())
+        return step
+
+    def state(self) -> tuple:
+        return (set(self.imported), set(self.bound), set(self.modules), set(self.classes),
+                self.literals, self.training, list(self.warnings), len(self.step_spans))
+
+    def restore(self, state: tuple) -> None:
+        (self.imported, self.bound, self.modules, self.classes, self.literals, self.training,
+         self.warnings, kept) = state
+        del self.step_spans[kept:]
 
     def statement(self, node: ast.stmt, block: str) -> list[Step]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -201,13 +239,13 @@ class _Reader:
             name = node.targets[0].id
             if name in RESERVED_NAMES or name.startswith("__"):
                 raise _err(node.targets[0], f"'{name}' cannot be assigned in a recipe")
-            expr = self.expr(node.value, 0)
+            expr = self.form_expr(node.value)
             self.bind(name, node.value)
             return [Step(name, expr, self.comment_above(node), block, node.lineno)]
         if isinstance(node, ast.Expr):
             if not isinstance(node.value, ast.Call):
                 raise _err(node, "a bare expression does nothing: assign it to a name")
-            return [Step(None, self.expr(node.value, 0), self.comment_above(node), block,
+            return [Step(None, self.form_expr(node.value), self.comment_above(node), block,
                          node.lineno)]
         if isinstance(node, ast.Pass):
             return []
@@ -222,6 +260,7 @@ class _Reader:
             raise _err(node, f"'{node.name}' cannot name a class in a recipe")
         defn = read_class(node, self)
         self.bind(node.name, None, is_class=True)
+        self.step_spans.append(())  # a class is written again whole, never spliced
         return Step(node.name, defn,  # type: ignore[arg-type]
                     self.comment_above(node), "", node.lineno)
 
@@ -309,9 +348,19 @@ class _Reader:
             steps.extend(self.statement(stmt, "no_grad"))
         return steps
 
+    def form_expr(self, node: ast.expr) -> Expr:
+        """A form step's expression, with the places of its literals kept."""
+        self.spans = []
+        expr = self.expr(node, 0)
+        self.step_spans.append(tuple(self.spans))
+        return expr
+
     def comment_above(self, node: ast.stmt) -> str:
+        return self.comment_above_line(node.lineno)
+
+    def comment_above_line(self, line: int) -> str:
         out: list[str] = []
-        i = node.lineno - 2
+        i = line - 2
         while i >= 0 and self.lines[i].strip().startswith("#"):
             out.append(self.lines[i].strip()[1:].removeprefix(" "))
             i -= 1
@@ -345,6 +394,8 @@ class _Reader:
             operand = self.expr(node.operand, d)
             if node.op.__class__ is ast.USub and isinstance(operand, Const) \
                     and type(operand.value) in (int, float):
+                if self.spans:
+                    self.spans[-1] = _span(node)
                 return Const(-operand.value)  # -1 is a literal, not an operation
             return UnaryOp(UNARY[type(node.op)], operand)
         if isinstance(node, ast.Compare):
@@ -374,6 +425,7 @@ class _Reader:
                 raise _err(node, "integer literal does not fit in 64 bits")
         else:
             raise _err(node, f"{type(value).__name__} literals are not allowed")
+        self.spans.append(_span(node))
         return Const(value)
 
     def index(self, node: ast.expr, depth: int) -> Expr:
@@ -392,6 +444,7 @@ class _Reader:
                 and node.value.id not in self.bound:
             if node.attr in DTYPES:
                 self.need("torch", node)
+                self.spans.append(_span(node))
                 return Const(DTYPES[node.attr])
             raise _err(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
@@ -477,8 +530,10 @@ class _Reader:
             value = node.args[0].value
             if isinstance(value, str) and value.strip().lower() in (
                     "nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+                self.spans.append(_span(node))
                 return Const(float(value))
             if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.spans.append(_span(node))
                 return Const(float(value))
         raise _err(node, 'float() takes one literal: float("nan"), float("inf") or a number')
 
@@ -505,6 +560,11 @@ def _too_deep(source: str) -> RecipeError:
     line = max(range(len(counts)), key=counts.__getitem__) + 1 if counts else 0
     return RecipeError(line, 0, "nested too deeply to be a recipe: too many brackets, dots "
                                 "or operators in one expression")
+
+
+def _span(node: ast.AST) -> Span:
+    return (node.lineno, node.col_offset,  # type: ignore[attr-defined]
+            node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
 def _err(node: ast.AST, reason: str) -> RecipeError:

@@ -44,8 +44,8 @@ def reusable_prefix(recipe: Recipe, previous: RecipeRun) -> int:
         return 0
     count = 0
     for step, old in zip(recipe.steps, previous.results, strict=False):
-        if old.step != step or not _plain_result(old):
-            break
+        if old.step != step or step.is_code or not _plain_result(old):
+            break  # a code step's results are the kernel's, from its own run
         count += 1
     if any(may_change_values(r.step) for r in previous.results[count:]):
         return 0
@@ -54,6 +54,8 @@ def reusable_prefix(recipe: Recipe, previous: RecipeRun) -> int:
 
 def may_change_values(step: Step) -> bool:
     """Whether ``step`` may change the elements of a tensor it is given."""
+    if step.is_code:
+        return True  # any Python may
     for node in walk(step.expr):
         if not isinstance(node, Call):
             continue

@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
+from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
 from app.recipe.model import Recipe, Step
 from app.recipe.modules import MODULE_CALL, ModuleDef, Parameter
 
@@ -57,6 +57,8 @@ def write_step(step: Step, indent: str = "") -> str:
     """One statement, ``name = expr`` or a bare call; a module class is its whole text."""
     if isinstance(step.expr, ModuleDef):
         return write_class(step.name or "Module", step.expr)
+    if isinstance(step.expr, Code):
+        return step.expr.text
     head = f"{step.name} = " if step.name else ""
     text = head + write_expr(step.expr)
     if len(indent + text) > LINE_LENGTH:
@@ -103,6 +105,8 @@ class _Writer:
     def node(self, e: Expr) -> tuple[str, int]:
         if isinstance(e, Const):
             return _const(e.value)
+        if isinstance(e, Code):
+            return e.text, 0
         if isinstance(e, Seq):
             return self.seq(e), _PRIMARY
         if isinstance(e, Call):

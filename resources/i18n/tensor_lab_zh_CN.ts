@@ -209,6 +209,14 @@
         <translation>重新计算整个配方（未设种子的随机步骤会得到新值）</translation>
     </message>
     <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the recipe&apos;s run: it gets a KeyboardInterrupt, and the values of the steps that finished stay</source>
+        <translation>停止配方的运行：配方会收到 KeyboardInterrupt，已完成步骤的值会保留</translation>
+    </message>
+    <message>
         <source>&amp;Previous Step</source>
         <translation>上一步(&amp;P)</translation>
     </message>
@@ -1568,6 +1576,73 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
 </context>
 <context>
+    <name>Kernel</name>
+    <message>
+        <source>The kernel ended unexpectedly.</source>
+        <translation>内核意外结束。</translation>
+    </message>
+    <message>
+        <source>The kernel ended with exit code {0}.</source>
+        <translation>内核已结束，退出码为 {0}。</translation>
+    </message>
+    <message>
+        <source>The kernel ended with signal {0}.</source>
+        <translation>内核因信号 {0} 而结束。</translation>
+    </message>
+    <message>
+        <source>A new run replaced this one.</source>
+        <translation>新的运行取代了这次运行。</translation>
+    </message>
+    <message>
+        <source>The kernel was restarted.</source>
+        <translation>内核已重新启动。</translation>
+    </message>
+    <message>
+        <source>The kernel could not start.</source>
+        <translation>内核无法启动。</translation>
+    </message>
+    <message>
+        <source>The run went past its time limit of {0} s.</source>
+        <translation>运行超出了 {0} 秒的时间限制。</translation>
+    </message>
+    <message>
+        <source>The run was stopped.</source>
+        <translation>运行已停止。</translation>
+    </message>
+    <message>
+        <source>The kernel did not stop within {0} ms (a C++ operation cannot be interrupted), so it was ended.</source>
+        <translation>内核未在 {0} 毫秒内停止（C++ 运算无法被中断），因此已被结束。</translation>
+    </message>
+    <message>
+        <source>The recipe needed more memory than its budget of {0}, so the kernel was replaced.</source>
+        <translation>配方所需内存超出了 {0} 的预算，因此内核已被替换。</translation>
+    </message>
+</context>
+<context>
+    <name>KernelStatus</name>
+    <message>
+        <source>The kernel is running the recipe&apos;s code</source>
+        <extracomment>How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer).</extracomment>
+        <translation>内核正在运行配方的代码</translation>
+    </message>
+    <message>
+        <source>What the kernel runs now, and for how long; or how its last run ended</source>
+        <translation>内核当前正在运行的内容及已用时间；或上一次运行是如何结束的</translation>
+    </message>
+    <message>
+        <source>Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the values of finished steps stay</source>
+        <translation>停止运行（Ctrl+.）：配方会收到 KeyboardInterrupt；已完成步骤的值会保留</translation>
+    </message>
+    <message>
+        <source>Starting the kernel…</source>
+        <translation>正在启动内核…</translation>
+    </message>
+    <message>
+        <source>Line {0}: {1}  ·  {2:.1f} s</source>
+        <translation>第 {0} 行：{1}  ·  {2:.1f} 秒</translation>
+    </message>
+</context>
+<context>
     <name>Lesson</name>
     <message>
         <source>a {0}-D tensor</source>
@@ -2444,6 +2519,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>LessonPane</name>
     <message>
         <source>The lesson: the recipe&apos;s docstring</source>
+        <extracomment>The most lines the output pane keeps, and the most characters one update shows: a flood keeps its tail (the document keeps more: ``kernel_results.OUTPUT_LIMIT``). The console shows new output at most this often, in milliseconds.</extracomment>
         <translation>课程：配方的文档字符串</translation>
     </message>
     <message>
@@ -4063,6 +4139,10 @@ the step failed</source>
         <translation>重命名步骤</translation>
     </message>
     <message>
+        <source>Code: the kernel runs it, as python does.</source>
+        <translation>代码：由内核运行，与 python 运行的方式相同。</translation>
+    </message>
+    <message>
         <source>Blocked: it reads &apos;{0}&apos;, which failed.</source>
         <translation>受阻：它读取的“{0}”失败了。</translation>
     </message>
@@ -5153,12 +5233,28 @@ strides {1}</translation>
         <translation>未运行：之前的步骤中止了运行。</translation>
     </message>
     <message>
+        <source>Code: the kernel runs it, as python does. Its values show when it has run.</source>
+        <translation>代码：由内核运行，与 python 运行的方式相同。运行之后会显示它的值。</translation>
+    </message>
+    <message>
         <source>This step gives no value.</source>
         <translation>此步骤没有值。</translation>
     </message>
     <message>
         <source>{type}: {value}</source>
         <translation>{type}：{value}</translation>
+    </message>
+    <message>
+        <source>The loop ran {0} iterations; at the end of iteration {1}:</source>
+        <translation>循环运行了 {0} 次迭代；在第 {1} 次迭代结束时：</translation>
+    </message>
+    <message>
+        <source>The loop ran {0} iterations.</source>
+        <translation>循环运行了 {0} 次迭代。</translation>
+    </message>
+    <message>
+        <source>It bound no new names.</source>
+        <translation>它没有绑定新的名称。</translation>
     </message>
     <message>
         <source>Statistics: computing…</source>
@@ -5179,6 +5275,22 @@ strides {1}</translation>
     <message>
         <source>dim 0</source>
         <translation>维度 0</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>The loop&apos;s iterations the kernel kept: the first 100, an even sample after them, and the last</source>
+        <translation>内核保留的循环迭代：前 100 次、其后均匀抽样的若干次，以及最后一次</translation>
+    </message>
+    <message>
+        <source>Type an iteration: the nearest one kept is shown</source>
+        <translation>输入一个迭代序号：会显示最接近的已保留迭代</translation>
+    </message>
+    <message>
+        <source>of {0}</source>
+        <translation>共 {0} 次</translation>
     </message>
 </context>
 </TS>

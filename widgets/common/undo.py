@@ -51,7 +51,7 @@ def push_edit(stack: QUndoStack | None, recipe: Recipe, edit: Callable[[Recipe],
     Consecutive edits with the same ``merge_key`` (not None) become one undo step.
     """
     before = recipe.snapshot()
-    scratch = Recipe(*before)  # worked out on a copy, so the real recipe changes once
+    scratch = type(recipe)(*before)  # worked out on a copy: the real recipe changes once
     edit(scratch)
     after = scratch.snapshot()
     if after == before:

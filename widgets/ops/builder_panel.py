@@ -30,6 +30,7 @@ from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Recipe, Step, check_name
 from app.recipe.writer import write_step
+from widgets.common.bounded_text import bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.theme import error_style, set_style_sheet
@@ -319,7 +320,8 @@ class BuilderPanel(FollowsDocument, QWidget):
             set_style_sheet(self.preview, HINT_STYLE)
             self.preview.setFont(self.font())
         else:
-            self.preview.setText(write_step(Step(name if name.isidentifier() else None, call)))
+            self.preview.setText(bounded(write_step(Step(name if name.isidentifier() else None,
+                                                         call))))
             set_style_sheet(self.preview, "")
             self.preview.setFont(self._mono)
         index = self._editable_index()
@@ -329,7 +331,7 @@ class BuilderPanel(FollowsDocument, QWidget):
                               "give a new name to add another.").format(name)
         else:
             message = for_add or ""
-        self.name_message.setText(message)
+        self.name_message.setText(bounded(message))
         set_style_sheet(self.name_message, HINT_STYLE if own_name else error_style())
         self.name_message.setVisible(bool(message))
         self.add_button.setEnabled(not errors and for_add is None)
@@ -340,7 +342,7 @@ class BuilderPanel(FollowsDocument, QWidget):
             self.tr("Select a creation step in the recipe to update it.") if index is None
             else self.tr("Replace the selected step with this name and call."))
         result = self._selected_result()
-        self.status.setText(result)
+        self.status.setText(bounded(result))
         self.status.setVisible(bool(result))
 
     def _selected_result(self) -> str:

@@ -18,7 +18,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
-from app.recipe.writer import write_recipe, write_step
 from widgets.common.doc_links import FollowsDocument
 
 # Token colours chosen to stay readable on light and dark backgrounds.
@@ -109,8 +108,9 @@ class CodePane(FollowsDocument, QWidget):
         return self._step_lines[index]
 
     def _on_model_changed(self) -> None:
-        text = write_recipe(self._document.recipe)
-        self._step_lines = _locate_steps(text, self._document)
+        recipe = self._document.recipe
+        text = recipe.source
+        self._step_lines = [line - 1 for line in recipe.step_lines()]
         self._highlighter.set_text_spans(text)
         self.editor.setPlainText(text)
         self._on_model_selection(self._document.selected)
@@ -130,20 +130,6 @@ class CodePane(FollowsDocument, QWidget):
         self.editor.setExtraSelections([sel])
         self.editor.setTextCursor(cursor)
         self.editor.centerCursor()
-
-
-def _locate_steps(text: str, document: Document) -> list[int]:
-    """Line of each step in ``text``, found in order by each step's first line."""
-    lines = text.splitlines()
-    out: list[int] = []
-    pos = 0
-    for step in document.recipe.steps:
-        first = write_step(step).splitlines()[0].strip()
-        while pos < len(lines) and lines[pos].strip() != first:
-            pos += 1
-        out.append(min(pos, max(len(lines) - 1, 0)))
-        pos += 1
-    return out
 
 
 if __name__ == "__main__":

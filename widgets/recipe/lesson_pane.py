@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
 from app.recipe.gallery import for_display, lesson_text
+
+#: The most lines the output pane keeps, and the most characters one update shows: a
+#: flood keeps its tail (the document keeps more: ``kernel_results.OUTPUT_LIMIT``).
+MAX_LINES = 5_000
+TAIL_CHARS = 8 * 1024
+#: The console shows new output at most this often, in milliseconds.
+REFRESH_MS = 100
 
 
 class LessonPane(QWidget):
@@ -82,9 +90,16 @@ class OutputPane(QWidget):
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.text.setToolTip(self.tr("What the recipe prints, the same as 'python recipe.py'"))
+        self.text.setMaximumBlockCount(MAX_LINES)  # a flood keeps its tail
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.text)
+        self._shown: str | None = None
+        self._pending: list[str] = []
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(REFRESH_MS)
+        self._refresh.timeout.connect(self._show_pending)
         self._set_model_connected(True)
         self._on_model_evaluated(document.run)
 
@@ -93,12 +108,32 @@ class OutputPane(QWidget):
         self._set_model_connected(False)
 
     def _set_model_connected(self, connect: bool) -> None:
-        signal = self._document.evaluated
-        signal.connect(self._on_model_evaluated) if connect \
-            else signal.disconnect(self._on_model_evaluated)
+        for signal, slot in ((self._document.evaluated, self._on_model_evaluated),
+                             (self._document.output_added, self._on_model_output_added)):
+            signal.connect(slot) if connect else signal.disconnect(slot)
 
     def _on_model_evaluated(self, _run) -> None:
-        self.text.setPlainText(self._document.output)
+        self._pending.clear()
+        if self._document.output != self._shown:
+            self._shown = self._document.output
+            self.text.setPlainText(self._shown[-TAIL_CHARS * 4:])
+
+    def _on_model_output_added(self, text: str) -> None:
+        self._pending.append(text)
+        if not self._refresh.isActive():
+            self._refresh.start()
+
+    def _show_pending(self) -> None:
+        text = "".join(self._pending)
+        self._pending.clear()
+        self._shown = self._document.output
+        if len(text) >= TAIL_CHARS:  # a flood: only its tail, at once
+            self.text.setPlainText(self._shown[-TAIL_CHARS:])
+        else:
+            cursor = self.text.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text)
+        self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._set_model_connected(False)

@@ -23,8 +23,9 @@ from widgets.common.undo import push_edit
 
 #: The palette role (``app.palette``) that colours each step status; the marks below
 #: tell the statuses apart without colour.
-STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "muted"}
-_STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○"}
+STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "muted",
+                "kernel": "muted"}
+_STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○", "kernel": "◌"}
 
 
 class StepsPanel(FollowsDocument, QWidget):
@@ -120,12 +121,15 @@ class StepsPanel(FollowsDocument, QWidget):
             for i, step in enumerate(recipe.steps):
                 result = run.results[i] if i < len(run.results) else None
                 status = result.status if result else "skipped"
-                item = QListWidgetItem(f"{_STATUS_MARK[status]}  {write_step(step)}")
+                item = QListWidgetItem(f"{_STATUS_MARK[status]}  {step.label}" if step.is_code
+                                       else f"{_STATUS_MARK[status]}  {write_step(step)}")
                 item.setData(Qt.ItemDataRole.UserRole, i)
                 item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
                 tip = write_step(step)
                 if result and result.status == "error":
                     tip += "\n\n" + result.error
+                elif result and result.status == "kernel":
+                    tip += "\n\n" + self.tr("Code: the kernel runs it, as python does.")
                 elif result and result.status == "blocked":
                     tip += "\n\n" + self.tr("Blocked: it reads '{0}', which failed.").format(
                         result.blocked_by)

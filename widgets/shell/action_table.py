@@ -145,6 +145,9 @@ def action_table(window) -> list[ActionSpec]:
         ActionSpec("edit.run", "edit", _tr("&Run Again"), w.document.run_again, ("Ctrl+R",),
                    _tr("Evaluate the whole recipe again (random steps without a seed give "
                        "new values)"), "run", True, separator_before=True),
+        ActionSpec("edit.stop", "edit", _tr("S&top"), w.document.stop, ("Ctrl+.",),
+                   _tr("Stop the recipe's run: it gets a KeyboardInterrupt, and the values of "
+                       "the steps that finished stay"), "stop", True),
         ActionSpec("view.previous_step", "view", _tr("&Previous Step"),
                    lambda: step_selection(w, -1), ("Alt+PgUp",),
                    _tr("Select the step before the selected one (PgUp in presenter mode)"),

@@ -29,6 +29,7 @@ from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
 from widgets.shell.exports import TensorExports
+from widgets.shell.kernel_hook import KernelHook, KernelStatus
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
@@ -113,9 +114,14 @@ class MainWindow(QMainWindow):
         self._tab_bars = DockTabBarGuard(self)
         self._files.refresh_recent_menu()
         self.shape_label = add_status_labels(self, self.settings.default_device)
+        self.kernel_hook = KernelHook(self)
+        self.kernel_status = KernelStatus(self.document, self)
+        self.statusBar().addWidget(self.kernel_status)
+        self.replaced.connect(self._on_view_replaced)
         self._set_model_connected(True)
         self._update_title()
         self._on_model_selection(self.document.selected)
+        self._on_model_kernel_changed()
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
@@ -123,6 +129,7 @@ class MainWindow(QMainWindow):
                              (doc.modified_changed, self._on_model_modified),
                              (doc.selection_changed, self._on_model_selection),
                              (doc.evaluated, self._on_model_evaluated),
+                             (doc.kernel_changed, self._on_model_kernel_changed),
                              (self.gallery.open_requested, self.open_from_gallery),
                              (self.gallery.reset_requested, self.reset_to_original),
                              (self.settings.events, self._on_model_settings_changed),
@@ -287,7 +294,17 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self._set_model_connected(False)
         self.training.shutdown()  # ends the training process, if one runs
+        if self.kernel_hook is not None:
+            self.kernel_hook.close()  # ends the kernel process
         super().closeEvent(event)
+
+    def _on_view_replaced(self, _new: QMainWindow) -> None:
+        if self.kernel_hook is not None:
+            self.kernel_hook.detach()  # the new window has its own hook on the same kernel
+        self.kernel_hook = None
+
+    def _on_model_kernel_changed(self) -> None:
+        self.window_actions["edit.stop"].setEnabled(self.document.kernel_run is not None)
 
 
 def _stacked(bar: QWidget, views: QWidget) -> QWidget:

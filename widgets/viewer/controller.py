@@ -13,8 +13,10 @@ import torch
 from PySide6.QtCore import QCoreApplication, QObject
 
 from app.explain.tensor_info import plane, plane_array, tensor_facts, tensor_stats
+from app.kernel.summary import summary_tensor, summary_text
 from app.recipe.document import Document
 from app.recipe.evaluator import StepResult
+from app.recipe.kernel_results import KernelValue
 from app.recipe.writer import write_step
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
@@ -49,7 +51,9 @@ class ViewerController(FollowsDocument, QObject):
         self._preferred_mode = "grid"
         self._auto_key: tuple[Any, ...] | None = None
         self._heatmap_stale = False
+        self._loop_shown: tuple | None = None  # a loop step's (label, code, value) shown
         view.mode_changed.connect(self._on_view_mode_changed)
+        view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
         self._set_model_connected(True)
         self._refresh()
@@ -77,6 +81,8 @@ class ViewerController(FollowsDocument, QObject):
     def _refresh(self) -> None:
         view = self._view
         result = self._selected_result()
+        self._loop_shown = None
+        view.iterations.set_iterations([], 0)
         if result is None:
             view.show_header("", "", QCoreApplication.translate(
                 "ViewerPanel", "Select a step to see its value."))
@@ -96,6 +102,13 @@ class ViewerController(FollowsDocument, QObject):
         elif result.status == "skipped":
             view.show_header(step.label, code, QCoreApplication.translate(
                 "ViewerPanel", "Not run: an earlier step stopped the run."))
+        elif isinstance(result.value, KernelValue):
+            self._show_kernel_value(step.label, code, result.value)
+            return
+        elif result.status == "kernel":
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "Code: the kernel runs it, as python does. Its values show "
+                "when it has run."))
         elif isinstance(result.value, torch.Tensor):
             view.show_header(step.label, code, "")
             self._show_tensor(result.value, step.name or "value")
@@ -111,6 +124,44 @@ class ViewerController(FollowsDocument, QObject):
                 "ViewerPanel", "{type}: {value}").format(type=type(result.value).__name__,
                                                          value=text))
         self._show_no_tensor()
+
+    def _show_kernel_value(self, label: str, code: str, value: KernelValue,
+                           iteration: int | None = None) -> None:
+        """A code step: the names it bound, as the kernel described them (for a loop, at
+        the iteration picked); a small tensor among them shows in the grid."""
+        loop, names, lines = value.loop, value.names, []
+        picker = self._view.iterations
+        samples = (loop or {}).get("samples") or {}
+        if samples:
+            kept = sorted(int(k) for k in samples)
+            if iteration is None:
+                picker.set_iterations(kept, loop.get("iterations", 0))
+                iteration = picker.iteration
+            names = samples.get(str(iteration), {})
+            lines.append(QCoreApplication.translate(
+                "ViewerPanel", "The loop ran {0} iterations; at the end of iteration {1}:")
+                .format(loop.get("iterations", 0), iteration))
+        else:
+            picker.set_iterations([], 0)
+            if loop is not None:
+                lines.append(QCoreApplication.translate(
+                    "ViewerPanel", "The loop ran {0} iterations.").format(
+                        loop.get("iterations", 0)))
+        self._loop_shown = (label, code, value)
+        lines += [f"{name}: {summary_text(summary)}" for name, summary in names.items()]
+        if not names:
+            lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
+        self._view.show_header(label, code, "\n".join(lines))
+        for name, summary in names.items():
+            tensor = summary_tensor(summary)
+            if tensor is not None:
+                self._show_tensor(tensor, name)
+                return
+        self._show_no_tensor()
+
+    def _on_view_iteration(self, iteration: int) -> None:
+        if self._loop_shown is not None:
+            self._show_kernel_value(*self._loop_shown, iteration=iteration)
 
     def _show_no_tensor(self) -> None:
         self._tensor = None

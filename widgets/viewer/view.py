@@ -24,16 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.bounded_text import bounded
 from widgets.common.layout_fence import fenced_content
 from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.viewer.heatmap_view import HeatmapView
+from widgets.viewer.iteration_picker import IterationPicker
 from widgets.viewer.plane_dims import PlaneDims
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
-#: Longest code line shown.
-CODE_LIMIT = 160
 MODES = ("grid", "heatmap")
 _FACT_COLUMN_ROWS = 6  # facts fill a first column of this many rows, then a second
 
@@ -117,6 +117,8 @@ class ViewerView(QWidget):
         layout.addWidget(self._title)
         layout.addWidget(self._code)
         layout.addWidget(self._status)
+        self.iterations = IterationPicker()
+        layout.addWidget(self.iterations)
         layout.addWidget(self._body, 1)
         self._stretch = QWidget()  # takes the space the body leaves when it is hidden
         layout.addWidget(self._stretch, 1)
@@ -228,14 +230,14 @@ class ViewerView(QWidget):
     def show_header(self, title: str, code: str, status: str, error: bool = False) -> None:
         """The step's title, its code (cut short, in full in the tooltip) and its status."""
         if code:
-            self._code.setToolTip(code if len(code) > CODE_LIMIT else
+            short = bounded(code)
+            self._code.setToolTip(bounded(code, 40, 200) if short != code else
                                   QCoreApplication.translate("ViewerPanel", "The step's code"))
-            if len(code) > CODE_LIMIT:
-                code = code[:CODE_LIMIT] + " …"
-        self._title.setText(title)
+            code = short
+        self._title.setText(bounded(title, 1))
         self._code.setText(code)
         self._code.setVisible(bool(code))
-        self._status.setText(status)
+        self._status.setText(bounded(status, 40))
         self._status.setVisible(bool(status))
         set_style_sheet(self._status, error_style() if error else "")
 

@@ -1,0 +1,104 @@
+"""What a window's kernel session reports: plain events, and the queue that holds them.
+
+``app.kernel.session`` puts them; the window drains them with ``KernelSession.poll``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+
+from app.kernel import protocol
+from app.kernel.capture import LIMIT
+
+
+@dataclass(frozen=True)
+class KernelStarting:
+    """A kernel is starting; ``cause``: "" (the first), else why the last went ("stopped",
+    "timeout", "memory", "died", "restart"), told in ``message``. No ``KernelReady`` after
+    it: none could start, or one died at once; the next ``run`` starts one."""
+
+    cause: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class KernelReady:
+    """A kernel runs (process ``pid``) and imports torch in the background."""
+
+    pid: int
+
+
+@dataclass(frozen=True)
+class RunMessage:
+    """A ``protocol`` StepStarted, Output, StepDone or Done of run ``run_id``. Output left
+    unpolled merges, keeping its last ``capture.LIMIT`` characters (``dropped``: the rest)."""
+
+    run_id: int
+    message: protocol.StepStarted | protocol.Output | protocol.StepDone | protocol.Done
+
+
+@dataclass(frozen=True)
+class Restoring:
+    """A fresh kernel re-runs, as run ``run_id``, the first ``statements`` statements of run
+    ``stopped_run``, whose kernel Stop (or the time limit) had to end."""
+
+    run_id: int
+    stopped_run: int
+    statements: int
+
+
+@dataclass(frozen=True)
+class Ended:
+    """Run ``run_id`` is over (its last event). ``reason``: "" (ran to its end or an error),
+    "stopped", "timeout", "memory", "died"; ``exit_code``: python's, or minus the signal
+    that ended the kernel; ``message``: marked English (``Filled`` with values), or ""."""
+
+    run_id: int
+    reason: str
+    exit_code: int
+    message: str = ""
+
+
+Event = KernelStarting | KernelReady | RunMessage | Restoring | Ended
+
+
+class EventQueue:
+    """A thread-safe FIFO of events; output left unpolled merges, so it stays bounded."""
+
+    def __init__(self):
+        self._lock, self._items = threading.Lock(), deque[Event]()
+
+    def put(self, event: Event) -> None:
+        with self._lock:
+            if isinstance(event, RunMessage) and isinstance(event.message, protocol.Output):
+                for back in (-1, -2):  # stdout and stderr interleave
+                    last = self._items[back] if len(self._items) >= -back else None
+                    if not (isinstance(last, RunMessage) and last.run_id == event.run_id
+                            and isinstance(last.message, protocol.Output)
+                            and last.message.index == event.message.index):
+                        break
+                    if last.message.stream == event.message.stream:
+                        merged = joined(last.message, event.message)
+                        self._items[back] = RunMessage(event.run_id, merged)
+                        return
+            self._items.append(event)
+
+    def take(self, max_seconds: float) -> list[Event]:
+        deadline, taken = time.monotonic() + max_seconds, []
+        while True:
+            with self._lock:
+                taken.extend(self._items.popleft() for _ in range(min(64, len(self._items))))
+                if not self._items or time.monotonic() >= deadline:
+                    return taken
+
+
+def joined(first: protocol.Output, then: protocol.Output) -> protocol.Output:
+    if then.dropped:  # a gap before ``then``: everything before it counts as dropped
+        return replace(then, dropped=first.dropped + len(first.text) + then.dropped)
+    text, dropped = first.text + then.text, first.dropped
+    if len(text) > LIMIT:
+        dropped, text = dropped + len(text) - LIMIT, text[-LIMIT:]
+    return replace(then, text=text, dropped=dropped)

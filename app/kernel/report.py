@@ -1,0 +1,80 @@
+"""``tensor-lab run --json``: what a run left, as one JSON-ready report.
+
+Runs in the kernel, after the recipe: every tensor the namespace holds (shape, dtype,
+device and values), plain values (numbers, strings, lists of them; anything else as its
+``repr``), the error that ended the run, and the captured output.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+from app.kernel.runner import Outcome
+
+
+class RunReport:
+    """Collects a run's error and output; ``finish`` makes the report."""
+
+    def __init__(self) -> None:
+        self.errors: list[dict[str, Any]] = []
+        self.stdout, self.stderr = io.StringIO(), io.StringIO()
+
+    @contextlib.contextmanager
+    def capture(self) -> Iterator[None]:
+        with contextlib.redirect_stdout(self.stdout), contextlib.redirect_stderr(self.stderr):
+            yield
+
+    def add(self, outcome: Outcome) -> None:
+        if outcome.error is None or outcome.error == "SystemExit":
+            return
+        self.errors.append({"line": outcome.error_line or outcome.statement.line,
+                            "step": step_label(outcome.statement.text),
+                            "message": outcome.message, "type": outcome.error})
+
+    def finish(self, namespace: dict[str, Any]) -> dict[str, Any]:
+        tensors, values = {}, {}
+        torch = sys.modules.get("torch")
+        for name, value in namespace.items():
+            if name.startswith("__") or isinstance(value, types.ModuleType):
+                continue
+            if torch is not None and isinstance(value, torch.Tensor):
+                from app.json_values import tensor_report
+
+                tensors[name] = tensor_report(value)
+            elif isinstance(value, bool | int | float | complex | str | list | tuple) \
+                    or value is None:
+                from app.json_values import plain
+
+                values[name] = plain(value)
+            elif not callable(value):
+                values[name] = _repr(value)
+        report: dict[str, Any] = {"tensors": tensors, "errors": self.errors}
+        if values:
+            report["values"] = values
+        report["stdout"], report["stderr"] = self.stdout.getvalue(), self.stderr.getvalue()
+        return report
+
+
+def step_label(text: str) -> str:
+    """A statement's label: the name it assigns, or its first line."""
+    try:
+        node = ast.parse(text).body[0]
+    except (SyntaxError, IndexError):
+        return text.splitlines()[0] if text else ""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+            and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return text.splitlines()[0]
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as e:  # noqa: BLE001 - the recipe's broken __repr__
+        return f"<{type(value).__name__}: repr failed: {type(e).__name__}>"

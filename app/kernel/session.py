@@ -1,0 +1,322 @@
+"""The window's kernel: one per window, always ready, and never able to block or end the window.
+
+``KernelSession`` serves a kernel process (``supervisor.Kernel``) from a thread of its own,
+the only one that talks to it. The window calls methods that return at once (``run``,
+``stop``, ``restart``) and drains plain events with ``poll`` from a timer. A run is its
+``RunMessage``s, then one ``Ended``; a new run stops the old one first, so nothing of the
+old one comes after the new one's first event. Stop interrupts (the namespace kept); a
+kernel still busy after ``STOP_GRACE_S`` (a long C++ op) is ended, and a fresh one re-runs
+the finished statements (``Restoring``). A kernel that crashes, goes past its memory budget
+or is restarted is replaced: ``KernelStarting``, then ``KernelReady``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import math
+import queue
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+from app.i18n import QT_TRANSLATE_NOOP, Filled
+from app.kernel import protocol
+from app.kernel.budget import budget_text, is_out_of_memory
+from app.kernel.events import (
+    Ended,
+    Event,
+    EventQueue,
+    KernelReady,
+    KernelStarting,
+    Restoring,
+    RunMessage,
+)
+from app.kernel.supervisor import STOP_GRACE_S, Kernel
+
+# A run's time limit unless the caller gives another, in seconds.
+DEFAULT_TIMEOUT_S = 600.0
+_RECEIVE_S = 0.01  # how long the service thread waits for the kernel between looks at commands
+_IDLE_S = 0.1  # how often an idle service thread checks that the kernel lives
+_RESPAWN_AFTER_S = 5.0  # a kernel dying on its own sooner is not restarted until a run
+_KILLED = -int(getattr(signal, "SIGKILL", 9))  # the exit code of a killed kernel
+
+
+@dataclass
+class _Run:
+    run_id: int
+    source: str
+    path: str
+    cwd: str
+    stop_before: int
+    timeout: float | None
+    restores: int | None = None  # the stopped run this one restores
+    deadline: float = math.inf
+    finished: int = 0  # statements reported done
+    out_of_memory: bool = False
+
+
+def _death_text(code: int | None) -> str:
+    if code is None:
+        return QT_TRANSLATE_NOOP("Kernel", "The kernel ended unexpectedly.")
+    if code >= 0:
+        return Filled(QT_TRANSLATE_NOOP("Kernel", "The kernel ended with exit code {0}."), code)
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = str(-code)
+    return Filled(QT_TRANSLATE_NOOP("Kernel", "The kernel ended with signal {0}."), name)
+
+
+class KernelSession:
+    """The window's one kernel, served from a background thread; no method blocks but ``close``.
+
+    Parameters
+    ----------
+    memory_budget : int, optional
+        Bytes a recipe may use (``supervisor.Kernel``; half the RAM by default).
+    run_timeout : float or None
+        A run's time limit in seconds, unless ``run`` gives one; None for none.
+    """
+
+    def __init__(self, memory_budget: int | None = None,
+                 run_timeout: float | None = DEFAULT_TIMEOUT_S):
+        self.memory_budget = memory_budget
+        self.run_timeout = run_timeout
+        self._events = EventQueue()
+        self._commands: queue.SimpleQueue[tuple] = queue.SimpleQueue()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        # the service thread's own state
+        self._kernel: Kernel | None = None
+        self._run: _Run | None = None
+        self._born = 0.0  # when the kernel started
+
+    # -- the window's side ---------------------------------------------------------------
+    def start(self) -> None:
+        """Start the kernel in the background and have it import torch (idempotent)."""
+        with self._lock:
+            if self._thread is not None or self._closed:
+                return
+            self._thread = threading.Thread(target=self._serve, daemon=True,
+                                            name="tensor-lab-kernel-session")
+            self._thread.start()
+        atexit.register(self.close)  # before multiprocessing's exit joins the kernel
+
+    def run(self, source: str, path: str, cwd: str = "", stop_before: int | None = None,
+            timeout: float | None = None) -> int:
+        """Run ``source`` (the text of ``path``, in ``cwd``) in a fresh namespace, after
+        stopping any run in progress; the new run's id. ``stop_before``: run only the
+        statements before it. ``timeout``: seconds (``run_timeout`` when None)."""
+        if self._closed:
+            raise RuntimeError("the kernel session is closed")
+        run_id = next(self._ids)
+        self._commands.put(("run", _Run(run_id, source, path, cwd,
+                                        -1 if stop_before is None else stop_before,
+                                        self.run_timeout if timeout is None else timeout)))
+        self.start()
+        return run_id
+
+    def stop(self) -> None:
+        """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
+        self._commands.put(("stop",))
+
+    def restart(self) -> None:
+        """End the kernel (and any run) and start a fresh one."""
+        self._commands.put(("restart",))
+
+    def poll(self, max_seconds: float = 0.008) -> list[Event]:
+        """The events that came since the last poll, as many as ``max_seconds`` allows."""
+        return self._events.take(max_seconds)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """End the run, the kernel and the service thread (waits at most ``timeout``)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed, thread = True, self._thread
+        atexit.unregister(self.close)
+        if thread is not None:
+            self._commands.put(("close",))
+            thread.join(timeout)
+
+    # -- the service thread ----------------------------------------------------------------
+    def _serve(self) -> None:
+        try:
+            self._replace("")
+            while self._step():
+                pass
+        finally:
+            kernel, run = self._kernel, self._run
+            if run is not None and kernel is not None:
+                kernel.kill()
+                self._end(run, "stopped", _KILLED)
+            if kernel is not None:
+                kernel.close()
+
+    def _step(self) -> bool:
+        run = self._run
+        try:
+            command = (self._commands.get(timeout=_IDLE_S) if run is None
+                       else self._commands.get_nowait())
+        except queue.Empty:
+            command = None
+        if command is not None:
+            return self._obey(command)
+        if run is not None:
+            self._follow(run)
+        elif self._kernel is not None and not self._kernel.alive:
+            self._lost_while_idle(self._kernel)
+        return True
+
+    def _obey(self, command: tuple) -> bool:
+        kind, run = command[0], self._run
+        if kind == "close":
+            return False
+        if kind == "run":
+            if run is not None:
+                self._halt(run, "stopped",
+                           QT_TRANSLATE_NOOP("Kernel", "A new run replaced this one."))
+            self._start(command[1])
+        elif kind == "stop" and run is not None:
+            self._halt(run, "stopped", restore=True)
+        elif kind == "restart":
+            if run is not None and self._kernel is not None:
+                self._kernel.kill()
+                self._end(run, "stopped", self._exit_code(),
+                          QT_TRANSLATE_NOOP("Kernel", "The kernel was restarted."))
+            self._replace("restart")
+        return True
+
+    def _start(self, run: _Run) -> None:
+        if self._kernel is None:
+            self._replace("")
+        kernel = self._kernel
+        if kernel is None:
+            return self._end(run, "died", 1,
+                             QT_TRANSLATE_NOOP("Kernel", "The kernel could not start."))
+        self._run = run
+        if run.timeout is not None:
+            run.deadline = time.monotonic() + run.timeout
+        try:
+            kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
+                                           run.stop_before))
+        except (OSError, ValueError):
+            self._died(run)
+
+    def _follow(self, run: _Run) -> None:
+        kernel = self._kernel
+        assert kernel is not None
+        try:
+            message = kernel.receive(_RECEIVE_S)
+        except (EOFError, OSError, ValueError):  # gone, or not a message: ended either way
+            return self._died(run)
+        if isinstance(message, protocol.Done):
+            self._forward(run, message)
+            if run.out_of_memory:
+                return self._out_of_memory(run, message.exit_code)
+            return self._end(run, "", message.exit_code)
+        if message is not None:
+            self._forward(run, message)
+        # the memory watch is the supervisor's own (RSS past the budget: end the kernel)
+        if kernel._over_budget.is_set():  # noqa: SLF001
+            kernel.kill()
+            self._out_of_memory(run, self._exit_code())
+        elif time.monotonic() > run.deadline:
+            self._halt(run, "timeout", Filled(QT_TRANSLATE_NOOP(
+                "Kernel", "The run went past its time limit of {0} s."), f"{run.timeout:g}"),
+                restore=True)
+        elif message is None and not kernel.alive:
+            self._died(run)
+
+    def _forward(self, run: _Run, message: object) -> None:
+        if isinstance(message, protocol.StepDone):
+            run.finished += 1
+            # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
+            run.out_of_memory |= (is_out_of_memory(message.error, message.message)
+                                  and "CUDA" not in message.message)
+        if isinstance(message, protocol.StepStarted | protocol.Output | protocol.StepDone
+                      | protocol.Done):
+            self._events.put(RunMessage(run.run_id, message))
+
+    def _halt(self, run: _Run, reason: str, message: str | None = None,
+              restore: bool = False) -> None:
+        """Interrupt ``run``; end the kernel if it has not stopped within the grace."""
+        kernel = self._kernel
+        assert kernel is not None
+        kernel.interrupt()
+        deadline = time.monotonic() + STOP_GRACE_S
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                received = kernel.receive(left)
+            except (EOFError, OSError, ValueError):
+                break
+            if received is None:
+                break
+            self._forward(run, received)
+            if isinstance(received, protocol.Done):
+                return self._end(run, reason, received.exit_code,
+                                 message or QT_TRANSLATE_NOOP("Kernel", "The run was stopped."))
+        kernel.kill()
+        self._end(run, reason, self._exit_code(), message or Filled(QT_TRANSLATE_NOOP(
+            "Kernel", "The kernel did not stop within {0} ms (a C++ operation cannot be "
+            "interrupted), so it was ended."), round(STOP_GRACE_S * 1000)))
+        self._replace(reason)
+        if restore and run.finished and run.restores is None:
+            again = _Run(next(self._ids), run.source, run.path, run.cwd, run.finished,
+                         run.timeout, restores=run.run_id)
+            self._events.put(Restoring(again.run_id, run.run_id, run.finished))
+            self._start(again)
+
+    def _died(self, run: _Run) -> None:
+        kernel = self._kernel
+        assert kernel is not None
+        kernel.process.join(2.0)  # the pipe closes a moment before the exit status is known
+        code = kernel.process.exitcode
+        kernel.kill()  # what it started, too
+        self._lose(run, "died", 1 if code is None else code, _death_text(code))
+
+    def _out_of_memory(self, run: _Run, exit_code: int) -> None:
+        budget = budget_text(self._kernel.memory_budget if self._kernel else 0)
+        self._lose(run, "memory", exit_code, Filled(QT_TRANSLATE_NOOP(
+            "Kernel", "The recipe needed more memory than its budget of {0}, so the kernel "
+            "was replaced."), budget))
+
+    def _lose(self, run: _Run, reason: str, exit_code: int, message: str) -> None:
+        self._end(run, reason, exit_code, message)
+        self._replace(reason, message)
+
+    def _lost_while_idle(self, kernel: Kernel) -> None:
+        kernel.kill()
+        text = _death_text(kernel.process.exitcode)
+        if time.monotonic() - self._born > _RESPAWN_AFTER_S:
+            return self._replace("died", text)
+        kernel.close()  # never a loop of kernels that die at once; the next run starts one
+        self._kernel = None
+        self._events.put(KernelStarting("died", text))
+
+    def _end(self, run: _Run, reason: str, exit_code: int, message: str = "") -> None:
+        self._events.put(Ended(run.run_id, reason, exit_code, message))
+        self._run = None
+
+    def _exit_code(self) -> int:
+        code = self._kernel.process.exitcode if self._kernel is not None else None
+        return _KILLED if code is None else code
+
+    def _replace(self, cause: str, message: str = "") -> None:
+        """End the kernel there is (if any) and start a fresh, warm one."""
+        old, self._kernel, self._born = self._kernel, None, time.monotonic()
+        if old is not None:
+            old.kill()
+            old.close()
+        self._events.put(KernelStarting(cause, message))
+        try:
+            kernel = Kernel(self.memory_budget)
+            kernel.warm()
+        except Exception:  # noqa: BLE001 - no kernel now; the next run tries again
+            return
+        self._kernel = kernel
+        self._events.put(KernelReady(kernel.process.pid))

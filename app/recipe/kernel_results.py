@@ -1,0 +1,113 @@
+"""What the kernel reports, applied to the window's run of a recipe.
+
+A recipe's code steps (and the steps that read their names) run only in the kernel: the
+window's own evaluation marks them ``kernel``. While the kernel runs the recipe's text,
+its reports fill those steps in: status, torch's message and the line inside the block,
+the step's printed output, the names it bound (``app.kernel.summary``) and a loop's
+iterations (``app.kernel.loops``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from app.kernel import protocol
+from app.kernel.source import Statement, statements
+from app.recipe.evaluator import RecipeRun, StepResult
+from app.recipe.model import Recipe
+
+#: The most output the console keeps, in characters (a flood keeps its tail).
+OUTPUT_LIMIT = 256 * 1024
+
+
+@dataclass
+class KernelValue:
+    """A step's value as the kernel described it: ``names`` it bound or changed, with
+    their summaries; ``loop``, a top-level loop's report; ``error_line``, where it failed."""
+
+    names: dict = field(default_factory=dict)
+    loop: dict | None = None
+    error_line: int | None = None
+
+
+@dataclass
+class Progress:
+    """The statement the kernel runs now: its index, first line and text, and when the
+    run started (``time.monotonic``)."""
+
+    index: int
+    line: int
+    text: str
+    started: float
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+
+class KernelRunState:
+    """One run of the recipe's text in the kernel, seen from the window's ``RecipeRun``."""
+
+    def __init__(self, recipe: Recipe, source: str, run: RecipeRun, run_id: int):
+        self.run, self.run_id = run, run_id
+        self.started = time.monotonic()
+        try:
+            self.statements: list[Statement] = statements(source)[0]
+        except SyntaxError:
+            self.statements = []
+        #: For each top-level statement, the steps the kernel gives a result (``kernel``).
+        self.steps_of: dict[int, list[int]] = {}
+        for i, step in enumerate(recipe.steps):
+            if i >= len(run.results) or run.results[i].status != "kernel" or step.line is None:
+                continue
+            index = self._statement_at(step.line)
+            if index is not None:
+                self.steps_of.setdefault(index, []).append(i)
+        self.progress: Progress | None = None
+        self.output = ""
+        #: Output not yet shown: the console appends it.
+        self.unread: list[str] = []
+
+    def take_output(self) -> str:
+        """The output that came since the last call (its last ``OUTPUT_LIMIT`` characters)."""
+        text = "".join(self.unread)[-OUTPUT_LIMIT:]
+        self.unread.clear()
+        return text
+
+    def _statement_at(self, line: int) -> int | None:
+        for s in self.statements:
+            if s.line <= line <= s.end_line:
+                return s.index
+        return None
+
+    def _results(self, index: int) -> list[StepResult]:
+        return [self.run.results[i] for i in self.steps_of.get(index, ())]
+
+    def apply(self, message: object) -> bool:
+        """Take one kernel message; True when a step's result changed."""
+        if isinstance(message, protocol.StepStarted):
+            text = self.statements[message.index].first_line \
+                if message.index < len(self.statements) else ""
+            self.progress = Progress(message.index, message.line, text, self.started)
+            return False
+        if isinstance(message, protocol.Output):
+            self.output = (self.output + message.text)[-OUTPUT_LIMIT:]
+            self.unread.append(message.text)
+            for result in self._results(message.index):
+                result.printed = (result.printed + message.text)[-OUTPUT_LIMIT:]
+            return False  # output is streamed on its own (``take_output``), never a re-show
+        if isinstance(message, protocol.StepDone):
+            for result in self._results(message.index):
+                result.status = "error" if message.error else "ok"
+                result.error, result.error_type = message.message, message.error or ""
+                result.value = KernelValue(message.names, message.loop, message.error_line)
+            return bool(self.steps_of.get(message.index))
+        return False
+
+    def end(self) -> None:
+        """The run is over: steps it never reached were not run."""
+        self.progress = None
+        for result in self.run.results:
+            if result.status == "kernel":
+                result.status = "skipped"

@@ -1,0 +1,180 @@
+"""The window runs code steps in its kernel and never stops answering (widget tier).
+
+Each test opens a recipe with code steps in a real window, with a real kernel process,
+and waits on the document's signals with ``qtbot``: a long loop while timers keep firing,
+Stop, the time limit, the memory budget, a segfault, ``os._exit``, an output flood, a file
+from elsewhere that runs only after Run, and a code step saved verbatim.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from app.kernel.budget import GIB
+from app.kernel.session import KernelSession
+
+LONG_LOOP = "import torch\nx = torch.ones(3)\ntotal = 0\nfor i in range(10**6):\n" \
+            "    total += i\nprint(total)\n"
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+def _open(window, tmp_path: Path, text: str, name: str = "recipe.py", **session) -> Path:
+    if session:
+        window.kernel_hook.session.close()
+        window.kernel_hook.session = window.document.kernel = KernelSession(**session)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert window.open_path(str(path), trust=True)
+    return path
+
+
+def _wait_end(qtbot, window, timeout_ms: int = 120_000) -> None:
+    qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=timeout_ms)
+
+
+def _wait_statement(qtbot, window, index: int) -> None:
+    def running() -> bool:
+        state = window.document.kernel_run
+        return state is not None and state.progress is not None and state.progress.index == index
+    qtbot.waitUntil(running, timeout=120_000)
+
+
+def test_a_long_loop_runs_while_the_window_answers(qtbot, window, tmp_path):
+    """10^6 iterations: a 16 ms timer keeps firing, and the result arrives."""
+    _open(window, tmp_path, LONG_LOOP)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(16)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    _wait_end(qtbot, window)
+    timer.stop()
+    results = window.document.run.results
+    assert [r.status for r in results] == ["ok", "ok", "ok", "ok"]
+    assert results[2].value.names["total"]["value"] == sum(range(10**6))
+    assert window.document.output == f"{sum(range(10**6))}\n"
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert gaps and max(gaps) < 1.0, max(gaps)  # never a frozen window
+
+
+def test_stop_ends_a_loop_at_once_and_finished_steps_keep_their_values(qtbot, window,
+                                                                        tmp_path):
+    _open(window, tmp_path, "import torch\nx = torch.arange(4)\nwhile True:\n    pass\n")
+    _wait_statement(qtbot, window, 2)
+    assert window.window_actions["edit.stop"].isEnabled()
+    start = time.monotonic()
+    window.window_actions["edit.stop"].trigger()
+    _wait_end(qtbot, window, 5000)
+    assert time.monotonic() - start < 0.5
+    results = window.document.run.results
+    assert results[1].status == "error" and results[1].error_type == "KeyboardInterrupt"
+    assert results[0].status == "ok" and results[0].value.tolist() == [0, 1, 2, 3]
+    assert window.document.kernel_ended.reason == "stopped"
+    assert not window.window_actions["edit.stop"].isEnabled()
+
+
+def test_the_time_limit_ends_a_run_with_a_message(qtbot, window, tmp_path):
+    _open(window, tmp_path, "import torch\nwhile True:\n    pass\n", run_timeout=1.0)
+    _wait_end(qtbot, window, 30_000)
+    assert window.document.kernel_ended.reason == "timeout"
+    assert "1 s" in window.kernel_status.label.text()
+    assert window.kernel_status.isVisible()
+
+
+def test_the_memory_bomb_ends_with_the_budget_named(qtbot, window, tmp_path):
+    bomb = "import torch\nxs = []\nwhile True:\n    xs.append(torch.ones(10**6))\n"
+    _open(window, tmp_path, bomb, memory_budget=int(1.5 * GIB))
+    _wait_end(qtbot, window)
+    assert window.document.kernel_ended.reason == "memory"
+    assert "1.5 GiB" in window.kernel_status.label.text()
+    assert window.document.recipe.source == bomb
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    ("import ctypes\nctypes.string_at(0)\n", "SIGSEGV"),
+    ("import os\nos._exit(3)\n", "exit code 3"),
+])
+def test_a_kernel_that_dies_is_told_and_a_new_one_runs_the_next_edit(qtbot, window, tmp_path,
+                                                                      code, words):
+    _open(window, tmp_path, "import torch\nx = torch.ones(2)\n" + code)
+    _wait_end(qtbot, window)
+    assert window.document.kernel_ended.reason == "died"
+    assert words in window.kernel_status.label.text()
+    window.document.set_source("import torch\nfor i in range(2):\n    print(i)\n")
+    _wait_end(qtbot, window)
+    assert window.document.output == "0\n1\n"
+
+
+def test_an_output_flood_keeps_the_window_answering_and_a_bounded_tail(qtbot, window,
+                                                                        tmp_path):
+    _open(window, tmp_path, "import torch\nwhile True:\n    print(1)\n")
+    _wait_statement(qtbot, window, 1)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(16)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    qtbot.wait(2000)
+    timer.stop()
+    window.document.stop()
+    _wait_end(qtbot, window, 5000)
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert len(ticks) > 40 and max(gaps) < 0.5, (len(ticks), max(gaps))
+    assert 0 < len(window.document.output) <= 256 * 1024
+    output = window.document.output
+    assert "1\n1\n1\n" in output and output.endswith("KeyboardInterrupt\n")  # as python
+
+
+def test_a_file_from_elsewhere_shows_the_bar_and_runs_only_after_run(qtbot, window, tmp_path):
+    canary = tmp_path / "ran"
+    path = tmp_path / "elsewhere.py"
+    path.write_text(f"import pathlib\nfor _ in range(1):\n    pathlib.Path({str(canary)!r})"
+                    ".touch()\n")
+    assert window.open_path(str(path))
+    assert window.trust_bar.isVisible() and window.document.held
+    qtbot.wait(500)
+    assert window.document.kernel_run is None and not canary.exists()
+    window.trust_bar.run_button.click()
+    _wait_end(qtbot, window)
+    assert canary.exists()
+
+
+def test_a_code_step_saves_verbatim(qtbot, window, tmp_path):
+    text = ("import torch\n\n\ndef f(a):  # keep me\n    b = a * 2\n    while b.norm() < 1000:"
+            "\n        b = b * 2\n    return b\n\n\nx = torch.ones(3, requires_grad=True)\n")
+    _open(window, tmp_path, text)
+    _wait_end(qtbot, window)
+    x = window.document.recipe.steps[1]
+    window.document.recipe.replace_step(1, x.__class__(x.name, x.expr.__class__(
+        x.expr.op, (x.expr.args[0].__class__(4),), x.expr.kwargs)))
+    out = tmp_path / "saved.py"
+    window.document.save(out)
+    assert out.read_text() == text.replace("torch.ones(3,", "torch.ones(4,")
+
+
+def test_a_loop_step_shows_iteration_0_57_and_the_last(qtbot, window, tmp_path):
+    """Each iteration's values, as python would have them at the end of that iteration."""
+    _open(window, tmp_path, "import torch\nx = torch.zeros(3)\nfor i in range(1000):\n"
+                            "    x = x + 1\n    square = i * i\n")
+    _wait_end(qtbot, window)
+    window.document.select(1)
+    viewer = window.viewer
+    picker = viewer.iterations
+    assert picker.isVisible() and picker.iteration == 999  # the last, at first
+    status = viewer._status.text()
+    assert "1000" in status and "square: int 998001" in status
+    for it in (0, 57, 999):
+        picker.pick(it)
+        assert picker.iteration == it
+        text = viewer._status.text()
+        assert f"square: int {it * it}" in text and f"i: int {it}" in text
+        shown = viewer._controller._tensor
+        assert shown is not None and shown.tolist() == [float(it + 1)] * 3

@@ -1,0 +1,127 @@
+"""The window's kernel: a ``KernelSession`` for the document, drained by a timer, and the
+status bar's line for it (the statement running, the time, Stop, and how a run ended).
+
+The session lives with the document: a window made again (a language switch) takes the
+hook over, and the kernel with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+
+from app.kernel.session import KernelSession
+from widgets.common.doc_links import listen
+from widgets.common.i18n_text import translate_core
+from widgets.common.icons import icon
+
+#: How often the window takes what the kernel reported, in milliseconds.
+POLL_MS = 30
+#: How long one take may last (an output flood never holds the window longer).
+POLL_BUDGET_S = 0.008
+
+
+class KernelHook(QObject):
+    """Starts nothing by itself: the first run of a code step starts the kernel;
+    ``warm`` starts it early (the window's launch does, while the window opens)."""
+
+    def __init__(self, window: Any):
+        super().__init__(window)
+        self._document = window.document
+        if self._document.kernel is None:
+            self._document.kernel = KernelSession()
+        self.session: KernelSession = self._document.kernel
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._drain)
+        self._timer.start()
+
+    def warm(self) -> None:
+        self.session.start()
+
+    def _drain(self) -> None:
+        events = self.session.poll(POLL_BUDGET_S)
+        if events:
+            self._document.take_kernel_events(events)
+
+    def detach(self) -> None:
+        """Leave the kernel to another window's hook (the window is made again)."""
+        self._timer.stop()
+
+    def close(self) -> None:
+        """End the kernel (the window closes for good)."""
+        self._timer.stop()
+        self.session.close()
+        if self._document.kernel is self.session:
+            self._document.kernel = None
+
+
+class KernelStatus(QWidget):
+    """The status bar's kernel line: a busy bar, what runs and for how long, and Stop."""
+
+    def __init__(self, document: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)  # busy: a statement has no known end
+        self.busy.setMaximumWidth(80)
+        self.busy.setMaximumHeight(14)
+        self.busy.setTextVisible(False)
+        self.busy.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "The kernel is running the recipe's code"))
+        self.label = QLabel()
+        self.label.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "What the kernel runs now, and for how long; or how its last run "
+            "ended"))
+        self.stop_button = QToolButton()
+        self.stop_button.setIcon(icon("stop"))
+        self.stop_button.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the "
+            "values of finished steps stay"))
+        self.stop_button.clicked.connect(document.stop)
+        for w in (self.busy, self.label, self.stop_button):
+            layout.addWidget(w)
+        self._tick = QTimer(self)
+        self._tick.setInterval(200)
+        self._tick.timeout.connect(self._show)
+        listen(self, [(document.kernel_changed, self._on_model_kernel_changed)], True)
+        self._on_model_kernel_changed()
+
+    def _on_model_kernel_changed(self) -> None:
+        running = self._document.kernel_run is not None
+        self._tick.start() if running else self._tick.stop()
+        self._show()
+
+    def _show(self) -> None:
+        state = self._document.kernel_run
+        self.busy.setVisible(state is not None)
+        self.stop_button.setVisible(state is not None)
+        if state is not None:
+            progress = state.progress
+            if progress is None:
+                text = QCoreApplication.translate("KernelStatus", "Starting the kernel…")
+            else:
+                text = QCoreApplication.translate(
+                    "KernelStatus", "Line {0}: {1}  ·  {2:.1f} s").format(
+                    progress.line, _short(progress.text), progress.elapsed)
+            self.label.setText(text)
+            self.label.setStyleSheet("")
+            self.setVisible(True)
+            return
+        ended = self._document.kernel_ended
+        if ended is not None and ended.reason:
+            self.label.setText(translate_core("Kernel", ended.message) or ended.reason)
+            self.label.setStyleSheet("color: palette(highlight);")
+            self.setVisible(True)
+        else:
+            self.label.setText("")
+            self.setVisible(False)
+
+
+def _short(text: str, limit: int = 48) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit - 1] + "…"
