@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import json
 import os
 import random
@@ -132,9 +133,12 @@ def _allowed(event: str, detail: str) -> bool:
         return True  # multiprocessing's own Unix socket: the training panel's fork server
     if event == "ctypes.dlopen":  # a library Qt or torch loads late, by its full path
         try:
-            name = ast.literal_eval(detail)[0]
-        except (ValueError, SyntaxError, IndexError, TypeError):
+            name = ast.literal_eval(detail)
+        except (ValueError, SyntaxError):
             return False
+        name = name[0] if isinstance(name, tuple) and name else name
+        if name is None:  # ctypes.CDLL(None): the symbols already loaded (torch's import)
+            return True
         return isinstance(name, str) and os.path.isabs(name) and os.path.isfile(name)
     return False
 
@@ -215,6 +219,7 @@ def _install():
         return
     spec = importlib.util.spec_from_file_location("_tensor_lab_audit", module)
     audit = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = audit  # its dataclasses look their module up there
     spec.loader.exec_module(audit)
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     local = threading.local()
@@ -519,6 +524,7 @@ def test_every_other_way_of_opening_never_runs_the_file(
     from app.settings import Settings
     from tests.test_window_polish import _drop
     from widgets import launch
+    from widgets.common.background import wait_for_jobs
     from widgets.shell.autosave_hook import start_autosave
 
     window = make_window()
@@ -564,6 +570,8 @@ def test_every_other_way_of_opening_never_runs_the_file(
                 other.close()
                 other.deleteLater()
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+                wait_for_jobs()  # its gallery scan, say
+                gc.collect()  # its garbage now, not in the middle of the next paint
             # autosave recovery: a crashed session's work on this file
             pid = next(dead_pids)
             folder = data / "autosave"

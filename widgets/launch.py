@@ -8,6 +8,7 @@ which evaluates headless with no Qt imported.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -180,17 +181,22 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     """
     from PySide6.QtWidgets import QApplication
 
+    from widgets.common.gc_pause import cyclic_gc_paused
     from widgets.shell.opening import describe
 
     window.resize(*size)
     window.show()
     deadline = time.monotonic() + SCREENSHOT_KERNEL_S
-    while window.document.kernel_run is not None and time.monotonic() < deadline:
-        QApplication.processEvents()  # the kernel runs the code steps: show their values
-        time.sleep(0.02)
-    for _ in range(3):  # let layouts and deferred plot updates settle
-        QApplication.processEvents()
-    ok = window.grab().save(path)
+    # Painting walks every widget: no cyclic collection may free a widget under it (see
+    # widgets.common.gc_pause); the garbage goes after the picture is taken.
+    with cyclic_gc_paused():
+        while window.document.kernel_run is not None and time.monotonic() < deadline:
+            QApplication.processEvents()  # the kernel runs the code steps: their values
+            time.sleep(0.02)
+        for _ in range(3):  # let layouts and deferred plot updates settle
+            QApplication.processEvents()
+        ok = window.grab().save(path)
+    gc.collect()
     window.hide()  # not close(): a screenshot neither asks questions nor saves the layout
     if window.kernel_hook is not None:
         window.kernel_hook.close()

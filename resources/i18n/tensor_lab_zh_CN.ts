@@ -5060,6 +5060,10 @@ strides {1}</translation>
         <source>Line {0}: {1}</source>
         <translation>第 {0} 行：{1}</translation>
     </message>
+    <message>
+        <source>The code nests too deeply for Python&apos;s parser to read it.</source>
+        <translation>代码嵌套太深，Python 的解析器无法读取。</translation>
+    </message>
 </context>
 <context>
     <name>TrustBar</name>
@@ -5104,7 +5108,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. Longest code line shown.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>

@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 
 def listen(owner: QObject, links: Iterable[tuple[Any, Callable[..., Any]]],
@@ -30,10 +30,14 @@ def listen(owner: QObject, links: Iterable[tuple[Any, Callable[..., Any]]],
 
 
 def _drop(refs: list[tuple[Any, weakref.WeakMethod]]) -> None:
-    for signal, ref in refs:
-        handler = ref()
+    handlers = [(signal, ref()) for signal, ref in refs]
+    for signal, handler in handlers:
         if handler is not None:
             signal.disconnect(handler, missing_ok=True)
+    # Not released here: the last reference to a handler's object may go with it, and
+    # deleting a Qt object while Qt emits ``destroyed`` can wait forever on the lock Qt
+    # holds for the object being destroyed (both come from one pool of mutexes).
+    QTimer.singleShot(0, handlers.clear)
 
 
 class FollowsDocument:
