@@ -10,10 +10,10 @@ import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from app.explain.tensor_info import tensor_stats
 from app.expr import Call, Const, Ref
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
+from app.tensor_info import tensor_stats
 from widgets.common.background import wait_for_jobs
 from widgets.viewer.heatmap_view import HeatmapView
 from widgets.viewer.panel import ViewerPanel

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 
 from app.kernel.budget import GIB
 from app.kernel.session import KernelSession
@@ -176,5 +176,35 @@ def test_a_loop_step_shows_iteration_0_57_and_the_last(qtbot, window, tmp_path):
         assert picker.iteration == it
         text = viewer._status.text()
         assert f"square: int {it * it}" in text and f"i: int {it}" in text
-        shown = viewer._controller._tensor
-        assert shown is not None and shown.tolist() == [float(it + 1)] * 3
+        # the last iteration's x is the one the kernel holds now: the view asks for it
+        qtbot.waitUntil(lambda it=it: viewer._table_model.values.tolist() == [
+            [float(it + 1)] * 3], timeout=10_000)
+
+
+def test_a_big_tensor_of_a_code_step_is_asked_for_plane_by_plane(qtbot, window, tmp_path):
+    """Large tensors stay in the kernel: the viewer shows a sampled plane and true facts."""
+    import torch
+
+    from app.kernel.queries import sample_steps
+
+    _open(window, tmp_path, "import torch\ntorch.manual_seed(0)\nfor k in range(2):\n"
+                            "    big = torch.randn(2, 3000, 2000).transpose(1, 2)\n")
+    _wait_end(qtbot, window)
+    window.document.select(1)
+    viewer = window.viewer
+    model = viewer._table_model
+    qtbot.waitUntil(lambda: model.values.size > 0, timeout=10_000)
+    torch.manual_seed(0)
+    torch.randn(2, 3000, 2000)
+    big = torch.randn(2, 3000, 2000).transpose(1, 2)
+    step = sample_steps(2000, 3000)
+    assert model.address.step == step
+    assert model.values.tolist() == big[0, ::step[0], ::step[1]].tolist()
+    assert model.headerData(1, Qt.Orientation.Horizontal) == str(step[1])
+    assert viewer._fact_values["strides"].text() == "(6000000, 1, 2000)"
+    assert viewer._fact_values["is_contiguous"].text() == "False"
+    assert viewer.mode == "heatmap"
+    viewer._dims.rows_box.setCurrentIndex(0)  # rows: dim 0, columns: dim 2...
+    viewer._dims.index_box(1).setValue(5)  # ...at index 5 of dim 1
+    qtbot.waitUntil(lambda: model.values.shape == (2, 3000), timeout=10_000)
+    assert model.values.tolist() == big[:, 5, :].tolist()

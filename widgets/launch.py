@@ -190,7 +190,8 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     # Painting walks every widget: no cyclic collection may free a widget under it (see
     # widgets.common.gc_pause); the garbage goes after the picture is taken.
     with cyclic_gc_paused():
-        while window.document.kernel_run is not None and time.monotonic() < deadline:
+        while (window.document.kernel_run is not None or window.document.asking) \
+                and time.monotonic() < deadline:
             QApplication.processEvents()  # the kernel runs the code steps: their values
             time.sleep(0.02)
         for _ in range(3):  # let layouts and deferred plot updates settle

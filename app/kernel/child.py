@@ -8,15 +8,17 @@ as in marimo's kernel. Its memory is capped at the budget it is given.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
+import queue
 import signal
 import sys
 import threading
 import traceback
 from multiprocessing.connection import Connection
 
-from app.kernel import protocol
+from app.kernel import protocol, queries
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
 from app.kernel.report import RunReport
@@ -58,18 +60,24 @@ class Channel:
 
 
 def kernel_main(conn: Connection) -> None:
-    """Serve one supervisor until it shuts the kernel down or the pipe closes."""
+    """Serve one supervisor until it shuts the kernel down or the pipe closes.
+
+    A reader thread takes every message off the pipe: it answers ``Query`` at once (a
+    view may ask while the recipe runs), turns ``Interrupt`` into ``KeyboardInterrupt``,
+    and hands the rest to the main thread, which runs the recipe.
+    """
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)
     channel = Channel(conn)
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    values = queries.Values()
+    threading.Thread(target=_read, args=(conn, channel, inbox, values), daemon=True,
+                     name="tensor-lab-kernel-reader").start()
     code, limited = 0, None
     while True:
-        try:
-            message = protocol.receive(conn)
-        except (EOFError, OSError):
-            break
-        if isinstance(message, protocol.Shutdown):
+        message = inbox.get()
+        if message is None or isinstance(message, protocol.Shutdown):
             break
         if isinstance(message, protocol.Warm):
             threading.Thread(target=_import_torch, name="tensor-lab-warm", daemon=True).start()
@@ -79,10 +87,40 @@ def kernel_main(conn: Connection) -> None:
                 limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
                 channel.send(protocol.Ready(os.getpid(), limited))
             if isinstance(message, protocol.RunFile):
-                code = _run_file(conn, message)
+                code = _run_file(channel, message)
                 break
-            _run_source(channel, message)
+            _run_source(channel, message, values)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
+
+
+def _read(conn: Connection, channel: Channel, inbox: queue.SimpleQueue,
+          values: queries.Values) -> None:
+    while True:
+        try:
+            message = protocol.receive(conn)
+        except (EOFError, OSError, ValueError):
+            inbox.put(None)  # the supervisor has gone: leave
+            return
+        if isinstance(message, protocol.Query):
+            _answer(channel, values, message)
+        elif isinstance(message, protocol.Interrupt):
+            if _in_user_code:
+                _thread.interrupt_main()
+        else:
+            inbox.put(message)
+
+
+def _answer(channel: Channel, values: queries.Values, query: protocol.Query) -> None:
+    try:
+        data, error = queries.answer(values, query.kind, query.args), ""
+    except queries.QueryError as e:
+        data, error = {}, str(e)
+    except Exception as e:  # noqa: BLE001 - an odd value must not end the kernel
+        data, error = {}, f"{type(e).__name__}: {e}"
+    try:
+        channel.send(protocol.Answer(query.id, data, error))
+    except (TypeError, ValueError) as e:  # data JSON cannot carry
+        channel.send(protocol.Answer(query.id, {}, f"{type(e).__name__}: {e}"))
 
 
 def _import_torch() -> None:
@@ -92,8 +130,11 @@ def _import_torch() -> None:
         pass
 
 
-def _run_source(channel: Channel, message: protocol.RunSource) -> None:
-    """Run a recipe for the window: every statement reported, its output captured."""
+def _run_source(channel: Channel, message: protocol.RunSource,
+                values: queries.Values) -> None:
+    """Run a recipe for the window: every statement reported, its output captured, and
+    what each bound kept for the views to ask about (``values``)."""
+    values.start(message.run_id)
     runner = Runner(message.path, message.source, user_code=_user_code)
     if message.cwd:
         os.chdir(message.cwd)
@@ -110,7 +151,8 @@ def _run_source(channel: Channel, message: protocol.RunSource) -> None:
             traceback.print_exception(type(e), e, None)
             code = 1
         else:
-            code = _run_statements(channel, runner, taps, flusher, message.stop_before)
+            code = _run_statements(channel, runner, taps, flusher, values,
+                                   message.stop_before)
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
@@ -118,7 +160,7 @@ def _run_source(channel: Channel, message: protocol.RunSource) -> None:
 
 
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
-                    stop_before: int = -1) -> int:
+                    values: queries.Values, stop_before: int = -1) -> int:
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
     for i, statement in enumerate(runner.statements[:count]):
@@ -128,8 +170,9 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         before = user_names(runner.namespace)
         outcome = runner.run_statement(i, record_loops=True)
         flusher.flush()
-        names = {name: summarize(runner.namespace[name])
-                 for name in changed(before, runner.namespace)[:MAX_NAMES]}
+        bound = changed(before, runner.namespace)[:MAX_NAMES]
+        values.keep(i, runner.namespace, bound)
+        names = {name: summarize(runner.namespace[name]) for name in bound}
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
                                        outcome.loop))
@@ -138,7 +181,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
     return 0
 
 
-def _run_file(conn: Connection, message: protocol.RunFile) -> int:
+def _run_file(channel: Channel, message: protocol.RunFile) -> int:
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
     report = RunReport() if message.report else None
@@ -157,6 +200,6 @@ def _run_file(conn: Connection, message: protocol.RunFile) -> int:
     else:
         with report.capture():
             code = runner.run(after)
-        protocol.send(conn, protocol.Report(report.finish(runner.namespace)))
-    protocol.send(conn, protocol.Done(code, out_of_memory))
+        channel.send(protocol.Report(report.finish(runner.namespace)))
+    channel.send(protocol.Done(code, out_of_memory))
     return code

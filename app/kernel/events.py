@@ -62,7 +62,17 @@ class Ended:
     message: str = ""
 
 
-Event = KernelStarting | KernelReady | RunMessage | Restoring | Ended
+@dataclass(frozen=True)
+class Answered:
+    """The kernel's answer to query ``query_id`` (``KernelSession.ask``): ``data``, or why
+    there is none (``error``: the kernel's message, or that the kernel ended)."""
+
+    query_id: int
+    data: dict
+    error: str = ""
+
+
+Event = KernelStarting | KernelReady | RunMessage | Restoring | Ended | Answered
 
 
 class EventQueue:

@@ -36,11 +36,29 @@ class RunSource:
     cwd: str = ""
     memory_budget: int = 0
     stop_before: int = -1  # run only statements [0, stop_before); -1 for all of them
+    run_id: int = 0  # what ``Query`` names to ask about this run's values
 
 
 @dataclass
 class Warm:
     """Import torch now, in the background, so the first run starts warm."""
+
+
+@dataclass
+class Query:
+    """A view asks about a value of the last window run (supervisor to kernel); the
+    kernel answers on its reader thread, even while the recipe runs
+    (``app.kernel.queries``)."""
+
+    id: int
+    kind: str
+    args: dict = field(default_factory=dict)
+
+
+@dataclass
+class Interrupt:
+    """Raise ``KeyboardInterrupt`` in the recipe (supervisor to kernel): Stop where the
+    kernel's process group cannot be signalled (Windows)."""
 
 
 @dataclass
@@ -103,6 +121,16 @@ class Report:
 
 
 @dataclass
+class Answer:
+    """The answer to ``Query`` ``id`` (kernel to supervisor): plain ``data``, where numpy
+    arrays travel as raw frames after the message; or why there is none, ``error``."""
+
+    id: int
+    data: dict = field(default_factory=dict)
+    error: str = ""
+
+
+@dataclass
 class Done:
     """The run ended with python's exit code (kernel to supervisor)."""
 
@@ -111,7 +139,8 @@ class Done:
 
 
 MESSAGES = {cls.__name__: cls for cls in (
-    RunFile, RunSource, Warm, Shutdown, Ready, StepStarted, Output, StepDone, Report, Done)}
+    RunFile, RunSource, Warm, Query, Interrupt, Shutdown, Ready, StepStarted, Output, StepDone,
+    Answer, Report, Done)}
 
 
 def encode(message: Any) -> bytes:
@@ -169,7 +198,10 @@ def _scalar_values(column: array, kind: str) -> list:
 
 def decode(data: bytes) -> Any:
     """The message in ``data``; ``ValueError`` when it is not one."""
-    raw = json.loads(data.decode("utf-8"))
+    return _message(json.loads(data.decode("utf-8")))
+
+
+def _message(raw: Any) -> Any:
     cls = MESSAGES.get(raw.pop("type", None) if isinstance(raw, dict) else None)
     if cls is None:
         raise ValueError("not a kernel message")
@@ -177,7 +209,44 @@ def decode(data: bytes) -> Any:
     return cls(**{k: v for k, v in raw.items() if k in names})
 
 
+def _pack_arrays(value: Any, frames: list[bytes]) -> Any:
+    """``value`` with each numpy array replaced by its place among ``frames``."""
+    if isinstance(value, dict):
+        return {k: _pack_arrays(v, frames) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_pack_arrays(v, frames) for v in value]
+    if type(value).__module__ == "numpy" and hasattr(value, "tobytes") \
+            and hasattr(value, "shape"):
+        array = value if value.flags.c_contiguous else value.copy()
+        frames.append(array.tobytes())
+        return {"__frame__": len(frames) - 1, "dtype": array.dtype.str,
+                "shape": list(array.shape)}
+    return value
+
+
+def _unpack_arrays(value: Any, frames: list[bytes]) -> Any:
+    if isinstance(value, dict):
+        if "__frame__" in value:
+            import numpy as np
+
+            data = bytearray(frames[value["__frame__"]])  # writable, for torch.from_numpy
+            return np.frombuffer(data, dtype=np.dtype(value["dtype"])).reshape(value["shape"])
+        return {k: _unpack_arrays(v, frames) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unpack_arrays(v, frames) for v in value]
+    return value
+
+
 def send(conn: Connection, message: Any) -> None:
+    if isinstance(message, Answer):
+        frames: list[bytes] = []
+        data = _pack_arrays(message.data, frames)
+        conn.send_bytes(json.dumps({"type": "Answer", "id": message.id, "data": data,
+                                    "error": message.error, "frames": len(frames)})
+                        .encode("utf-8"))
+        for frame in frames:
+            conn.send_bytes(frame)
+        return
     if isinstance(message, StepDone) and message.loop:
         data, frames = _encode_step(message)
         conn.send_bytes(data)
@@ -189,7 +258,12 @@ def send(conn: Connection, message: Any) -> None:
 
 def receive(conn: Connection) -> Any:
     """The next message; ``EOFError`` when the other side has gone."""
-    message = decode(conn.recv_bytes())
+    raw = json.loads(conn.recv_bytes().decode("utf-8"))
+    count = raw.get("frames", 0) if isinstance(raw, dict) and raw.get("type") == "Answer" else 0
+    message = _message(raw)
     if isinstance(message, StepDone):
         _read_frames(conn, message)
+    elif isinstance(message, Answer):
+        frames = [conn.recv_bytes() for _ in range(int(count))]
+        message.data = _unpack_arrays(message.data, frames)
     return message

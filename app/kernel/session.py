@@ -25,6 +25,7 @@ from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.kernel import protocol
 from app.kernel.budget import budget_text, is_out_of_memory
 from app.kernel.events import (
+    Answered,
     Ended,
     Event,
     EventQueue,
@@ -87,6 +88,7 @@ class KernelSession:
         self._events = EventQueue()
         self._commands: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self._ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -94,6 +96,7 @@ class KernelSession:
         self._kernel: Kernel | None = None
         self._run: _Run | None = None
         self._born = 0.0  # when the kernel started
+        self._asked: set[int] = set()  # queries the kernel has not answered yet
 
     # -- the window's side ---------------------------------------------------------------
     def start(self) -> None:
@@ -119,6 +122,14 @@ class KernelSession:
                                         self.run_timeout if timeout is None else timeout)))
         self.start()
         return run_id
+
+    def ask(self, kind: str, args: dict) -> int:
+        """Ask the kernel about a value of its last run (``app.kernel.queries``); the
+        answer comes as an ``Answered`` event with the id returned, even mid-run."""
+        query_id = next(self._query_ids)
+        self._commands.put(("ask", protocol.Query(query_id, kind, args)))
+        self.start()
+        return query_id
 
     def stop(self) -> None:
         """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
@@ -160,8 +171,8 @@ class KernelSession:
     def _step(self) -> bool:
         run = self._run
         try:
-            command = (self._commands.get(timeout=_IDLE_S) if run is None
-                       else self._commands.get_nowait())
+            command = (self._commands.get_nowait() if run is not None
+                       else self._commands.get(timeout=_RECEIVE_S if self._asked else _IDLE_S))
         except queue.Empty:
             command = None
         if command is not None:
@@ -170,7 +181,17 @@ class KernelSession:
             self._follow(run)
         elif self._kernel is not None and not self._kernel.alive:
             self._lost_while_idle(self._kernel)
+        elif self._asked and self._kernel is not None:
+            self._take_answers(self._kernel)
         return True
+
+    def _take_answers(self, kernel: Kernel) -> None:
+        """While no run goes on: what the kernel answered."""
+        try:
+            while (message := kernel.receive(0)) is not None:
+                self._forward(None, message)
+        except (EOFError, OSError, ValueError):
+            self._lost_while_idle(kernel)
 
     def _obey(self, command: tuple) -> bool:
         kind, run = command[0], self._run
@@ -181,6 +202,8 @@ class KernelSession:
                 self._halt(run, "stopped",
                            QT_TRANSLATE_NOOP("Kernel", "A new run replaced this one."))
             self._start(command[1])
+        elif kind == "ask":
+            self._send_query(command[1])
         elif kind == "stop" and run is not None:
             self._halt(run, "stopped", restore=True)
         elif kind == "restart":
@@ -190,6 +213,18 @@ class KernelSession:
                           QT_TRANSLATE_NOOP("Kernel", "The kernel was restarted."))
             self._replace("restart")
         return True
+
+    def _send_query(self, query: protocol.Query) -> None:
+        kernel = self._kernel
+        if kernel is None or not kernel.alive:
+            self._events.put(Answered(query.id, {}, "no kernel runs now"))
+            return
+        try:
+            kernel.send(query)
+        except (OSError, ValueError):
+            self._events.put(Answered(query.id, {}, "the kernel has gone"))
+            return
+        self._asked.add(query.id)
 
     def _start(self, run: _Run) -> None:
         if self._kernel is None:
@@ -203,7 +238,7 @@ class KernelSession:
             run.deadline = time.monotonic() + run.timeout
         try:
             kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
-                                           run.stop_before))
+                                           run.stop_before, run.run_id))
         except (OSError, ValueError):
             self._died(run)
 
@@ -232,7 +267,13 @@ class KernelSession:
         elif message is None and not kernel.alive:
             self._died(run)
 
-    def _forward(self, run: _Run, message: object) -> None:
+    def _forward(self, run: _Run | None, message: object) -> None:
+        if isinstance(message, protocol.Answer):
+            self._asked.discard(message.id)
+            self._events.put(Answered(message.id, message.data, message.error))
+            return
+        if run is None:
+            return  # what a run that is over still sent
         if isinstance(message, protocol.StepDone):
             run.finished += 1
             # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
@@ -312,6 +353,9 @@ class KernelSession:
         if old is not None:
             old.kill()
             old.close()
+        for query_id in sorted(self._asked):  # never answered: say so
+            self._events.put(Answered(query_id, {}, "the kernel ended before it answered"))
+        self._asked.clear()
         self._events.put(KernelStarting(cause, message))
         try:
             kernel = Kernel(self.memory_budget)

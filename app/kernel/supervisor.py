@@ -3,7 +3,9 @@
 The supervisor owns the kill path and the budgets, in one place:
 
 - **Stop** signals the kernel's process group with SIGINT, and the recipe gets a
-  ``KeyboardInterrupt`` (Windows: the same through ``CTRL_BREAK``-free means, a kill).
+  ``KeyboardInterrupt``. Where there are no process groups (Windows) it sends
+  ``Interrupt``, and the kernel's reader thread raises it in the recipe
+  (``_thread.interrupt_main``).
   A running C++ op cannot be interrupted (a 6000x6000 matmul took 2.2 s to notice), so
   if the kernel has not stopped within ``STOP_GRACE_S`` it ends the whole group.
 - **Time**: ``wait(timeout)`` stops a run that goes past its time.
@@ -100,6 +102,11 @@ class Kernel:
                 pass
         if sys.platform != "win32" and self.process.pid:
             os.kill(self.process.pid, signal.SIGINT)
+        else:  # no process group to signal: the kernel's reader thread interrupts it
+            try:
+                self.send(protocol.Interrupt())
+            except (OSError, ValueError):
+                pass
 
     def kill(self) -> None:
         """End the kernel and every process of its group now."""

@@ -10,6 +10,7 @@ import codecs
 import io
 import os
 import tempfile
+from collections.abc import Callable
 
 from psygnal import Signal
 
@@ -71,6 +72,7 @@ class Document:
         #: The kernel run under way, or None; how the last one ended (an ``Ended``).
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
+        self._asked: dict[int, Callable[[dict, str], None]] = {}
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -124,14 +126,27 @@ class Document:
         if self.kernel is not None and self.kernel_run is not None:
             self.kernel.stop()
 
+    def ask(self, kind: str, args: dict, on_answer: Callable[[dict, str], None]) -> bool:
+        """Ask the kernel about a value of its run (``app.kernel.queries``); ``on_answer(data,
+        error)`` is called from ``take_kernel_events``. False when there is no kernel."""
+        if self.kernel is None:
+            return False
+        self._asked[self.kernel.ask(kind, args)] = on_answer
+        return True
+
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
-        from app.kernel.events import Ended, Restoring, RunMessage
+        from app.kernel.events import Answered, Ended, Restoring, RunMessage
 
         state, changed, moved, printed = self.kernel_run, False, False, ""
         for event in events:
+            if isinstance(event, Answered):
+                on_answer = self._asked.pop(event.query_id, None)
+                if on_answer is not None:
+                    on_answer(event.data, event.error)
+                continue
             if state is None:
-                break
+                continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
                 before = state.progress
                 changed |= state.apply(event.message)
@@ -231,10 +246,16 @@ class Document:
         return target
 
     def _first_named(self) -> int | None:
+        """The first step that binds a name: a form's, or a code step's (a loop, a def)."""
         for i, step in enumerate(self.recipe.steps):
-            if step.name:
+            if step.name or (step.is_code and step.expr.binds):  # type: ignore[union-attr]
                 return i
         return None
+
+    @property
+    def asking(self) -> bool:
+        """Whether a view waits for the kernel's answer to a question."""
+        return bool(self._asked)
 
     def _set_held(self, held: bool) -> None:
         if held != self.held:

@@ -24,11 +24,15 @@ OUTPUT_LIMIT = 256 * 1024
 @dataclass
 class KernelValue:
     """A step's value as the kernel described it: ``names`` it bound or changed, with
-    their summaries; ``loop``, a top-level loop's report; ``error_line``, where it failed."""
+    their summaries; ``loop``, a top-level loop's report; ``error_line``, where it failed.
+    ``statement`` and ``run_id`` name it when a view asks the kernel for more of a value
+    (``Document.ask``)."""
 
     names: dict = field(default_factory=dict)
     loop: dict | None = None
     error_line: int | None = None
+    statement: int = -1
+    run_id: int = 0
 
 
 @dataclass
@@ -101,7 +105,8 @@ class KernelRunState:
             for result in self._results(message.index):
                 result.status = "error" if message.error else "ok"
                 result.error, result.error_type = message.message, message.error or ""
-                result.value = KernelValue(message.names, message.loop, message.error_line)
+                result.value = KernelValue(message.names, message.loop, message.error_line,
+                                           message.index, self.run_id)
             return bool(self.steps_of.get(message.index))
         return False
 

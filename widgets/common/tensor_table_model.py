@@ -53,9 +53,13 @@ class PlaneAddress:
     rows_dim: int = 0
     cols_dim: int = 1
     fixed: dict[int, int] = field(default_factory=dict)
+    #: Every how many rows and columns of the tensor the plane holds one (a big plane
+    #: comes from the kernel as an even sample).
+    step: tuple[int, int] = (1, 1)
 
     def index(self, row: int, col: int) -> tuple[int, ...]:
         """The full index in the tensor of the plane's cell ``(row, col)``."""
+        row, col = row * self.step[0], col * self.step[1]
         if self.ndim == 0:
             return ()
         if self.ndim == 1:
@@ -133,7 +137,7 @@ class TensorTableModel(QAbstractTableModel):
                 return ""
             if orientation == _HORIZONTAL and self._address.ndim == 0:
                 return ""
-            return str(section)
+            return str(section * self._address.step[orientation == _HORIZONTAL])
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QPointF, QSize, Qt, Sig
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.explain.tensor_info import plane_array
+from app.tensor_info import plane_array
 from widgets.common.tensor_table_model import TensorTableModel, format_cell, full_precision
 
 Index = tuple[int, ...]

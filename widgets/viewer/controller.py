@@ -7,17 +7,20 @@ It never writes to the document. Statistics of a big tensor are taken off the GU
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
 from typing import Any
 
 import torch
 from PySide6.QtCore import QCoreApplication, QObject
 
-from app.explain.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 from app.kernel.summary import summary_tensor, summary_text
 from app.recipe.document import Document
 from app.recipe.evaluator import StepResult
 from app.recipe.kernel_results import KernelValue
 from app.recipe.writer import write_step
+from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tuple_text
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.tensor_table_model import PlaneAddress
@@ -52,6 +55,8 @@ class ViewerController(FollowsDocument, QObject):
         self._auto_key: tuple[Any, ...] | None = None
         self._heatmap_stale = False
         self._loop_shown: tuple | None = None  # a loop step's (label, code, value) shown
+        #: The kernel's tensor shown: (run, statement, name, number of dimensions).
+        self._remote: tuple[int, int, str, int] | None = None
         view.mode_changed.connect(self._on_view_mode_changed)
         view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
@@ -152,26 +157,83 @@ class ViewerController(FollowsDocument, QObject):
         if not names:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
         self._view.show_header(label, code, "\n".join(lines))
+        at_end = not samples or iteration == max(int(k) for k in samples)
         for name, summary in names.items():
-            tensor = summary_tensor(summary)
+            if summary.get("type") != "Tensor":
+                continue
+            if at_end and value.run_id and self._document.kernel is not None:
+                self._show_remote(value, name, summary)  # the kernel holds it: ask
+                return
+            tensor = summary_tensor(summary)  # an iteration's small tensor, carried whole
             if tensor is not None:
                 self._show_tensor(tensor, name)
                 return
         self._show_no_tensor()
+
+    # -- a tensor the kernel holds ------------------------------------------------------
+    def _show_remote(self, value: KernelValue, name: str, summary: dict) -> None:
+        """Show a tensor of the kernel's: the plane shown, its facts and statistics are
+        asked for (``app.kernel.queries``); big ones never leave the kernel whole."""
+        view = self._view
+        self._tensor, self._name = None, name
+        shape = tuple(summary.get("shape", ()))
+        self._remote = (value.run_id, value.statement, name, len(shape))
+        view.show_tensor([("shape", tuple_text(shape)), ("dtype", summary.get("dtype", "")),
+                          ("device", summary.get("device", ""))])
+        view.show_stats_pending()
+        view.set_shape(shape)
+        big = math.prod(shape) > HEATMAP_NUMEL
+        auto_key = (self._document.selected, name, big)
+        if auto_key != self._auto_key:
+            self._auto_key = auto_key
+            view.show_mode("heatmap" if big else self._preferred_mode)
+        self._ask_plane(stats=True)
+
+    def _ask_plane(self, stats: bool) -> None:
+        run_id, statement, name, ndim = self._remote
+        rows_dim, cols_dim, fixed = self._view.plane_dims
+        self._stats_generation += 1
+        args = {"run": run_id, "statement": statement, "name": name, "rows": rows_dim,
+                "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
+                "stats": stats}
+        address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
+        self._document.ask("tensor", args, functools.partial(
+            self._on_remote_answer, self._stats_generation, address))
+
+    def _on_remote_answer(self, generation: int, address: PlaneAddress, data: dict,
+                          error: str) -> None:
+        if generation != self._stats_generation:
+            return  # another tensor, or another plane, is shown by now
+        view = self._view
+        if error:
+            view.show_stats_failed(error)
+            view.clear_plane()
+            return
+        view.show_tensor([tuple(f) for f in data.get("facts", ())])
+        if "stats" in data:
+            view.show_stats([tuple(s) for s in data["stats"]])
+        if "plane" not in data:
+            view.clear_plane()
+            return
+        step = tuple(data.get("step", (1, 1)))
+        view.show_plane(data["plane"], dataclasses.replace(address, step=step))
+        self._heatmap_stale = True
+        if view.mode == "heatmap":
+            self._sync_heatmap()
 
     def _on_view_iteration(self, iteration: int) -> None:
         if self._loop_shown is not None:
             self._show_kernel_value(*self._loop_shown, iteration=iteration)
 
     def _show_no_tensor(self) -> None:
-        self._tensor = None
+        self._tensor = self._remote = None
         self._stats_generation += 1
         self._auto_key = None
         self._view.show_no_tensor()
 
     def _show_tensor(self, t: torch.Tensor, name: str) -> None:
         view = self._view
-        self._tensor, self._name = t.detach(), name
+        self._tensor, self._name, self._remote = t.detach(), name, None
         view.show_tensor(tensor_facts(t))
         self._stats_generation += 1
         if t.numel() > SYNC_STATS_NUMEL and t.device.type != "meta":
@@ -225,4 +287,7 @@ class ViewerController(FollowsDocument, QObject):
             self._sync_heatmap()
 
     def _on_view_plane_changed(self) -> None:
-        self._show_plane()
+        if self._remote is not None:
+            self._ask_plane(stats=False)
+        else:
+            self._show_plane()

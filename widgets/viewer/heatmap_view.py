@@ -53,6 +53,7 @@ class HeatmapView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._values: np.ndarray = np.zeros((0, 0))
+        self._step = (1, 1)
         self._generation = 0  # a newer plane makes a running job's image stale
         self._axis_labels: tuple[str, str] | None = None
         self._pending = False
@@ -125,10 +126,11 @@ class HeatmapView(QWidget):
         self._plot.setLabel("bottom", cols)
 
     # -- the plane ---------------------------------------------------------------------
-    def set_plane(self, values: np.ndarray) -> None:
-        """Show the 2-D array ``values``."""
-        shape_changed = values.shape != self._values.shape
-        self._values = values
+    def set_plane(self, values: np.ndarray, step: tuple[int, int] = (1, 1)) -> None:
+        """Show the 2-D array ``values``: every ``step`` rows and columns of the plane (an
+        even sample of a big one), drawn where they are in it."""
+        shape_changed = values.shape != self._values.shape or step != self._step
+        self._values, self._step = values, step
         self._generation += 1
         self._pending = False
         self._readout.setText(" ")
@@ -154,7 +156,8 @@ class HeatmapView(QWidget):
 
     def _show_image(self, image: np.ndarray, levels: tuple[float, float]) -> None:
         self._image.setImage(image, autoLevels=False)
-        self._image.setRect(QRectF(-0.5, -0.5, self._values.shape[1], self._values.shape[0]))
+        (rows, cols), (step_r, step_c) = self._values.shape, self._step
+        self._image.setRect(QRectF(-0.5 * step_c, -0.5 * step_r, cols * step_c, rows * step_r))
         self._image.show()
         self._bar.setLevels(levels)
 
@@ -174,12 +177,14 @@ class HeatmapView(QWidget):
     def _on_view_mouse_moved(self, pos: QPointF) -> None:
         rows, cols = self._values.shape
         point = self._plot.getViewBox().mapSceneToView(pos)
-        row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
+        step_r, step_c = self._step
+        row = int(np.floor(point.y() / step_r + 0.5))
+        col = int(np.floor(point.x() / step_c + 0.5))
         inside = self._plot.getViewBox().sceneBoundingRect().contains(pos)
         if inside and 0 <= row < rows and 0 <= col < cols:
             value = full_precision(self._values[row, col])
             self._readout.setText(self.tr("[{row}, {col}] = {value}").format(
-                row=row, col=col, value=value))
+                row=row * step_r, col=col * step_c, value=value))
         else:
             self._readout.setText(" ")
 

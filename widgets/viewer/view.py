@@ -292,7 +292,7 @@ class ViewerView(QWidget):
                                           if address.ndim else "")
 
     def draw_heatmap(self) -> None:
-        self._heatmap.set_plane(self._table_model.values)
+        self._heatmap.set_plane(self._table_model.values, self._table_model.address.step)
 
     def _on_view_tab_changed(self, tab: int) -> None:
         self.mode_changed.emit(MODES[tab])

@@ -33,12 +33,12 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
     strided = t.layout == torch.strided
     grad_fn = t.grad_fn
     return [
-        ("shape", _tuple_text(tuple(t.shape))),
+        ("shape", tuple_text(tuple(t.shape))),
         ("dtype", str(t.dtype)),
         ("device", str(t.device)),
         ("numel", f"{t.numel():,}"),
         ("bytes", _bytes_text(t.numel() * t.element_size())),
-        ("strides", _tuple_text(t.stride()) if strided else MISSING),
+        ("strides", tuple_text(t.stride()) if strided else MISSING),
         ("storage offset", str(t.storage_offset()) if strided else MISSING),
         ("is_contiguous", str(t.is_contiguous()) if strided else MISSING),
         ("requires_grad", str(t.requires_grad)),
@@ -188,7 +188,7 @@ def _dim(d: int, ndim: int) -> int:
     return d % ndim
 
 
-def _tuple_text(values: tuple[int, ...]) -> str:
+def tuple_text(values: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(v) for v in values) + ("," if len(values) == 1 else "") + ")"
 
 

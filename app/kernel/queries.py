@@ -1,0 +1,112 @@
+"""What the window's views ask the kernel about the values of its last run.
+
+Runs in the kernel process, on its reader thread: a view may ask while the recipe still
+runs (a finished step's tensor, shown while a training loop goes on). Large tensors stay
+in the kernel, as in spyder-kernels; a view asks for the part it shows:
+
+- ``tensor``: a tensor's facts and statistics (``app.tensor_info``) and one 2-D
+  plane of it, at most ``MAX_PLANE_CELLS`` cells: past that, an even sample of its rows
+  and columns, whose steps the answer gives.
+
+Each answer is plain data; numpy arrays travel as raw frames beside it (``protocol``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+from typing import Any
+
+#: The most cells of a plane one answer carries (8 MiB of float32).
+MAX_PLANE_CELLS = 1 << 21
+
+
+class QueryError(Exception):
+    """Why a query has no answer (said to the view, never raised in the window)."""
+
+
+class Values:
+    """The objects each top-level statement of the last window run bound or changed.
+
+    They are the objects themselves, not copies: a later statement that changes one in
+    place changes what is shown, as a variable explorer would.
+    """
+
+    def __init__(self) -> None:
+        self.run_id = 0
+        self._by_statement: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def start(self, run_id: int, keep_before: int = 0) -> None:
+        """A new run: statements from ``keep_before`` on will report again."""
+        with self._lock:
+            self.run_id = run_id
+            self._by_statement = {i: v for i, v in self._by_statement.items()
+                                  if i < keep_before}
+
+    def keep(self, index: int, namespace: dict[str, Any], names: list[str]) -> None:
+        with self._lock:
+            self._by_statement[index] = {n: namespace[n] for n in names if n in namespace}
+
+    def get(self, run_id: int, statement: int, name: str) -> Any:
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            bound = self._by_statement.get(statement, {})
+            if name not in bound:
+                raise QueryError(f"statement {statement + 1} left no value named {name!r}")
+            return bound[name]
+
+
+def answer(values: Values, kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The data for query ``kind``; ``QueryError`` says why there is none."""
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise QueryError(f"no such query: {kind!r}")
+    return handler(values, args)
+
+
+def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    torch = sys.modules.get("torch")
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
+    if torch is None or not isinstance(value, torch.Tensor):
+        raise QueryError(f"{args['name']} is not a tensor")
+    from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
+
+    t = value.detach()
+    out: dict[str, Any] = {"facts": tensor_facts(t), "shape": list(t.shape)}
+    if args.get("stats", True):
+        out["stats"] = tensor_stats(t)
+    fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
+    try:
+        p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)
+    except (IndexError, ValueError, RuntimeError, NotImplementedError, TypeError) as e:
+        out["plane_error"] = str(e)
+        return out
+    rows, cols = p.shape
+    step_r = step_c = 1
+    if rows * cols > MAX_PLANE_CELLS:  # an even sample, its aspect kept
+        step_r, step_c = sample_steps(rows, cols)
+        p = p[::step_r, ::step_c]
+    try:
+        out["plane"] = plane_array(p).copy()
+    except (TypeError, RuntimeError, NotImplementedError) as e:  # meta, sparse...
+        out["plane_error"] = str(e)
+        return out
+    out["step"] = [step_r, step_c]
+    return out
+
+
+def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[int, int]:
+    """Steps through the rows and the columns of a plane that keep about ``cells`` of it:
+    the same step both ways, but for a side too short to need one."""
+    step = math.ceil(math.sqrt(rows * cols / cells))
+    if rows <= step:
+        return 1, math.ceil(rows * cols / cells)
+    if cols <= step:
+        return math.ceil(rows * cols / cells), 1
+    return step, step
+
+
+_HANDLERS = {"tensor": _tensor}
