@@ -269,3 +269,33 @@ for step in range(150):
     assert loop["scalars"]["loss"] == [3.0 * (s + 1) ** 2 for s in range(150)]
     assert loop["samples"]["10"]["w"]["values"] == [11.0, 11.0, 11.0]  # then, not at the end
     assert loop["samples"]["149"]["loss"]["values"] == 3.0 * 150 ** 2
+
+
+@pytest.mark.parametrize("header", [
+    "",  # the builtin range: the counter's values are worked out, never taken
+    "def range(*args):\n    return [k for k in __builtins__.range(*args)]\n\n\n",  # not it
+])
+def test_a_range_counter_is_told_as_python_has_it(kernel, tmp_path, header):
+    source = header + ("total = 0\nfor i in range(3, 300_003, 2):\n    total += i\n"
+                       "    if i == 7:\n        continue\n")
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[-1].loop
+    assert code == 0 and loop["iterations"] == 150_000
+    kept = loop["scalar_steps"]
+    assert len(kept) == 75_000 and kept[:3] == [0, 2, 4]  # 10^5 at most: every other one
+    assert loop["scalars"]["i"] == [3 + 2 * n for n in kept]
+    assert loop["scalar_kinds"]["i"] == "int"
+    for n in (0, 57, 149_999):
+        if str(n) in loop["samples"]:
+            sample = loop["samples"][str(n)]
+            assert list(sample)[0] == "i"  # the target first, as the loop names it
+            assert sample["i"] == {"type": "int", "value": 3 + 2 * n}
+            assert sample["total"]["value"] == sum(3 + 2 * k for k in range(n + 1))
+
+
+def test_a_counter_the_body_rebinds_behind_its_back_is_not_told(kernel, tmp_path):
+    source = "for i in range(5000):\n    exec('i = -1')\n    j = i\n"
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[0].loop
+    assert code == 0 and loop["iterations"] == 5000
+    assert "i" not in loop["scalars"] and loop["scalars"]["j"] == [-1] * 5000

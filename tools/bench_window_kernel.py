@@ -78,6 +78,7 @@ def bench_long_evaluation(pairs: int, figure, percentile, qapp) -> list:
                 seconds.append(len(running) * 0.016)
     finally:
         window.kernel_hook.close()
+        window.confirm_discard = lambda: True  # the edited recipe: no question to answer
         window.close()
     value = statistics.median(busy)
     return [figure("window responsiveness, long evaluation",

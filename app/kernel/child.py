@@ -48,15 +48,38 @@ def _user_code():
 
 
 class Channel:
-    """The pipe to the supervisor; sends from the main thread and the output flusher."""
+    """The pipe to the supervisor, written by a thread of its own.
+
+    ``send`` encodes the message in the caller's thread and returns: the recipe goes on
+    while a loop's report of 10^5 scalars crosses the pipe (the write lets go of the GIL).
+    Messages leave in the order they were sent, from any thread; ``flush`` waits until
+    every one has gone (before ``Done`` is the last word, and before the kernel exits).
+    """
 
     def __init__(self, conn: Connection):
         self.conn = conn
-        self._lock = threading.Lock()
+        self._queue: queue.Queue[list[bytes]] = queue.Queue()
+        self._broken = False
+        threading.Thread(target=self._write, daemon=True, name="tensor-lab-kernel-writer"
+                         ).start()
 
     def send(self, message: object) -> None:
-        with self._lock:
-            protocol.send(self.conn, message)
+        self._queue.put(protocol.frames_of(message))
+
+    def flush(self) -> None:
+        self._queue.join()
+
+    def _write(self) -> None:
+        while True:
+            frames = self._queue.get()
+            try:
+                if not self._broken:
+                    for frame in frames:
+                        self.conn.send_bytes(frame)
+            except (OSError, ValueError):
+                self._broken = True  # the supervisor has gone; the reader ends the kernel
+            finally:
+                self._queue.task_done()
 
 
 def kernel_main(conn: Connection) -> None:
@@ -90,6 +113,7 @@ def kernel_main(conn: Connection) -> None:
                 code = _run_file(channel, message)
                 break
             _run_source(channel, message, values)
+    channel.flush()
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 
 
@@ -157,6 +181,7 @@ def _run_source(channel: Channel, message: protocol.RunSource,
         flusher.close()
         sys.stdout, sys.stderr = real
     channel.send(protocol.Done(code))
+    channel.flush()
 
 
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
@@ -202,4 +227,5 @@ def _run_file(channel: Channel, message: protocol.RunFile) -> int:
             code = runner.run(after)
         channel.send(protocol.Report(report.finish(runner.namespace)))
     channel.send(protocol.Done(code, out_of_memory))
+    channel.flush()
     return code

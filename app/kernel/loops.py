@@ -36,7 +36,7 @@ import copy
 import math
 import struct
 from array import array
-from functools import partial
+from functools import lru_cache, partial
 from itertools import chain, islice, repeat
 from typing import Any
 
@@ -123,7 +123,25 @@ def _recorder(attribute: str, *args: ast.expr) -> ast.expr:
     return ast.Call(method, list(args), [])
 
 
-def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str]]:
+def range_counter(node: ast.For | ast.While) -> str | None:
+    """The target of ``for NAME in range(...)`` whose body never binds NAME: its value in
+    iteration n is the range's n-th item, so the recorder need not take it each time."""
+    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+            and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
+            and node.iter.func.id == "range" and not node.iter.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.iter.args)):
+        return None
+    name = node.target.id
+    for stmt in node.body:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
+                return None
+            if isinstance(n, ast.Global | ast.Nonlocal) and name in n.names:
+                return None
+    return name
+
+
+def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str], str | None]:
     """A copy of the loop statement that hands its names' values to ``CAPTURE`` at the end
     of each iteration, its iterator or condition passing through the recorder; and before
     it, a ``global`` statement for those names and the recorder's.
@@ -131,14 +149,19 @@ def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str]]:
     At module level the namespace is both locals and globals, so ``global`` changes no
     meaning: it only has the names read with ``LOAD_GLOBAL``, whose cache skips the dict
     lookups ``LOAD_NAME`` does each time (the capture reads every name, every iteration).
+
+    Also returns the loop's names, and its ``range_counter`` (not captured: the recorder
+    works its values out from the range).
     """
     names = loop_names(node)
+    counter = range_counter(node)
+    captured = [n for n in names if n != counter]
     loop = copy.deepcopy(node)
 
     def capture(at: ast.stmt) -> ast.stmt:
         # try: CAPTURE.append(a); CAPTURE.append(b)... except NameError: RECORDER.unbound()
         # (list.append by name: the interpreter appends inline, without a call)
-        values = [ast.Name(n, ast.Load()) for n in names] or [ast.Constant(0)]
+        values = [ast.Name(n, ast.Load()) for n in captured] or [ast.Constant(0)]
         appends = [ast.Expr(ast.Call(ast.Attribute(ast.Name(CAPTURE, ast.Load()), "append",
                                                    ast.Load()), [v], [])) for v in values]
         recover = ast.Expr(_recorder("unbound"))
@@ -181,7 +204,7 @@ def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str]]:
         loop.test = _located(ast.BoolOp(ast.Or(), [_recorder("tick"), loop.test]),
                              loop.test, loop.test)
     declared = _located(ast.Global([RECORDER, CAPTURE, *names]), node)
-    return [declared, loop], names
+    return [declared, loop], names, counter
 
 
 # -- values --------------------------------------------------------------------------------
@@ -226,6 +249,12 @@ def _summary(value: Any) -> dict:
         return {"type": type(value).__name__, "repr": f"<summary failed: {type(e).__name__}>"}
 
 
+@lru_cache(maxsize=8)
+def _doubles(count: int) -> struct.Struct:
+    """The packer of ``count`` float64s (a full chunk's is made once, not parsed each time)."""
+    return struct.Struct(f"{count}d")
+
+
 # -- the recorder --------------------------------------------------------------------------
 class LoopRecorder:
     """Sees a loop's names at the end of each iteration; ``report()`` says what it kept.
@@ -236,15 +265,25 @@ class LoopRecorder:
     iterations while every name holds a plain scalar, else after each iteration.
     """
 
-    def __init__(self, namespace: dict, names: list[str]):
+    def __init__(self, namespace: dict, names: list[str], counter: str | None = None):
         self.namespace = namespace
-        self.names = names
-        self.width = max(1, len(names))  # values per iteration in `rows`
+        #: The loop's names in order; ``names`` are the ones the inserted code takes.
+        self.all_names = names
+        self.names = [n for n in names if n != counter]
+        #: ``range_counter``: while the loop runs over a real ``range``, its value in
+        #: iteration n is ``counter_range[n]``; else its items are kept as they come.
+        self.counter = counter
+        self.counter_range: range | None = None
+        self.counter_items: list | None = None
+        self.width = max(1, len(self.names))  # values per iteration in `rows`
         self.rows: list = []  # iterations not yet drained, flat
         self.count = 0
         self.last: tuple | None = None
         self.kinds: dict[int, str] = {}  # position -> scalar kind, from iteration 0
         self.columns: dict[int, array] = {}
+        #: While every name is a scalar and every iteration is kept: all of them, one
+        #: iteration after another (split into ``columns`` once, at the end or the bound).
+        self.interleaved: array | None = None
         self.stride = 1  # scalars kept every `stride` iterations
         self.first: dict[int, tuple | dict] = {}  # values, or their summaries
         self.later: list[tuple[int, tuple | dict]] = []
@@ -266,11 +305,21 @@ class LoopRecorder:
     # the hooks -------------------------------------------------------------------------
     def iterate(self, iterable: Any) -> Any:
         """``iterable``'s items in chunks, the recorder called (from C) between two."""
+        if self.counter is not None:
+            if type(iterable) is range:
+                self.counter_range = iterable
+            else:  # ``range`` is not the builtin here: keep the items themselves
+                self.counter_items = []
+                iterable = map(self._counted, iterable)
         items = chain(iter(iterable), iter(self._end, None))  # _end() runs once it is done
         return chain.from_iterable(iter(partial(self._chunk, items), None))
 
     def _end(self) -> None:
         self.exhausted = True
+
+    def _counted(self, item: Any) -> Any:
+        self.counter_items.append(item)  # type: ignore[union-attr]
+        return item
 
     def _chunk(self, items: Any) -> Any:
         return None if self.exhausted else islice(items, self._between())
@@ -285,6 +334,10 @@ class LoopRecorder:
             self.started = True
             return 1
         self.drain()
+        if self.counter_range is not None and self.count:  # between two iterations: did
+            now = self.namespace.get(self.counter, MISSING)  # the body (an exec) rebind it?
+            if type(now) is not int or now != self.counter_range[self.count - 1]:
+                self.counter_range = self.counter = None  # then it is not told
         return CHUNK if self.fast else 1
 
     def unbound(self) -> None:
@@ -331,11 +384,13 @@ class LoopRecorder:
         if offset >= n:
             return
         if self.stride == 1 and len(self.columns) == width:  # all of them: one C call
-            flat = array("d")
-            flat.frombytes(self._packed(rows))
-            for j, column in self.columns.items():
-                column.extend(flat if width == 1 else flat[j::width])
+            if self.interleaved is None:
+                self.interleaved = array("d")
+            self.interleaved.frombytes(self._packed(rows))
+            if len(self.interleaved) > SCALAR_LIMIT * width:
+                self._split()
         else:
+            self._split()
             step = self.stride * width
             for j, column in self.columns.items():
                 column.frombytes(self._packed(rows[offset * width + j::step]))
@@ -344,7 +399,7 @@ class LoopRecorder:
     def _packed(self, values: list) -> bytes:
         """``values`` as float64 bytes (NaN where one is not a number)."""
         try:
-            return struct.pack(f"{len(values)}d", *values)  # C, for plain numbers
+            return _doubles(len(values)).pack(*values)  # C, for plain numbers
         except (struct.error, TypeError, OverflowError):  # unbound, or something else now
             if any(type(v) not in _PLAIN and v is not MISSING for v in values):
                 self.fast = False  # may be big, or change in place: one iteration at a time
@@ -370,6 +425,13 @@ class LoopRecorder:
         return {name: _summary(v) for name, v in zip(self.names, values, strict=False)
                 if v is not MISSING}
 
+    def _split(self) -> None:
+        """Turn the interleaved values into one column per name."""
+        flat, self.interleaved = self.interleaved, None
+        if flat is not None:
+            for j, column in self.columns.items():
+                column.extend(flat if self.width == 1 else flat[j::self.width])
+
     def _bound(self) -> None:
         while self.columns and len(next(iter(self.columns.values()))) > SCALAR_LIMIT:
             for j in self.columns:
@@ -378,20 +440,60 @@ class LoopRecorder:
 
     # the report ----------------------------------------------------------------------------
     def report(self) -> dict:
-        """JSON-ready, but for ``scalars``: float64 ``array``s (``protocol`` sends them as
-        raw frames and the other side gets lists)."""
+        """JSON-ready, but for ``scalars`` (float64 ``array``s by name) or ``scalar_table``
+        (all of them in one, iteration after iteration): ``protocol`` sends them as raw
+        frames, and the other side gets ``scalars`` as lists. Samples of plain scalars
+        travel as rows of values (``plain_samples``); the other side makes them summaries.
+        """
         self.drain()
-        samples = {n: s for n, s in self.first.items()}
-        samples.update(self.later)
+        found: dict[int, tuple | dict] = {**self.first, **dict(self.later)}
         last = self.count - 1
-        if last >= 0 and last not in samples and self.last is not None:
-            samples[last] = self._summaries(self.last)
-        kept = sorted(samples)
-        samples = {str(n): self._summaries(samples[n]) for n in kept}
-        columns = {self.names[j]: c for j, c in self.columns.items()}
-        steps = len(next(iter(columns.values()))) if columns else 0
-        return {"iterations": self.count, "kept": kept,
-                "samples": samples,
-                "scalars": columns,
-                "scalar_kinds": {self.names[j]: k for j, k in self.kinds.items()},
-                "scalar_steps": {"start": 0, "step": self.stride, "count": steps}}
+        if last >= 0 and last not in found and self.last is not None:
+            found[last] = self.last
+        kept = sorted(found)
+        report = {"iterations": self.count, "kept": kept,
+                  "scalar_kinds": {self.names[j]: k for j, k in self.kinds.items()},
+                  "scalars": {}}
+        if self.interleaved is not None:  # every name a scalar, every iteration kept
+            report["scalar_table"] = {"names": list(self.names), "values": self.interleaved}
+            steps = len(self.interleaved) // self.width
+        else:
+            report["scalars"] = {self.names[j]: c for j, c in self.columns.items()}
+            steps = len(next(iter(self.columns.values()))) if self.columns else (
+                -(-self.count // self.stride))
+        report["scalar_steps"] = {"start": 0, "step": self.stride, "count": steps}
+        counter_at = self._report_counter(report, steps)
+        names = ([self.counter] if counter_at else []) + self.names
+        plain, samples = {}, {}
+        for n in kept:
+            values = found[n]
+            row = ((counter_at(n),) if counter_at else ()) + (
+                values if isinstance(values, tuple) else ())
+            if isinstance(values, tuple) and all(type(v) in _PLAIN for v in row):
+                plain[str(n)] = list(row)
+            else:
+                head = {self.counter: _summary(row[0])} if counter_at else {}
+                samples[str(n)] = {**head, **self._summaries(values)}
+        report["samples"] = samples
+        report["plain_samples"] = {"names": names, "rows": plain}
+        return report
+
+    def _report_counter(self, report: dict, steps: int) -> Any:
+        """The counter's values among the scalars; what gives its value in iteration n."""
+        name = self.counter
+        if name is None:
+            return None
+        if self.counter_range is not None:
+            r = self.counter_range
+            report["scalar_range"] = {"name": name, "start": r.start,
+                                      "step": r.step * self.stride, "count": steps}
+            report["scalar_kinds"][name] = "int"
+            return r.__getitem__
+        items = self.counter_items or []
+        kept = items[::self.stride][:steps]
+        kind = _scalar_kind(kept[0]) if kept else None
+        if kind is not None:
+            report["scalar_kinds"][name] = kind
+            column = report["scalars"][name] = array("d")
+            column.frombytes(self._packed(kept))
+        return items.__getitem__

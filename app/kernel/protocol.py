@@ -149,15 +149,20 @@ def encode(message: Any) -> bytes:
 
 def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
     """A ``StepDone`` whose loop scalars (float64 ``array``s) travel as raw frames after it
-    (a JSON list of 10^5 floats costs ~20 ms to write; a frame, a copy)."""
-    loop = message.loop
+    (a JSON list of 10^5 floats costs ~20 ms to write; a frame, a copy): its
+    ``scalar_table`` (every name, iteration after iteration) and its ``scalars`` columns.
+    A ``scalar_range`` (a ``range`` counter) travels as its start, step and count."""
+    loop = dict(message.loop or {})
     frames = []
-    if loop and loop.get("scalars"):
-        placed = {}
-        for name, column in loop["scalars"].items():
-            placed[name] = {"frame": len(frames), "length": len(column)}
-            frames.append(column.tobytes())
-        loop = {**loop, "scalars": placed, "frames": len(frames)}
+    if "scalar_table" in loop:
+        table = loop["scalar_table"]
+        frames.append(table["values"].tobytes())
+        loop["scalar_table"] = {"names": table["names"], "frame": 0}
+    placed = {}
+    for name, column in (loop.get("scalars") or {}).items():
+        placed[name] = {"frame": len(frames), "length": len(column)}
+        frames.append(column.tobytes())
+    loop["scalars"], loop["frames"] = placed, len(frames)
     raw = {f.name: getattr(message, f.name) for f in fields(message)}  # no deep copy
     raw["loop"] = loop
     return json.dumps({"type": "StepDone", **raw}).encode("utf-8"), frames
@@ -165,20 +170,44 @@ def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
 
 def _read_frames(conn: Connection, message: StepDone) -> None:
     loop = message.loop
-    if not loop or not loop.get("frames"):
+    if not loop or "frames" not in loop:
         return
     frames = [conn.recv_bytes() for _ in range(loop.pop("frames"))]
     kinds = loop.get("scalar_kinds", {})
-    scalars = {}
+    columns: dict[str, Any] = {}
+    if "scalar_table" in loop:  # one frame, iteration after iteration: split it here
+        table = loop.pop("scalar_table")
+        values = array("d")
+        values.frombytes(frames[table["frame"]])
+        names = table["names"]
+        columns = {name: values[j::len(names)] for j, name in enumerate(names)}
     for name, place in loop.get("scalars", {}).items():
-        column = array("d")
-        column.frombytes(frames[place["frame"]])
-        scalars[name] = _scalar_values(column, kinds.get(name, "float"))
+        columns[name] = array("d")
+        columns[name].frombytes(frames[place["frame"]])
+    scalars = {name: _scalar_values(column, kinds.get(name, "float"))
+               for name, column in columns.items()}
+    counter = loop.pop("scalar_range", None)
+    if counter:  # first, as the loop's target comes first
+        scalars = {counter["name"]: list(range(counter["start"], counter["start"] + counter[
+            "count"] * counter["step"], counter["step"]))[:counter["count"]], **scalars}
     loop["scalars"] = scalars
+    plain = loop.pop("plain_samples", None)
+    if plain:  # rows of plain scalars: their summaries, as ``summary.summarize`` has them
+        samples = loop.get("samples") or {}
+        names = plain["names"]
+        for n, row in plain["rows"].items():
+            samples[n] = {name: _plain_summary(v) for name, v in zip(names, row, strict=False)}
+        loop["samples"] = dict(sorted(samples.items(), key=lambda item: int(item[0])))
     steps = loop.get("scalar_steps")
     if isinstance(steps, dict):
         loop["scalar_steps"] = list(range(steps["start"], steps["start"] + steps["count"]
                                           * steps["step"], steps["step"]))
+
+
+def _plain_summary(value: Any) -> dict:
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"type": "float", "value": repr(value)}
+    return {"type": type(value).__name__, "value": value}
 
 
 def _scalar_values(column: array, kind: str) -> list:
@@ -237,23 +266,23 @@ def _unpack_arrays(value: Any, frames: list[bytes]) -> Any:
     return value
 
 
-def send(conn: Connection, message: Any) -> None:
+def frames_of(message: Any) -> list[bytes]:
+    """What ``send`` writes for ``message``: its JSON, then any raw frames."""
     if isinstance(message, Answer):
         frames: list[bytes] = []
         data = _pack_arrays(message.data, frames)
-        conn.send_bytes(json.dumps({"type": "Answer", "id": message.id, "data": data,
-                                    "error": message.error, "frames": len(frames)})
-                        .encode("utf-8"))
-        for frame in frames:
-            conn.send_bytes(frame)
-        return
-    if isinstance(message, StepDone) and message.loop:
-        data, frames = _encode_step(message)
-        conn.send_bytes(data)
-        for frame in frames:
-            conn.send_bytes(frame)
-        return
-    conn.send_bytes(encode(message))
+        head = json.dumps({"type": "Answer", "id": message.id, "data": data,
+                           "error": message.error, "frames": len(frames)}).encode("utf-8")
+        return [head, *frames]
+    if isinstance(message, StepDone) and message.loop is not None:
+        head, frames = _encode_step(message)
+        return [head, *frames]
+    return [encode(message)]
+
+
+def send(conn: Connection, message: Any) -> None:
+    for frame in frames_of(message):
+        conn.send_bytes(frame)
 
 
 def receive(conn: Connection) -> Any:

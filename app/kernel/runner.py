@@ -101,8 +101,8 @@ class Runner:
         start = time.perf_counter()
         recorder = None
         if record_loops and loops.is_loop(node):
-            rewritten, names = loops.instrument(node)
-            recorder = loops.LoopRecorder(self.namespace, names)
+            rewritten, names, counter = loops.instrument(node)
+            recorder = loops.LoopRecorder(self.namespace, names, counter)
             code = compile(ast.Module(body=rewritten, type_ignores=[]), self.filename,
                            "exec", flags=self._flags, dont_inherit=True)
         else:
