@@ -54,15 +54,26 @@ def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
     assert python.returncode == 0 and python.stdout == window.document.output
 
 
-def test_refused_file_keeps_the_current_recipe(window, tmp_path):
+def test_a_file_python_cannot_read_shows_its_text_and_undo_cannot_bring_back_another(
+        window, tmp_path):
+    from widgets.common.undo import push_edit
+
+    push_edit(window.undo_stack, window.document.recipe, lambda r: r.remove(0), "remove")
+    assert window.undo_stack.canUndo()  # undo would restore the welcome into the file
     bad = tmp_path / "bad.py"
     bad.write_text("import torch\nx = torch.ones(\n")
-    before = window.document.recipe.snapshot()
     assert not window.open_path(str(bad))
-    assert window.document.recipe.snapshot() == before
-    # said in the window, beside the recipe, never in a box that waits for a click
+    assert window.document.recipe.source == bad.read_text()
+    assert window.document.recipe.steps == () and window.document.held
+    # said in the window, beside the text, never in a box that waits for a click
     assert window.errors == [] and window.trust_bar.isVisible()
-    assert "bad.py did not open: Line 2" in window.trust_bar.message.text()
+    assert "bad.py cannot be read as Python, so nothing of it runs: Line 2" in \
+        window.trust_bar.message.text()
+    assert not window.undo_stack.canUndo()
+    missing = tmp_path / "missing.py"
+    assert not window.open_path(str(missing))  # cannot be read at all: what was stays
+    assert window.document.recipe.source == bad.read_text()
+    assert "missing.py did not open" in window.trust_bar.message.text()
 
 
 def test_layout_is_saved_in_qsettings(window, qtbot):

@@ -429,8 +429,11 @@ def outcome(window, path: str, opened: bool) -> str:
         return "refused without the trust bar saying why"
     if os.path.basename(path) not in bar.message.text():
         return f"refused, and the bar names another file: {bar.message.text()[:80]}"
-    if document.path == path:
-        return "refused, yet the document is on the file"
+    if document.path == path and (document.problem is None or document.recipe.steps
+                                  or not document.held):
+        return "refused, yet the document is on the file as a recipe"
+    if any(r.status in ("ok", "error") for r in document.run.results) or document.output:
+        return "refused, yet something ran"
     return "refused"
 
 
@@ -556,16 +559,17 @@ def test_every_other_way_of_opening_never_runs_the_file(
             window.trust_bar.hide()
             _drop(window, [path])
             app.processEvents()
-            note("drop", f, outcome(window, path, window.document.path == path))
+            note("drop", f, outcome(window, path, window.document.path == path
+                                    and window.document.problem is None))
             # the command line, and --screenshot's rendering of it, in this process
             other = launch.make_window(path, restore_layout=False, settings=Settings())
             other.confirm_discard = lambda: True
             try:
                 assert launch.save_screenshot(other, str(tmp_path / "shot.png"), (640, 400)) == 0
-                opened = other.document.path == path
+                opened = other.document.path == path and other.document.problem is None
                 note("command line", f, outcome(other, path, opened))
-                if not opened:
-                    assert other.document.path is None and not other.document.held  # welcome
+                if not opened and other.document.path != path:  # welcome
+                    assert other.document.path is None and not other.document.held
             finally:
                 other.close()
                 other.deleteLater()
@@ -583,7 +587,7 @@ def test_every_other_way_of_opening_never_runs_the_file(
             window.trust_bar.hide()
             hook = start_autosave(window, data)
             app.processEvents()
-            restored = window.document.path == path
+            restored = window.document.path == path and window.document.problem is None
             note("autosave", f, outcome(window, path, restored) if restored else "refused")
             hook.finish()
             hook.deleteLater()

@@ -14,6 +14,9 @@ import sys
 
 import pytest
 
+from app.expr import Call, Const
+from app.recipe.model import Step
+
 pytestmark = pytest.mark.gui
 
 RECIPE = "import torch\nx = torch.arange(6)\ny = x.view(2, 3)\nprint(y)\n"
@@ -125,3 +128,34 @@ def test_screenshot_of_a_file_that_cannot_open_never_waits_for_a_click(tmp_path,
     done, out = _screenshot(tmp_path, str(bad))  # a modal box would hang until the timeout
     assert done.returncode == 0, done.stderr
     assert out.is_file()
+    if content.startswith(b"x = ("):
+        assert "not run: bad.py cannot be read as Python" in done.stdout
+
+
+BROKEN = ("import torch\n# my notes, kept\nx = torch.ones(3)\n"
+          "for i in range(3)\n    print(i)\n")
+
+
+def test_a_file_python_cannot_read_shows_its_text_and_why_and_never_runs(window, tmp_path):
+    canary = tmp_path / "ran"
+    path = tmp_path / "broken.py"
+    path.write_bytes((BROKEN + f"open({str(canary)!r}, 'w')\n").encode())
+    assert not window.open_path(str(path))  # not opened as a recipe...
+    doc = window.document
+    assert doc.path == str(path) and doc.held and doc.recipe.steps == ()  # ...but shown
+    assert window.code.editor.toPlainText() == path.read_text()
+    bar = window.trust_bar
+    assert bar.isVisible() and not bar.run_button.isVisible()
+    assert "broken.py cannot be read as Python" in bar.message.text()
+    assert "Line 4" in bar.message.text() and "expected ':'" in bar.message.text()
+    window.window_actions["edit.run"].trigger()  # Ctrl+R: still nothing to run
+    assert doc.run.results == [] and doc.output == "" and not canary.exists()
+    # the text is the user's: an added step goes after it, and Save keeps every byte
+    doc.recipe.append(Step("y", Call("torch.ones", (Const(2),))))
+    assert doc.recipe.source.startswith(path.read_text())
+    assert doc.recipe.source.endswith("y = torch.ones(2)\n")
+    doc.save(tmp_path / "copy.py")
+    assert (tmp_path / "copy.py").read_text() == doc.recipe.source
+    window.document.new()
+    assert not bar.isVisible()  # the bar spoke of the last file
+

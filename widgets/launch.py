@@ -163,7 +163,8 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
     window = MainWindow(document, settings=settings)
     if restore_layout:
         window.restore_settings()
-    if recipe is None or not window.open_path(recipe, trust=trust):
+    opened = recipe is not None and window.open_path(recipe, trust=trust)
+    if not opened and document.path is None:  # nothing, or a file that is not there
         document.open_welcome()
     if present:
         window.presenter.set_enabled(True)

@@ -65,6 +65,8 @@ class Document:
         self.file_warnings: tuple[str, ...] = ()
         #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
         self.held = False
+        #: Why the open file cannot be read as Python (``open_unreadable``), or None.
+        self.problem: str | None = None
         #: The window's kernel (``app.kernel.session.KernelSession``), or None: then code
         #: steps wait. ``work_folder`` is where an unsaved recipe runs.
         self.kernel = None
@@ -190,6 +192,7 @@ class Document:
         """
         data = read_bytes(os.fspath(path))
         loaded = read_recipe(data)
+        self.problem = None
         self._set_held(not run)
         self.file_warnings = loaded.warnings
         self.selected = None
@@ -201,6 +204,21 @@ class Document:
             self.path_changed.emit(self.path)
         self._mark_saved()
         self.select(self._first_named())
+
+    def open_unreadable(self, path: str | os.PathLike, text: str, problem: str) -> None:
+        """Show the file at ``path`` that Python cannot read (``problem`` says why): its
+        ``text``, no steps, held, so that nothing of it runs; Save writes the text back."""
+        self._set_held(True)
+        self.file_warnings = ()
+        self.selected = None
+        self.bom = False
+        before, self.path = self.path, os.fspath(path)
+        self.recipe.restore(((), "", None, text))
+        self.problem = problem
+        if self.path != before:
+            self.path_changed.emit(self.path)
+        self._mark_saved()
+        self.selection_changed.emit(None)
 
     def set_source(self, text: str) -> None:
         """Make ``text`` the recipe (an edit of the whole text); raises ``RecipeError``."""
@@ -226,6 +244,7 @@ class Document:
         return self.evaluate()
 
     def new(self) -> None:
+        self.problem = None
         self._set_held(False)
         self.selected = None
         self.bom = False

@@ -100,12 +100,25 @@ def sync_source(source: str, new: Recipe) -> str:
     """The text of ``new``, made from ``source`` by changing only what changed."""
     try:
         old = read_recipe(source)
+    except (RecipeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        # A text Python cannot read is the user's, as it was: kept, new steps after it.
+        return _after_unreadable(source, new)
+    try:
         text = _Sync(source, old, new).text()
         if same_recipe(read_recipe(text), new):
             return text
     except (RecipeError, SyntaxError, ValueError, RecursionError):
         pass
     return write_recipe(new)
+
+
+def _after_unreadable(source: str, new: Recipe) -> str:
+    newline = "\r\n" if "\r\n" in source else "\n"
+    added = [write_step(step) for step in new.steps]
+    if not added:
+        return source
+    head = source if not source or source.endswith(("\n", "\r")) else source + newline
+    return head + newline.join(added) + newline
 
 
 @dataclass

@@ -5103,6 +5103,10 @@ strides {1}</translation>
         <source>{0} did not open: {1}</source>
         <translation>{0} 未能打开：{1}</translation>
     </message>
+    <message>
+        <source>{0} cannot be read as Python, so nothing of it runs: {1}</source>
+        <translation>{0} 无法作为 Python 读取，因此其中的代码都不会运行：{1}</translation>
+    </message>
 </context>
 <context>
     <name>ViewerPanel</name>
@@ -5221,7 +5225,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>Select a step to see its value.</source>
-        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor.</extracomment>
+        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions).</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>

@@ -144,8 +144,9 @@ class MainWindow(QMainWindow):
         self._files.open_dialog()
 
     def open_path(self, path: str, *, trust: bool = False) -> bool:
-        """Open ``path`` by the trust rule (``widgets.shell.opening``); a file that cannot
-        be a recipe leaves the current one as it was, and the trust bar says why."""
+        """Open ``path`` by the trust rule (``widgets.shell.opening``); False for a file
+        that is not a recipe: one Python cannot read shows its text, held, and the trust
+        bar says why; one that cannot be read at all leaves the current recipe as it was."""
         return self._files.open_path(path, trust=trust)
 
     def save(self) -> bool:

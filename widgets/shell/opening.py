@@ -23,6 +23,13 @@ from widgets.shell.settings_store import QSettingsStore
 from widgets.shell.trust_bar import TrustBar
 
 
+def _unreadable(window: Any, path: str, text: str, problem: str) -> bool:
+    """Show a file Python cannot read: its text, held, and why in the bar; False."""
+    window.document.open_unreadable(path, text, problem)
+    window.trust_bar.show_unreadable(path, problem)
+    return False
+
+
 def trust_store() -> TrustStore:
     """The user's trust store, kept in ``QSettings``."""
     return TrustStore(QSettingsStore())
@@ -41,15 +48,13 @@ def open_file(window: Any, path: str, *, trust: bool = False) -> bool:
         bar.show_problem(path, e.strerror or str(e))
         return False
     if opened.problem is not None:
-        bar.show_problem(path, translate_core("Trust", opened.problem))
-        return False
+        return _unreadable(window, path, opened.text, translate_core("Trust", opened.problem))
     runs = trust or opened.runs_at_once
     try:
         window.document.open(path, run=runs)
     except RecipeError as e:
-        bar.show_problem(path, QCoreApplication.translate(
+        return _unreadable(window, path, opened.text, QCoreApplication.translate(
             "TrustBar", "line {0}, column {1}: {2}").format(e.line, e.column, e.reason))
-        return False
     if runs:
         bar.hide()
     else:
@@ -70,7 +75,8 @@ class TrustGate(QObject):
         self._bar.run_requested.connect(self._on_view_run)
         self._bar.always_requested.connect(self._on_view_always)
         listen(self, [(self._document.file_saved, self._on_model_file_saved),
-                      (self._document.held_changed, self._on_model_held_changed)], True)
+                      (self._document.held_changed, self._on_model_held_changed),
+                      (self._document.path_changed, self._on_model_path_changed)], True)
 
     def _on_view_run(self) -> None:
         self._bar.hide()
@@ -85,6 +91,10 @@ class TrustGate(QObject):
         if not held and self._bar.run_button.isVisible():  # a new recipe, or released
             self._bar.hide()
 
+    def _on_model_path_changed(self, _path: object) -> None:
+        if self._document.problem is None and not self._document.held:
+            self._bar.hide()  # another recipe: what the bar said was about the last file
+
     def _on_model_file_saved(self, path: str) -> None:
         try:
             with open(path, "rb") as f:
@@ -96,6 +106,8 @@ class TrustGate(QObject):
 def describe(window: Any) -> str:
     """What ``--screenshot`` prints after the file name: why nothing shows, if so."""
     document = window.document
+    if document.problem is not None and document.path:
+        return f" (not run: {os.path.basename(document.path)} cannot be read as Python)"
     if document.held and document.path:
         return (f" (not run: {os.path.basename(document.path)} came from elsewhere; "
                 "--trust runs it)")

@@ -57,9 +57,11 @@ class RecipeFiles(QObject):
 
     def open_path(self, path: str, *, trust: bool = False) -> bool:
         """Open ``path`` by the trust rule; False (the bar says why) when it did not open."""
-        if not open_file(self._window, path, trust=trust):
+        opened = open_file(self._window, path, trust=trust)
+        if self._document.path == path:  # shown, as a recipe or as text Python cannot read
+            self._window.undo_stack.clear()
+        if not opened:
             return False
-        self._window.undo_stack.clear()
         self._add_recent(path)
         if self._document.file_warnings:
             self._window.statusBar().showMessage(

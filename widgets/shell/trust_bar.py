@@ -11,6 +11,7 @@ import os
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from widgets.common.bounded_text import bounded
 from widgets.common.theme import role_style, set_style_sheet
 
 
@@ -56,7 +57,14 @@ class TrustBar(QFrame):
     def show_problem(self, path: str, problem: str) -> None:
         """Say why ``path`` could not be opened as a recipe (the window keeps what it had)."""
         self.message.setText(self.tr("{0} did not open: {1}").format(
-            os.path.basename(path), problem))
+            os.path.basename(path), bounded(problem, 3)))
+        self._show(untrusted=False)
+
+    def show_unreadable(self, path: str, problem: str) -> None:
+        """Say why ``path``, whose text the window shows, cannot be read as Python."""
+        self.message.setText(self.tr(
+            "{0} cannot be read as Python, so nothing of it runs: {1}").format(
+            os.path.basename(path), bounded(problem, 3)))
         self._show(untrusted=False)
 
     def _show(self, untrusted: bool) -> None:
