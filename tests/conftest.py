@@ -47,6 +47,9 @@ def _catch_qt_leaks(request):
     app = QApplication.instance()
     if app is None:
         return
+    from widgets.common.gui_gc import collect_on_gui_thread
+
+    collector = collect_on_gui_thread()  # as the app does: never in a pool thread
     jobs = sys.modules.get("widgets.common.background")
     if jobs is not None:
         # No pool thread may still be emitting while the widgets go: a queued signal's
@@ -54,6 +57,7 @@ def _catch_qt_leaks(request):
         jobs.wait_for_jobs(30_000)
     app.processEvents()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    collector.check()  # this test's garbage, by the usual thresholds, on this thread
     leaked = [w for w in QApplication.topLevelWidgets()
               if w.isVisible()
               and w.windowType() not in (Qt.WindowType.ToolTip, Qt.WindowType.Popup)]

@@ -90,11 +90,13 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
+    from widgets.common.gui_gc import collect_on_gui_thread
     from widgets.common.theme import apply_theme
     from widgets.shell.settings_store import load_settings, save_settings
 
     qInstallMessageHandler(_on_qt_message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    collect_on_gui_thread()
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)

@@ -16,13 +16,15 @@ import signal
 import sys
 import threading
 import traceback
+import types
 from multiprocessing.connection import Connection
 
-from app.kernel import protocol, queries
+from app.kernel import checkpoints, protocol, queries
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
 from app.kernel.report import RunReport
 from app.kernel.runner import Outcome, Runner
+from app.kernel.source import statements as source_statements
 from app.kernel.summary import changed, summarize, user_names
 
 #: Most names one statement reports (a loop that binds a thousand names reports these).
@@ -95,6 +97,7 @@ def kernel_main(conn: Connection) -> None:
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     values = queries.Values()
+    window = WindowRuns()
     threading.Thread(target=_read, args=(conn, channel, inbox, values), daemon=True,
                      name="tensor-lab-kernel-reader").start()
     code, limited = 0, None
@@ -112,7 +115,7 @@ def kernel_main(conn: Connection) -> None:
             if isinstance(message, protocol.RunFile):
                 code = _run_file(channel, message)
                 break
-            _run_source(channel, message, values)
+            _run_source(channel, message, values, window)
     channel.flush()
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 
@@ -154,14 +157,32 @@ def _import_torch() -> None:
         pass
 
 
-def _run_source(channel: Channel, message: protocol.RunSource,
-                values: queries.Values) -> None:
+class WindowRuns:
+    """What the window's runs leave in the kernel: the last run's ``__main__`` module and
+    its checkpoints, for an edit to go on from the first changed statement."""
+
+    def __init__(self) -> None:
+        self.module: types.ModuleType | None = None
+        self.marks = checkpoints.Checkpoints()
+
+
+def _run_source(channel: Channel, message: protocol.RunSource, values: queries.Values,
+                window: WindowRuns) -> None:
     """Run a recipe for the window: every statement reported, its output captured, and
-    what each bound kept for the views to ask about (``values``)."""
-    values.start(message.run_id)
-    runner = Runner(message.path, message.source, user_code=_user_code)
+    what each bound kept for the views to ask about (``values``); an edit goes on from
+    the last run's checkpoint where one can be trusted (``app.kernel.checkpoints``)."""
     if message.cwd:
         os.chdir(message.cwd)
+    start = 0
+    if message.resume and window.module is not None and message.stop_before < 0:
+        try:
+            new, _ = source_statements(message.source, os.path.abspath(message.path))
+            start = window.marks.resume_point(os.path.abspath(message.path), new)
+        except SyntaxError:
+            start = 0
+    runner = Runner(message.path, message.source, user_code=_user_code,
+                    module=window.module if start else None)
+    values.start(message.run_id, keep_before=start)
     taps = [Tap("stdout"), Tap("stderr")]
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = taps
@@ -175,8 +196,14 @@ def _run_source(channel: Channel, message: protocol.RunSource,
             traceback.print_exception(type(e), e, None)
             code = 1
         else:
-            code = _run_statements(channel, runner, taps, flusher, values,
-                                   message.stop_before)
+            if start:
+                runner.flags = window.marks.restore(start, runner.namespace)
+                channel.send(protocol.Resumed(start))
+            else:
+                window.marks.clear(runner.filename)
+            window.module = runner.module
+            code = _run_statements(channel, runner, taps, flusher, values, window.marks,
+                                   start, message.stop_before)
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
@@ -185,10 +212,12 @@ def _run_source(channel: Channel, message: protocol.RunSource,
 
 
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
-                    values: queries.Values, stop_before: int = -1) -> int:
+                    values: queries.Values, marks: checkpoints.Checkpoints, start: int = 0,
+                    stop_before: int = -1) -> int:
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
-    for i, statement in enumerate(runner.statements[:count]):
+    for i in range(start, count):
+        statement = runner.statements[i]
         for tap in taps:
             tap.index = i
         channel.send(protocol.StepStarted(i, statement.line))
@@ -203,6 +232,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                                        outcome.loop))
         if outcome.exit_code is not None:
             return outcome.exit_code
+        marks.keep(statement, i == 0, runner.namespace, runner.flags)
     return 0
 
 

@@ -37,7 +37,8 @@ class RunMessage:
     unpolled merges, keeping its last ``capture.LIMIT`` characters (``dropped``: the rest)."""
 
     run_id: int
-    message: protocol.StepStarted | protocol.Output | protocol.StepDone | protocol.Done
+    message: (protocol.Resumed | protocol.StepStarted | protocol.Output | protocol.StepDone
+              | protocol.Done)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ from functools import lru_cache, partial
 from itertools import chain, islice, repeat
 from typing import Any
 
+from app.kernel.summary import loaded_torch
+
 #: The ``LoopRecorder``'s name in ``__main__`` while a loop statement runs.
 RECORDER = "__tensor_lab_loop__"
 #: The name of the callable that takes one iteration's values, meanwhile.
@@ -211,23 +213,17 @@ def instrument(node: ast.For | ast.While) -> tuple[list[ast.stmt], list[str], st
 def _scalar_kind(value: Any) -> str | None:
     if type(value) in _PLAIN:
         return type(value).__name__
-    torch = _torch()
+    torch = loaded_torch()
     if torch is not None and isinstance(value, torch.Tensor) and value.dim() == 0:
         return "tensor"
     return None
-
-
-def _torch():
-    import sys
-
-    return sys.modules.get("torch")
 
 
 def _as_float(value: Any) -> float:
     try:
         if type(value) in _PLAIN:
             return float(value)
-        torch = _torch()
+        torch = loaded_torch()
         if torch is not None and isinstance(value, torch.Tensor) and value.numel() == 1:
             return float(value.item())
     except (TypeError, ValueError, OverflowError, RuntimeError):

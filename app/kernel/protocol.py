@@ -37,6 +37,9 @@ class RunSource:
     memory_budget: int = 0
     stop_before: int = -1  # run only statements [0, stop_before); -1 for all of them
     run_id: int = 0  # what ``Query`` names to ask about this run's values
+    #: An edit: go on from the last run's checkpoint before the first changed statement
+    #: where one can be trusted (``app.kernel.checkpoints``; ``Resumed`` says where).
+    resume: bool = False
 
 
 @dataclass
@@ -72,6 +75,14 @@ class Ready:
 
     pid: int
     memory_limited: bool = False
+
+
+@dataclass
+class Resumed:
+    """The run goes on from the last run's state after statement ``start - 1``: statements
+    before ``start`` keep what they did then (kernel to supervisor, before any step)."""
+
+    start: int
 
 
 @dataclass
@@ -139,8 +150,8 @@ class Done:
 
 
 MESSAGES = {cls.__name__: cls for cls in (
-    RunFile, RunSource, Warm, Query, Interrupt, Shutdown, Ready, StepStarted, Output, StepDone,
-    Answer, Report, Done)}
+    RunFile, RunSource, Warm, Query, Interrupt, Shutdown, Ready, Resumed, StepStarted, Output,
+    StepDone, Answer, Report, Done)}
 
 
 def encode(message: Any) -> bytes:

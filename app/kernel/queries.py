@@ -14,9 +14,10 @@ Each answer is plain data; numpy arrays travel as raw frames beside it (``protoc
 from __future__ import annotations
 
 import math
-import sys
 import threading
 from typing import Any
+
+from app.kernel.summary import loaded_torch
 
 #: The most cells of a plane one answer carries (8 MiB of float32).
 MAX_PLANE_CELLS = 1 << 21
@@ -68,7 +69,7 @@ def answer(values: Values, kind: str, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
-    torch = sys.modules.get("torch")
+    torch = loaded_torch()
     value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
     if torch is None or not isinstance(value, torch.Tensor):
         raise QueryError(f"{args['name']} is not a tensor")

@@ -10,12 +10,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
-import sys
 import types
 from collections.abc import Iterator
 from typing import Any
 
 from app.kernel.runner import Outcome
+from app.kernel.summary import loaded_torch
 
 
 class RunReport:
@@ -39,7 +39,7 @@ class RunReport:
 
     def finish(self, namespace: dict[str, Any]) -> dict[str, Any]:
         tensors, values = {}, {}
-        torch = sys.modules.get("torch")
+        torch = loaded_torch()
         for name, value in namespace.items():
             if name.startswith("__") or isinstance(value, types.ModuleType):
                 continue

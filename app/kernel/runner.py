@@ -62,20 +62,25 @@ class Runner:
     user_code : callable
         A context manager around each statement's own code (the kernel lets Stop
         interrupt only there).
+    module : module, optional
+        The ``__main__`` module to run in: the last run's, when a run goes on from a
+        checkpoint (its functions' globals are that module's namespace); a new one if not.
     """
 
     def __init__(self, path: str, source: str, argv: list[str] | None = None,
-                 user_code: Callable[[], AbstractContextManager] = contextlib.nullcontext):
+                 user_code: Callable[[], AbstractContextManager] = contextlib.nullcontext,
+                 module: types.ModuleType | None = None):
         self.path = path
         self.user_code = user_code
         self.filename = os.path.abspath(path)
         self.source = source
         self.argv = [path, *(argv or [])]
-        self.module = types.ModuleType("__main__")
+        self.module = module if module is not None else types.ModuleType("__main__")
         self.namespace = self.module.__dict__
         self.statements: list[Statement] = []
         self._nodes: list[ast.stmt] = []
-        self._flags = 0
+        #: The compiler flags ``from __future__`` statements turned on so far.
+        self.flags = 0
 
     def prepare(self) -> None:
         """Parse the file and set up ``__main__``; raises ``SyntaxError`` as python does."""
@@ -104,9 +109,9 @@ class Runner:
             rewritten, names, counter = loops.instrument(node)
             recorder = loops.LoopRecorder(self.namespace, names, counter)
             code = compile(ast.Module(body=rewritten, type_ignores=[]), self.filename,
-                           "exec", flags=self._flags, dont_inherit=True)
+                           "exec", flags=self.flags, dont_inherit=True)
         else:
-            code = compile_statement(node, self.filename, self._flags)
+            code = compile_statement(node, self.filename, self.flags)
         try:
             with self.user_code():
                 if recorder is None:
@@ -128,7 +133,7 @@ class Runner:
         if recorder is not None:
             outcome.loop = self._loop_report(recorder)
         outcome.elapsed = time.perf_counter() - start
-        self._flags |= future_flags(node)
+        self.flags |= future_flags(node)
         return outcome
 
     @staticmethod

@@ -53,6 +53,7 @@ class _Run:
     stop_before: int
     timeout: float | None
     restores: int | None = None  # the stopped run this one restores
+    resume: bool = False  # an edit: go on from the last run's checkpoint if it can
     deadline: float = math.inf
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
@@ -110,16 +111,19 @@ class KernelSession:
         atexit.register(self.close)  # before multiprocessing's exit joins the kernel
 
     def run(self, source: str, path: str, cwd: str = "", stop_before: int | None = None,
-            timeout: float | None = None) -> int:
+            timeout: float | None = None, resume: bool = False) -> int:
         """Run ``source`` (the text of ``path``, in ``cwd``) in a fresh namespace, after
         stopping any run in progress; the new run's id. ``stop_before``: run only the
-        statements before it. ``timeout``: seconds (``run_timeout`` when None)."""
+        statements before it. ``timeout``: seconds (``run_timeout`` when None).
+        ``resume``: an edit, which may go on from the first changed statement (a
+        ``Resumed`` message says from where)."""
         if self._closed:
             raise RuntimeError("the kernel session is closed")
         run_id = next(self._ids)
         self._commands.put(("run", _Run(run_id, source, path, cwd,
                                         -1 if stop_before is None else stop_before,
-                                        self.run_timeout if timeout is None else timeout)))
+                                        self.run_timeout if timeout is None else timeout,
+                                        resume=resume)))
         self.start()
         return run_id
 
@@ -238,7 +242,7 @@ class KernelSession:
             run.deadline = time.monotonic() + run.timeout
         try:
             kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
-                                           run.stop_before, run.run_id))
+                                           run.stop_before, run.run_id, run.resume))
         except (OSError, ValueError):
             self._died(run)
 
@@ -274,13 +278,15 @@ class KernelSession:
             return
         if run is None:
             return  # what a run that is over still sent
+        if isinstance(message, protocol.Resumed):
+            run.finished = message.start  # what a restore after a kill must run again
         if isinstance(message, protocol.StepDone):
             run.finished += 1
             # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
             run.out_of_memory |= (is_out_of_memory(message.error, message.message)
                                   and "CUDA" not in message.message)
-        if isinstance(message, protocol.StepStarted | protocol.Output | protocol.StepDone
-                      | protocol.Done):
+        if isinstance(message, protocol.Resumed | protocol.StepStarted | protocol.Output
+                      | protocol.StepDone | protocol.Done):
             self._events.put(RunMessage(run.run_id, message))
 
     def _halt(self, run: _Run, reason: str, message: str | None = None,

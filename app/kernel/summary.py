@@ -38,11 +38,16 @@ def changed(before: dict[str, tuple[int, int]], namespace: dict[str, Any]) -> li
 
 
 def _is_tensor(value: Any) -> bool:
-    torch = _torch()
+    torch = loaded_torch()
     return torch is not None and isinstance(value, torch.Tensor)
 
 
-def _torch():
+def loaded_torch():
+    """torch, when the recipe (or the warm-up) has imported it all; else None.
+
+    Never imports it. While the warm-up thread is half-way through ``import torch``, the
+    module is in ``sys.modules`` without its functions yet: that counts as not loaded.
+    """
     import sys
 
     torch = sys.modules.get("torch")  # never imported here: only if the recipe did
@@ -54,7 +59,7 @@ def _torch():
 
 def summarize(value: Any) -> dict[str, Any]:
     """A JSON-ready description of ``value``."""
-    torch = _torch()
+    torch = loaded_torch()
     if torch is not None and isinstance(value, torch.Tensor):
         return _tensor(value)
     if torch is not None and isinstance(value, torch.nn.Module):
@@ -73,7 +78,7 @@ def _tensor(t: Any) -> dict[str, Any]:
         "device": str(t.device), "requires_grad": bool(t.requires_grad),
         "is_leaf": bool(t.is_leaf), "grad_fn": type(t.grad_fn).__name__ if t.grad_fn else None,
     }
-    if t.numel() <= INLINE_NUMEL and t.layout == _torch().strided:
+    if t.numel() <= INLINE_NUMEL and t.layout == loaded_torch().strided:
         from app.json_values import plain
 
         out["values"] = plain(t.detach().cpu().tolist())
@@ -115,7 +120,7 @@ def summary_text(summary: dict[str, Any]) -> str:
 
 def summary_tensor(summary: dict[str, Any]) -> Any:
     """The small tensor a summary carries whole, rebuilt (None when it carries none)."""
-    torch = _torch()
+    torch = loaded_torch()
     if torch is None or summary.get("type") != "Tensor" or "values" not in summary:
         return None
     dtype = getattr(torch, summary.get("dtype", "").removeprefix("torch."), None)

@@ -75,6 +75,8 @@ class Document:
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
         self._asked: dict[int, Callable[[dict, str], None]] = {}
+        #: The last kernel run before this one: what a resumed run keeps of it.
+        self._last_kernel_run: KernelRunState | None = None
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -84,8 +86,11 @@ class Document:
     def modified(self) -> bool:
         return self.recipe.snapshot() != self._saved
 
-    def evaluate(self) -> RecipeRun:
-        """Run the recipe again and tell the views (while held: an empty run, nothing runs)."""
+    def evaluate(self, resume: bool = False) -> RecipeRun:
+        """Run the recipe again and tell the views (while held: an empty run, nothing runs).
+
+        ``resume`` (an edit): the kernel may go on from the first changed statement.
+        """
         if self.held:
             self.run, self.output = RecipeRun(), ""
             self.evaluated.emit(self.run)
@@ -93,12 +98,12 @@ class Document:
         out = io.StringIO()
         self.run = evaluate(self.recipe, stdout=out, previous=self.run)
         self.output = out.getvalue()
-        self._run_in_kernel()
+        self._run_in_kernel(resume)
         self.evaluated.emit(self.run)
         return self.run
 
     # -- the kernel ----------------------------------------------------------------------------
-    def _run_in_kernel(self) -> None:
+    def _run_in_kernel(self, resume: bool) -> None:
         """Have the kernel run the recipe's text when some steps only it can run."""
         if self.kernel is None or not any(r.status == "kernel" for r in self.run.results):
             if self.kernel_run is not None:
@@ -109,7 +114,8 @@ class Document:
             return
         path, cwd = self.run_path()
         os.makedirs(cwd, exist_ok=True)
-        run_id = self.kernel.run(self.recipe.source, path, cwd)
+        run_id = self.kernel.run(self.recipe.source, path, cwd, resume=resume)
+        self._last_kernel_run = self.kernel_run or self._last_kernel_run
         self.kernel_run = KernelRunState(self.recipe, self.recipe.source, self.run, run_id)
         self.kernel_ended = None
         self.output = ""
@@ -138,6 +144,7 @@ class Document:
 
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
+        from app.kernel import protocol
         from app.kernel.events import Answered, Ended, Restoring, RunMessage
 
         state, changed, moved, printed = self.kernel_run, False, False, ""
@@ -147,9 +154,17 @@ class Document:
                 if on_answer is not None:
                     on_answer(event.data, event.error)
                 continue
+            last = self._last_kernel_run
+            if isinstance(event, RunMessage) and last is not None \
+                    and event.run_id == last.run_id and last is not state:
+                last.apply(event.message)  # a replaced run's last reports: a resumed run
+                continue  # keeps what they say
             if state is None:
                 continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
+                if isinstance(event.message, protocol.Resumed):
+                    state.resume(event.message.start, self._last_kernel_run)
+                    changed = True
                 before = state.progress
                 changed |= state.apply(event.message)
                 moved |= state.progress is not before
@@ -158,6 +173,7 @@ class Document:
             elif isinstance(event, Ended) and event.run_id == state.run_id:
                 state.end()
                 self.kernel_run, self.kernel_ended = None, event
+                self._last_kernel_run = state
                 changed = moved = True
             else:
                 continue
@@ -296,7 +312,7 @@ class Document:
         if self.selected is not None and self.selected >= len(self.recipe.steps):
             self.selected = None
             self.selection_changed.emit(None)
-        self.evaluate()
+        self.evaluate(resume=True)
         self.modified_changed.emit(self.modified)
 
 

@@ -87,7 +87,7 @@ class StepResult:
     ----------
     status : str
         ``ok``, ``error``, ``blocked`` (an input failed), ``skipped`` (after a stop) or
-        ``kernel`` (a code step, or any step after one: only the kernel runs it).
+        ``kernel`` (a step of a recipe with code steps: only the kernel runs those).
     value : Any
         The assigned value, or what a bare call returned.
     error : str
@@ -179,14 +179,13 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
     step_out = io.StringIO()
     ev = _Evaluator(run.namespace, step_out, budget_bytes)
     stopped = False
-    #: From the first code step on, only the kernel runs the recipe: code may change any
-    #: value (a loop's ``backward()``, ``x.add_(1)`` in a function), so no later step,
-    #: form or not, can be worked out here.
-    kernel = any(r.status == "kernel" for r in run.results)
+    #: A recipe with code steps runs only in the kernel, every step of it: code may change
+    #: any value (a loop's ``backward()``, ``x.add_(1)`` in a function), and a step without
+    #: a seed would draw other numbers here than there; one process makes all its values.
+    kernel = any(isinstance(step.expr, Code) for step in recipe.steps)
     for step in recipe.steps[start:]:
         result = StepResult(step)
         run.results.append(result)
-        kernel = kernel or isinstance(step.expr, Code)
         if kernel:
             result.status = "kernel"
             run.rng_states.append(torch.get_rng_state())

@@ -9,6 +9,7 @@ iterations (``app.kernel.loops``).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -70,6 +71,8 @@ class KernelRunState:
                 self.steps_of.setdefault(index, []).append(i)
         self.progress: Progress | None = None
         self.output = ""
+        #: What each statement printed, by its index (a resumed run keeps the first ones').
+        self.printed: dict[int, str] = {}
         #: Output not yet shown: the console appends it.
         self.unread: list[str] = []
 
@@ -97,6 +100,8 @@ class KernelRunState:
             return False
         if isinstance(message, protocol.Output):
             self.output = (self.output + message.text)[-OUTPUT_LIMIT:]
+            self.printed[message.index] = (self.printed.get(message.index, "")
+                                           + message.text)[-OUTPUT_LIMIT:]
             self.unread.append(message.text)
             for result in self._results(message.index):
                 result.printed = (result.printed + message.text)[-OUTPUT_LIMIT:]
@@ -109,6 +114,27 @@ class KernelRunState:
                                            message.index, self.run_id)
             return bool(self.steps_of.get(message.index))
         return False
+
+    def resume(self, start: int, previous: KernelRunState | None) -> None:
+        """The kernel goes on from statement ``start``: the steps of the statements before
+        it keep what the last run gave them, and the console what they printed."""
+        if previous is None:
+            return
+        for index in range(start):
+            old = previous._results(index)
+            for result, before in zip(self._results(index), old, strict=False):
+                result.status, result.error = before.status, before.error
+                result.error_type, result.printed = before.error_type, before.printed
+                result.warnings = before.warnings
+                value = before.value
+                if isinstance(value, KernelValue):  # its objects are still in the kernel
+                    value = dataclasses.replace(value, run_id=self.run_id)
+                result.value = value
+            if index in previous.printed:
+                self.printed[index] = previous.printed[index]
+        kept = "".join(self.printed.get(i, "") for i in range(start))[-OUTPUT_LIMIT:]
+        self.output = kept
+        self.unread.append(kept)
 
     def end(self) -> None:
         """The run is over: steps it never reached were not run."""

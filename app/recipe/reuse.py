@@ -40,8 +40,9 @@ _PLAIN = (type(None), bool, int, float, complex, str, torch.dtype, torch.device,
 
 def reusable_prefix(recipe: Recipe, previous: RecipeRun) -> int:
     """How many leading steps of ``recipe`` can take ``previous``'s results as they are."""
-    if _other_generators_in_use() or len(previous.rng_states) != len(previous.results):
-        return 0
+    if _other_generators_in_use() or len(previous.rng_states) != len(previous.results) \
+            or any(step.is_code for step in recipe.steps):
+        return 0  # a recipe with code runs in the kernel, which keeps its own checkpoints
     count = 0
     for step, old in zip(recipe.steps, previous.results, strict=False):
         if old.step != step or step.is_code or not _plain_result(old):
