@@ -137,6 +137,17 @@ def _fail_on_uncaught(request):
     assert not records, f"{request.node.name}: " + "; ".join(records)
 
 
+@pytest.fixture(scope="module")
+def kernel_session():
+    """A real kernel process, shared by a module's tests (core tier, no window)."""
+    from app.kernel.session import KernelSession
+
+    session = KernelSession()
+    session.start()
+    yield session
+    session.close()
+
+
 @pytest.fixture
 def chinese(qapp):
     """The zh_CN translation for the test, English again afterwards for the tests that follow."""

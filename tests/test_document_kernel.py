@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.session import KernelSession
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 
@@ -37,11 +36,8 @@ z = x.sum()
 
 
 @pytest.fixture(scope="module")
-def session():
-    s = KernelSession()
-    s.start()
-    yield s
-    s.close()
+def session(kernel_session):
+    return kernel_session
 
 
 def _finish(doc: Document, timeout: float = 120) -> None:

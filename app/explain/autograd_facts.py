@@ -125,7 +125,11 @@ def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
             "gradient is passed on to the leaves and then thrown away. Call "
             "{name}.retain_grad() before backward to keep it."),
             name=name, fn=type(t.grad_fn).__name__)
-    ran = backward_runs(run) if run is not None else []
+    if run is None or not run.results:  # run in the kernel: which backward ran is unknown
+        return Filled(QT_TRANSLATE_NOOP(
+            "Lesson", "{name}.grad is None: no backward() that reaches {name} has run yet. "
+            ".grad is filled in by a step such as out.backward()."), name=name)
+    ran = backward_runs(run)
     if not ran:
         return Filled(QT_TRANSLATE_NOOP(
             "Lesson", "backward() has not run yet: .grad is filled in by a step such as "

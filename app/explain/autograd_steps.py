@@ -33,14 +33,16 @@ def needs_gradient(t: torch.Tensor) -> bool:
     return t.numel() != 1
 
 
-def gradient_explanation(name: str, t: torch.Tensor) -> Filled:
-    """Why a tensor with several elements needs ``gradient=`` for backward, in plain words."""
+def gradient_explanation(name: str, t: torch.Tensor | int) -> Filled:
+    """Why a tensor with several elements (``t``, or their count) needs ``gradient=`` for
+    backward, in plain words."""
     return Filled(QT_TRANSLATE_NOOP(
         "Lesson", "{name} has {count} elements, so there is no single number to differentiate: "
         "backward needs to know how much each element of {name} counts. "
         "gradient=torch.ones_like({name}) counts every element once, which gives the same "
         "gradients as {name}.sum().backward(). Any tensor of {name}'s shape works: it is the "
-        "gradient of some final scalar with respect to {name}."), name=name, count=t.numel())
+        "gradient of some final scalar with respect to {name}."), name=name,
+        count=t if isinstance(t, int) else t.numel())
 
 
 def default_gradient(name: str) -> Expr:

@@ -15,6 +15,7 @@ from app.catalog import CATALOG, OpSpec
 from app.expr import BinOp, Call, Expr, Ref, UnaryOp, walk
 from app.recipe.document import Document
 from app.recipe.evaluator import StepResult, evaluate, evaluate_expr
+from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Recipe, Step
 
 
@@ -88,6 +89,9 @@ def make_step_view(doc: Document) -> StepView | None:
     step = result.step
     spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
     op = spec.name if spec is not None else (op_key(step.expr) or "")
+    if isinstance(result.value, KernelValue):  # run in the kernel: its copies, if any
+        live, output = result.value.inputs, result.value.output
+        return StepView(i, step, result, spec, op, dict(live), output, live)
     live, output = _values_at(doc, i, result)
     return StepView(i, step, result, spec, op, {n: _copy(v) for n, v in live.items()},
                     output, live)

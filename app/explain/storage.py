@@ -61,6 +61,33 @@ def storage_map(namespace: dict[str, Any]) -> list[StorageEntry]:
     return entries
 
 
+def memory_positions(t: torch.Tensor) -> torch.Tensor:
+    """Where each element of ``t`` sits in its storage: offset + sum of index * stride."""
+    pos = torch.full((), t.storage_offset(), dtype=torch.int64)
+    for d, (size, stride) in enumerate(zip(t.shape, t.stride(), strict=True)):
+        shape = [1] * t.dim()
+        shape[d] = size
+        pos = pos + (torch.arange(size, dtype=torch.int64) * stride).reshape(shape)
+    return pos.expand(t.shape) if t.dim() else pos
+
+
+def covered(base: torch.Tensor, view: torch.Tensor) -> torch.Tensor:
+    """Which elements of ``base`` (same storage) ``view`` reads: a bool tensor of base's shape."""
+    return torch.isin(memory_positions(base), memory_positions(view).reshape(-1))
+
+
+def partner(entries: list[StorageEntry], name: str) -> tuple[str, str] | None:
+    """``(base, view)`` for tensor ``name`` and the tensor it is shown beside: its base
+    when it is a view, else its first view; None when no other tensor shares its memory."""
+    me = next((e for e in entries if e.name == name), None)
+    if me is None:
+        return None
+    others = [e.name for e in entries if e.storage_ptr == me.storage_ptr and e.name != name]
+    if not others:
+        return None
+    return (me.base, name) if me.is_view else (name, others[0])
+
+
 def shared_with(namespace: dict[str, Any], name: str) -> list[str]:
     """Other tensors of the recipe that share memory with ``name``."""
     entries = {e.name: e for e in storage_map(namespace)}

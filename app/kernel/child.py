@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import importlib
 import os
 import queue
 import signal
@@ -22,6 +23,8 @@ from multiprocessing.connection import Connection
 from app.kernel import checkpoints, protocol, queries
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
+from app.kernel.mirror import encode as copy_value
+from app.kernel.mirror import snapshot as copy_values
 from app.kernel.report import RunReport
 from app.kernel.runner import Outcome, Runner
 from app.kernel.source import statements as source_statements
@@ -106,7 +109,10 @@ def kernel_main(conn: Connection) -> None:
         if message is None or isinstance(message, protocol.Shutdown):
             break
         if isinstance(message, protocol.Warm):
-            threading.Thread(target=_import_torch, name="tensor-lab-warm", daemon=True).start()
+            if message.modules:
+                queries.loaded.clear()  # a query waits for the modules that answer it
+            threading.Thread(target=_warm, args=(message.modules,), name="tensor-lab-warm",
+                             daemon=True).start()
             continue
         if isinstance(message, protocol.RunFile | protocol.RunSource):
             if limited is None:
@@ -150,11 +156,19 @@ def _answer(channel: Channel, values: queries.Values, query: protocol.Query) -> 
         channel.send(protocol.Answer(query.id, {}, f"{type(e).__name__}: {e}"))
 
 
-def _import_torch() -> None:
+def _warm(modules: list[str]) -> None:
     try:
         import torch  # noqa: F401 - warm: the first run does not wait for it
     except ImportError:
         pass
+    try:
+        for name in modules:  # the window's own code, never the recipe's
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - their queries then answer "no such query"
+                traceback.print_exc(file=sys.__stderr__)
+    finally:
+        queries.loaded.set()
 
 
 class WindowRuns:
@@ -202,8 +216,9 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
             else:
                 window.marks.clear(runner.filename)
             window.module = runner.module
+            values.namespace = runner.namespace
             code = _run_statements(channel, runner, taps, flusher, values, window.marks,
-                                   start, message.stop_before)
+                                   start, message.stop_before, message.mirror)
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
@@ -213,23 +228,31 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
 
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                     values: queries.Values, marks: checkpoints.Checkpoints, start: int = 0,
-                    stop_before: int = -1) -> int:
+                    stop_before: int = -1, mirror: dict | None = None) -> int:
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
+    mirror = mirror or {}
     for i in range(start, count):
         statement = runner.statements[i]
         for tap in taps:
             tap.index = i
         channel.send(protocol.StepStarted(i, statement.line))
         before = user_names(runner.namespace)
+        form = mirror.get(str(i))
+        inputs = copy_values(runner.namespace, form.get("reads", [])) if form else None
         outcome = runner.run_statement(i, record_loops=True)
         flusher.flush()
         bound = changed(before, runner.namespace)[:MAX_NAMES]
         values.keep(i, runner.namespace, bound)
         names = {name: summarize(runner.namespace[name]) for name in bound}
+        copied = None
+        if form:
+            name = form.get("name")
+            copied = {"inputs": inputs, "output": copy_value(runner.namespace[name])
+                      if outcome.error is None and name in runner.namespace else None}
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
-                                       outcome.loop))
+                                       outcome.loop, copied))
         if outcome.exit_code is not None:
             return outcome.exit_code
         marks.keep(statement, i == 0, runner.namespace, runner.flags)

@@ -40,11 +40,17 @@ class RunSource:
     #: An edit: go on from the last run's checkpoint before the first changed statement
     #: where one can be trusted (``app.kernel.checkpoints``; ``Resumed`` says where).
     resume: bool = False
+    #: The form steps' statements, by index (a string, as JSON keys are): the ``reads``
+    #: to copy before it runs and the ``name`` to copy after (``app.kernel.mirror``).
+    mirror: dict = field(default_factory=dict)
 
 
 @dataclass
 class Warm:
-    """Import torch now, in the background, so the first run starts warm."""
+    """Import torch now, in the background, so the first run starts warm; then the
+    ``modules`` that add the window's queries (``app.kernel.queries.register``)."""
+
+    modules: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -121,6 +127,9 @@ class StepDone:
     #: ``scalars`` (``{name: [value per kept step]}``, NaN/inf as strings),
     #: ``scalar_kinds`` and ``scalar_steps`` (the iterations the scalars are from).
     loop: dict | None = None
+    #: A form step's small values (``app.kernel.mirror``): ``inputs`` (name to data, as
+    #: they were before it ran) and ``output``; numpy arrays travel as raw frames.
+    mirror: dict | None = None
 
 
 @dataclass
@@ -162,9 +171,20 @@ def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
     """A ``StepDone`` whose loop scalars (float64 ``array``s) travel as raw frames after it
     (a JSON list of 10^5 floats costs ~20 ms to write; a frame, a copy): its
     ``scalar_table`` (every name, iteration after iteration) and its ``scalars`` columns.
-    A ``scalar_range`` (a ``range`` counter) travels as its start, step and count."""
-    loop = dict(message.loop or {})
-    frames = []
+    A ``scalar_range`` (a ``range`` counter) travels as its start, step and count. The
+    mirror's arrays come after them; ``frames`` counts them all."""
+    frames: list[bytes] = []
+    raw = {f.name: getattr(message, f.name) for f in fields(message)}  # no deep copy
+    if message.loop is not None:
+        raw["loop"] = _encode_loop(message.loop, frames)
+    if message.mirror is not None:
+        raw["mirror"] = _pack_arrays(message.mirror, frames)
+    raw["frames"] = len(frames)
+    return json.dumps({"type": "StepDone", **raw}).encode("utf-8"), frames
+
+
+def _encode_loop(loop: dict, frames: list[bytes]) -> dict:
+    loop = dict(loop)
     if "scalar_table" in loop:
         table = loop["scalar_table"]
         frames.append(table["values"].tobytes())
@@ -173,17 +193,16 @@ def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
     for name, column in (loop.get("scalars") or {}).items():
         placed[name] = {"frame": len(frames), "length": len(column)}
         frames.append(column.tobytes())
-    loop["scalars"], loop["frames"] = placed, len(frames)
-    raw = {f.name: getattr(message, f.name) for f in fields(message)}  # no deep copy
-    raw["loop"] = loop
-    return json.dumps({"type": "StepDone", **raw}).encode("utf-8"), frames
+    loop["scalars"] = placed
+    return loop
 
 
-def _read_frames(conn: Connection, message: StepDone) -> None:
+def _read_frames(message: StepDone, frames: list[bytes]) -> None:
+    if message.mirror is not None:
+        message.mirror = _unpack_arrays(message.mirror, frames)
     loop = message.loop
-    if not loop or "frames" not in loop:
+    if not loop or "scalars" not in loop:
         return
-    frames = [conn.recv_bytes() for _ in range(loop.pop("frames"))]
     kinds = loop.get("scalar_kinds", {})
     columns: dict[str, Any] = {}
     if "scalar_table" in loop:  # one frame, iteration after iteration: split it here
@@ -285,7 +304,8 @@ def frames_of(message: Any) -> list[bytes]:
         head = json.dumps({"type": "Answer", "id": message.id, "data": data,
                            "error": message.error, "frames": len(frames)}).encode("utf-8")
         return [head, *frames]
-    if isinstance(message, StepDone) and message.loop is not None:
+    if isinstance(message, StepDone) and (message.loop is not None
+                                          or message.mirror is not None):
         head, frames = _encode_step(message)
         return [head, *frames]
     return [encode(message)]
@@ -299,11 +319,12 @@ def send(conn: Connection, message: Any) -> None:
 def receive(conn: Connection) -> Any:
     """The next message; ``EOFError`` when the other side has gone."""
     raw = json.loads(conn.recv_bytes().decode("utf-8"))
-    count = raw.get("frames", 0) if isinstance(raw, dict) and raw.get("type") == "Answer" else 0
+    count = raw.get("frames", 0) if isinstance(raw, dict) \
+        and raw.get("type") in ("Answer", "StepDone") else 0
     message = _message(raw)
+    frames = [conn.recv_bytes() for _ in range(int(count))]
     if isinstance(message, StepDone):
-        _read_frames(conn, message)
+        _read_frames(message, frames)
     elif isinstance(message, Answer):
-        frames = [conn.recv_bytes() for _ in range(int(count))]
         message.data = _unpack_arrays(message.data, frames)
     return message

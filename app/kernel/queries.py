@@ -8,6 +8,9 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   plane of it, at most ``MAX_PLANE_CELLS`` cells: past that, an even sample of its rows
   and columns, whose steps the answer gives.
 
+The window's explanations add their own kinds (``register``; the modules come with
+``protocol.Warm``), such as ``autograd`` and ``storage`` (``app.explain.kernel_queries``).
+
 Each answer is plain data; numpy arrays travel as raw frames beside it (``protocol``).
 """
 
@@ -38,6 +41,8 @@ class Values:
         self.run_id = 0
         self._by_statement: dict[int, dict[str, Any]] = {}
         self._lock = threading.Lock()
+        #: The run's namespace itself (names a graph's leaves, as the recipe calls them).
+        self.namespace: dict[str, Any] = {}
 
     def start(self, run_id: int, keep_before: int = 0) -> None:
         """A new run: statements from ``keep_before`` on will report again."""
@@ -63,6 +68,8 @@ class Values:
 def answer(values: Values, kind: str, args: dict[str, Any]) -> dict[str, Any]:
     """The data for query ``kind``; ``QueryError`` says why there is none."""
     handler = _HANDLERS.get(kind)
+    if handler is None and loaded.wait(_LOAD_WAIT_S):  # still loading: wait for it
+        handler = _HANDLERS.get(kind)
     if handler is None:
         raise QueryError(f"no such query: {kind!r}")
     return handler(values, args)
@@ -110,4 +117,14 @@ def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[in
     return step, step
 
 
-_HANDLERS = {"tensor": _tensor}
+_HANDLERS: dict[str, Any] = {"tensor": _tensor}
+#: Set once the window's own query modules (``protocol.Warm.modules``) are loaded.
+loaded = threading.Event()
+loaded.set()
+_LOAD_WAIT_S = 60.0
+
+
+def register(kind: str, handler: Any) -> None:
+    """Answer query ``kind`` with ``handler(values, args)``: how a layer above the kernel
+    (``app.explain.kernel_queries``) adds what its views ask, the kernel knowing none."""
+    _HANDLERS[kind] = handler

@@ -54,6 +54,7 @@ class _Run:
     timeout: float | None
     restores: int | None = None  # the stopped run this one restores
     resume: bool = False  # an edit: go on from the last run's checkpoint if it can
+    mirror: dict | None = None  # the form steps whose small values come back copied
     deadline: float = math.inf
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
@@ -80,12 +81,17 @@ class KernelSession:
         Bytes a recipe may use (``supervisor.Kernel``; half the RAM by default).
     run_timeout : float or None
         A run's time limit in seconds, unless ``run`` gives one; None for none.
+    query_modules : tuple of str
+        Modules every kernel loads after torch, to answer the window's own queries
+        (``app.kernel.queries.register``; ``app.explain.kernel_queries``).
     """
 
     def __init__(self, memory_budget: int | None = None,
-                 run_timeout: float | None = DEFAULT_TIMEOUT_S):
+                 run_timeout: float | None = DEFAULT_TIMEOUT_S,
+                 query_modules: tuple[str, ...] = ()):
         self.memory_budget = memory_budget
         self.run_timeout = run_timeout
+        self.query_modules = tuple(query_modules)
         self._events = EventQueue()
         self._commands: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self._ids = itertools.count(1)
@@ -111,19 +117,21 @@ class KernelSession:
         atexit.register(self.close)  # before multiprocessing's exit joins the kernel
 
     def run(self, source: str, path: str, cwd: str = "", stop_before: int | None = None,
-            timeout: float | None = None, resume: bool = False) -> int:
+            timeout: float | None = None, resume: bool = False,
+            mirror: dict | None = None) -> int:
         """Run ``source`` (the text of ``path``, in ``cwd``) in a fresh namespace, after
         stopping any run in progress; the new run's id. ``stop_before``: run only the
         statements before it. ``timeout``: seconds (``run_timeout`` when None).
         ``resume``: an edit, which may go on from the first changed statement (a
-        ``Resumed`` message says from where)."""
+        ``Resumed`` message says from where). ``mirror``: the form statements whose small
+        values come back copied (``protocol.RunSource.mirror``)."""
         if self._closed:
             raise RuntimeError("the kernel session is closed")
         run_id = next(self._ids)
         self._commands.put(("run", _Run(run_id, source, path, cwd,
                                         -1 if stop_before is None else stop_before,
                                         self.run_timeout if timeout is None else timeout,
-                                        resume=resume)))
+                                        resume=resume, mirror=mirror)))
         self.start()
         return run_id
 
@@ -242,7 +250,8 @@ class KernelSession:
             run.deadline = time.monotonic() + run.timeout
         try:
             kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
-                                           run.stop_before, run.run_id, run.resume))
+                                           run.stop_before, run.run_id, run.resume,
+                                           run.mirror or {}))
         except (OSError, ValueError):
             self._died(run)
 
@@ -314,7 +323,7 @@ class KernelSession:
         self._replace(reason)
         if restore and run.finished and run.restores is None:
             again = _Run(next(self._ids), run.source, run.path, run.cwd, run.finished,
-                         run.timeout, restores=run.run_id)
+                         run.timeout, restores=run.run_id, mirror=run.mirror)
             self._events.put(Restoring(again.run_id, run.run_id, run.finished))
             self._start(again)
 
@@ -365,7 +374,7 @@ class KernelSession:
         self._events.put(KernelStarting(cause, message))
         try:
             kernel = Kernel(self.memory_budget)
-            kernel.warm()
+            kernel.warm(self.query_modules)
         except Exception:  # noqa: BLE001 - no kernel now; the next run tries again
             return
         self._kernel = kernel

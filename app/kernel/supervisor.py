@@ -144,9 +144,9 @@ class Kernel:
         self._conn.close()
 
     # -- running for the window ---------------------------------------------------------------
-    def warm(self) -> None:
-        """Have the kernel import torch now, while the window opens."""
-        self.send(protocol.Warm())
+    def warm(self, modules: tuple[str, ...] = ()) -> None:
+        """Have the kernel import torch now, while the window opens, then ``modules``."""
+        self.send(protocol.Warm(list(modules)))
 
     def run_source(self, path: str, source: str, cwd: str = "") -> None:
         """Start running ``source`` in a fresh namespace; messages follow until ``Done``."""

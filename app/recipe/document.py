@@ -114,9 +114,11 @@ class Document:
             return
         path, cwd = self.run_path()
         os.makedirs(cwd, exist_ok=True)
-        run_id = self.kernel.run(self.recipe.source, path, cwd, resume=resume)
+        state = KernelRunState(self.recipe, self.recipe.source, self.run, 0)
+        state.run_id = self.kernel.run(self.recipe.source, path, cwd, resume=resume,
+                                       mirror=state.mirror_requests())
         self._last_kernel_run = self.kernel_run or self._last_kernel_run
-        self.kernel_run = KernelRunState(self.recipe, self.recipe.source, self.run, run_id)
+        self.kernel_run = state
         self.kernel_ended = None
         self.output = ""
         self.kernel_changed.emit()

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from app.kernel import protocol
+from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
 from app.recipe.evaluator import RecipeRun, StepResult
 from app.recipe.model import Recipe
@@ -34,6 +35,11 @@ class KernelValue:
     error_line: int | None = None
     statement: int = -1
     run_id: int = 0
+    #: A form step's small values, copied in the kernel (``app.kernel.mirror``):
+    #: ``inputs`` (name to value, as they were before it ran) and ``output``, as CPU
+    #: tensors with no history; a name too large to copy is missing, a large output None.
+    inputs: dict = field(default_factory=dict)
+    output: object = None
 
 
 @dataclass
@@ -76,6 +82,17 @@ class KernelRunState:
         #: Output not yet shown: the console appends it.
         self.unread: list[str] = []
 
+    def mirror_requests(self) -> dict[str, dict]:
+        """For ``KernelSession.run``: the statements that are one form step each, with
+        the names the step reads and the name it binds."""
+        out = {}
+        for index, steps in self.steps_of.items():
+            step = self.run.results[steps[0]].step if len(steps) == 1 else None
+            if step is None or step.name is None or step.is_code:
+                continue
+            out[str(index)] = {"reads": list(step.reads), "name": step.name}
+        return out
+
     def take_output(self) -> str:
         """The output that came since the last call (its last ``OUTPUT_LIMIT`` characters)."""
         text = "".join(self.unread)[-OUTPUT_LIMIT:]
@@ -112,6 +129,10 @@ class KernelRunState:
                 result.error, result.error_type = message.message, message.error or ""
                 result.value = KernelValue(message.names, message.loop, message.error_line,
                                            message.index, self.run_id)
+                if message.mirror:
+                    result.value.inputs = {n: decode(d) for n, d in
+                                           (message.mirror.get("inputs") or {}).items()}
+                    result.value.output = decode(message.mirror.get("output"))
             return bool(self.steps_of.get(message.index))
         return False
 

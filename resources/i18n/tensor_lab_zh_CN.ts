@@ -1065,6 +1065,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>梯度清零</translation>
     </message>
     <message>
+        <source>The kernel could not say: {0}</source>
+        <translation>内核无法给出结果：{0}</translation>
+    </message>
+    <message>
         <source>Select a step that makes a tensor to see its backward graph.</source>
         <translation>选择一个产生张量的步骤以查看其反向传播图。</translation>
     </message>
@@ -1622,7 +1626,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>KernelStatus</name>
     <message>
         <source>The kernel is running the recipe&apos;s code</source>
-        <extracomment>How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer).</extracomment>
+        <extracomment>What the window&apos;s views ask a kernel, beyond a tensor&apos;s plane: loaded in the kernel, by name (the window itself never needs them imported). How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer).</extracomment>
         <translation>内核正在运行配方的代码</translation>
     </message>
     <message>
@@ -2469,6 +2473,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>{name} is not a leaf (it was computed by {fn}). During backward its gradient is passed on to the leaves and then thrown away. Call {name}.retain_grad() before backward to keep it.</source>
         <translation>{name} 不是叶子张量（它由 {fn} 计算得到）。在 backward 过程中，它的梯度被继续传给叶子张量，随后就被丢弃。要保留它，请在 backward 之前调用 {name}.retain_grad()。</translation>
+    </message>
+    <message>
+        <source>{name}.grad is None: no backward() that reaches {name} has run yet. .grad is filled in by a step such as out.backward().</source>
+        <translation>{name}.grad 是 None：还没有运行过能到达 {name} 的 backward()。.grad 由 out.backward() 这样的步骤填入。</translation>
     </message>
     <message>
         <source>backward() has not run yet: .grad is filled in by a step such as out.backward(), and {name} is waiting for one.</source>
@@ -3467,6 +3475,14 @@ the step failed</source>
         <translation>结果不是张量：{0}</translation>
     </message>
     <message>
+        <source>Code: the catalogue has no explanation for it yet. The Tensor viewer shows the values it left.</source>
+        <translation>代码：目录里还没有对它的讲解。张量查看器显示它留下的值。</translation>
+    </message>
+    <message>
+        <source>{0} has {1} elements: too many to explain element by element here ({2} at most). The Tensor viewer shows it.</source>
+        <translation>{0} 有 {1} 个元素：太多，无法在这里逐个元素讲解（最多 {2} 个）。张量查看器会显示它。</translation>
+    </message>
+    <message>
         <source>A new tensor: its elements do not come from other tensors of the recipe.</source>
         <translation>新张量：它的元素并非来自配方中的其他张量。</translation>
     </message>
@@ -4271,6 +4287,18 @@ the step failed</source>
     <message>
         <source>Select a tensor to see which tensors share its memory.</source>
         <translation>选择一个张量，查看哪些张量与它共享内存。</translation>
+    </message>
+    <message>
+        <source>Asking the kernel for {0}…</source>
+        <translation>正在向内核询问 {0}…</translation>
+    </message>
+    <message>
+        <source>{0} shares memory with: {1}. It is too large to show here; the Tensor viewer shows its values.</source>
+        <translation>{0} 与这些张量共享内存：{1}。它太大，无法在这里显示；张量查看器会显示它的值。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
     <message>
         <source>selected</source>

@@ -32,7 +32,6 @@ from app.explain.autograd_steps import (
     is_autograd_step,
     jacobian_matrix,
     leaves_with_grad,
-    needs_gradient,
     set_retain_grad,
 )
 from app.expr import Ref, references
@@ -40,6 +39,7 @@ from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
 from app.recipe.writer import write_step
 from widgets.autograd.graph_view import node_label, saved_value_text
+from widgets.autograd.remote import RemoteAnswer, RemoteAutograd, kernel_target
 from widgets.autograd.view import AutogradView
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text
@@ -75,6 +75,11 @@ class AutogradController(FollowsDocument, QObject):
         self._stale = False  # the document changed while the view was hidden
         self._tracked = False  # the drawn tensor requires grad
         self._needs_gradient = False  # its backward needs a gradient argument
+        self._leaves: list[str] = []  # leaves whose .grad holds something (Zero gradients)
+        # a tensor a kernel run made: its graph and facts are asked for
+        self._remote = RemoteAutograd(document, self._on_remote_answer)
+        self._remote_mode = False
+        self._drawn_before: str | None = None  # the tensor drawn before the one asked for
         view.node_clicked.connect(self._on_view_node_clicked)
         view.saved_toggled.connect(self._on_view_saved_toggled)
         view.retain_grad_toggled.connect(self._on_view_retain_grad_toggled)
@@ -153,7 +158,7 @@ class AutogradController(FollowsDocument, QObject):
                   QCoreApplication.translate("AutogradPanel", "Backward from {0}").format(name))
 
     def _on_view_zero_grads(self) -> None:
-        names = leaves_with_grad(self._document.run, nonzero=True)
+        names = list(self._leaves)
         if names:
             push_edit(self._stack, self._document.recipe,
                       lambda r: add_zero_grads(r, names),
@@ -183,14 +188,50 @@ class AutogradController(FollowsDocument, QObject):
         run = self._document.run
         previous = self._name
         self._name = self._target_name()
+        target = kernel_target(self._document, self._name)
+        self._remote_mode = target is not None
+        if target is not None:
+            self._name, self._drawn_before = target[1], previous
+            self._remote.ask(target[0], target[1], self._inspected, self._view.saved_shown())
+            return
+        self._remote.forget()
         value = run.namespace.get(self._name) if self._name else None
-        if isinstance(value, torch.Tensor):
-            self._graph = build_graph(value, run, self._name, saved=self._view.saved_shown())
-            self._view.set_status(self._status_line(value))
-        else:
-            self._graph = AutogradGraph()
+        tensor = isinstance(value, torch.Tensor)
+        graph = build_graph(value, run, self._name, saved=self._view.saved_shown()) \
+            if tensor else AutogradGraph()
+        self._draw(graph, previous, value.requires_grad if tensor else None)
+        self._update_backward(value)
+        self._update_inputs(value)
+        self._show_error(run)
+
+    def _on_remote_answer(self, answer: RemoteAnswer, facts_only: bool) -> None:
+        if not self._remote_mode or answer.name != self._name:
+            return
+        if facts_only:
+            self._show_node(self._graph.nodes.get(self._node) if self._node else None)
+            return
+        self._draw(answer.graph, self._drawn_before,
+                   None if answer.error else answer.requires_grad)
+        if answer.error:
+            self._view.set_status(QCoreApplication.translate(
+                "AutogradPanel", "The kernel could not say: {0}").format(answer.error))
+        self._drawn_before = self._name
+        gradients = [(n, n) for n in answer.gradients]
+        self._set_backward(answer.requires_grad, answer.numel, gradients,
+                           answer.leaves_with_grad)
+        self._view.jacobian_page.set_inputs([])  # the function is code in the kernel
+        self._show_error(self._document.run)
+
+    def _draw(self, graph: AutogradGraph, previous: str | None,
+              requires_grad: bool | None) -> None:
+        """Draw ``graph`` (of ``self._name``, which requires grad or not; None: no tensor)
+        and show the inspected node's facts."""
+        self._graph = graph
+        if requires_grad is None:
             self._view.set_status(QCoreApplication.translate(
                 "AutogradPanel", "Select a step that makes a tensor to see its backward graph."))
+        else:
+            self._view.set_status(self._status_line(requires_grad))
         # a new run of the same tensor keeps the user's zoom and scroll
         self._view.set_graph(self._graph, fit=self._name != previous or self._refits)
         self._refits = False
@@ -205,9 +246,6 @@ class AutogradController(FollowsDocument, QObject):
         else:
             self._node, self._inspected = None, None
             self._show_node(None)
-        self._update_backward(value)
-        self._update_inputs(value)
-        self._show_error(run)
 
     def _target_name(self) -> str | None:
         doc = self._document
@@ -216,12 +254,14 @@ class AutogradController(FollowsDocument, QObject):
         step = doc.recipe.steps[doc.selected]
         if step.name:
             return step.name
+        if step.is_code:  # the first tensor it bound (``widgets.autograd.remote``)
+            return None
         reads = references(step.expr)  # out.backward() shows out's graph
         return reads[0] if reads else None
 
-    def _status_line(self, value: torch.Tensor) -> str:
+    def _status_line(self, requires_grad: bool) -> str:
         name = self._name
-        if not value.requires_grad:
+        if not requires_grad:
             return QCoreApplication.translate(
                 "AutogradPanel", "{0} does not require grad: autograd records no graph for it."
             ).format(name)
@@ -251,8 +291,19 @@ class AutogradController(FollowsDocument, QObject):
                  + (f" = {v.tensor_name}" if v.tensor_name else "")
                  for v in (node.saved if node is not None else ())]
         page.show_heading(heading, saved)
-        if isinstance(value, torch.Tensor) and name is not None:
-            facts = grad_facts(value, name, run)
+        facts = grad_facts(value, name, run) \
+            if isinstance(value, torch.Tensor) and name is not None else None
+        if self._remote_mode:
+            last = self._remote.last
+            facts = last.facts if last is not None and last.facts is not None \
+                and last.facts.name == name else None
+            if facts is None and name is not None and node is not None and last is not None \
+                    and last.inspect != name:
+                target = kernel_target(self._document, self._name)
+                if target is not None:  # another node's tensor: ask for its facts
+                    self._remote.ask(target[0], target[1], name, self._view.saved_shown(),
+                                     facts_only=True)
+        if facts is not None and name is not None:
             page.show_facts(name, facts.rows(),
                             lesson_text(facts.why_no_grad) if facts.why_no_grad else "",
                             can_retain=not facts.is_leaf and facts.requires_grad,
@@ -265,21 +316,27 @@ class AutogradController(FollowsDocument, QObject):
             page.show_grad(None, None)
 
     def _update_backward(self, value: Any) -> None:
-        tracked = isinstance(value, torch.Tensor) and value.requires_grad
-        self._tracked = tracked
+        tensor = isinstance(value, torch.Tensor)
+        gradients = [(other, other) for other, t in self._document.run.namespace.items()
+                     if tensor and other != self._name and isinstance(t, torch.Tensor)
+                     and t.shape == value.shape and t.is_floating_point()]
+        self._set_backward(tensor and value.requires_grad, value.numel() if tensor else 0,
+                           gradients, leaves_with_grad(self._document.run, nonzero=True))
+
+    def _set_backward(self, tracked: bool, numel: int, gradients: list[tuple[str, str]],
+                      leaves: list[str]) -> None:
+        """The Backward page for a tensor that requires grad (``tracked``) or not, with
+        ``numel`` elements; ``gradients``: other tensors of its shape."""
+        self._tracked, self._leaves = tracked, leaves
         page = self._view.backward_page
-        page.set_actions(tracked, bool(leaves_with_grad(self._document.run, nonzero=True)))
-        needs = tracked and needs_gradient(value)
+        page.set_actions(tracked, bool(leaves))
+        needs = tracked and numel != 1
         self._needs_gradient = needs
         choices: list[tuple[str, str]] = []
         if needs and self._name is not None:
-            choices.append((f"torch.ones_like({self._name})", _ONES))
-            for other, t in self._document.run.namespace.items():
-                if other != self._name and isinstance(t, torch.Tensor) \
-                        and t.shape == value.shape and t.is_floating_point():
-                    choices.append((other, other))
+            choices = [(f"torch.ones_like({self._name})", _ONES), *gradients]
         page.set_gradients(needs, choices,
-                           lesson_text(gradient_explanation(self._name, value))
+                           lesson_text(gradient_explanation(self._name, numel))
                            if needs and self._name else "")
         self._update_backward_preview()
 

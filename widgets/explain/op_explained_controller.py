@@ -8,6 +8,7 @@ translation context.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,10 @@ from PySide6.QtGui import QUndoStack
 from app.explain.provenance import Provenance, trace
 from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
 from app.expr import Expr, Ref, Seq
+from app.kernel.mirror import MIRROR_CELLS
+from app.kernel.summary import summary_text
 from app.recipe.document import Document
+from app.recipe.kernel_results import KernelValue
 from app.recipe.writer import write_step
 from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
@@ -42,6 +46,27 @@ def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
         return trace(expr, inputs, index, part=part)
     except Exception as e:  # noqa: BLE001 - shown in the hint, never a crash
         return f"{type(e).__name__}: {e}"
+
+
+def _kernel_hint(sv: StepView, value: KernelValue) -> str:
+    """Why a step the kernel ran shows no cells: code, a tensor too large to copy into
+    the window, or a result that is not a tensor."""
+    if sv.step.is_code or sv.spec is None and not sv.op:
+        return QCoreApplication.translate(
+            "OpView", "Code: the catalogue has no explanation for it yet. The Tensor viewer "
+            "shows the values it left.")
+    summary = value.names.get(sv.step.name or "", {})
+    if summary.get("type") == "Tensor":
+        cells = math.prod(summary.get("shape") or [])
+        return QCoreApplication.translate(
+            "OpView", "{0} has {1} elements: too many to explain element by element here "
+            "({2} at most). The Tensor viewer shows it.").format(
+                sv.step.name, f"{cells:,}", f"{MIRROR_CELLS:,}")
+    if sv.output is not None:
+        return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
+            repr(sv.output)[:200])
+    return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
+        summary_text(summary)[:200] if summary else "")
 
 
 class OpExplainedController(FollowsDocument, QObject):
@@ -208,7 +233,7 @@ class OpExplainedController(FollowsDocument, QObject):
     def _show_extra(self, sv: StepView | None) -> Decoration:
         # a step that did not run has no inputs to draw
         kind = EXTRAS.get(sv.op) if sv is not None and sv.result.status in ("ok", "error") \
-            else None
+            and not (isinstance(sv.result.value, KernelValue) and sv.output is None) else None
         if self.extra is not None and type(self.extra) is not kind:
             self._view.hide_extra(self.extra)
             self.extra = None
@@ -231,6 +256,9 @@ class OpExplainedController(FollowsDocument, QObject):
 
     def _idle_hint(self, sv: StepView | None) -> str:
         view = self._view
+        if sv is not None and sv.result.ok and not view.output_cards \
+                and isinstance(sv.result.value, KernelValue):
+            return _kernel_hint(sv, sv.result.value)
         if sv is not None and sv.result.ok and not view.output_cards and sv.step.name:
             return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
                 repr(sv.result.value)[:200])

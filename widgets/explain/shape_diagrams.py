@@ -13,6 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.explain.storage import memory_positions
+
 Shape = tuple[int, ...]
 
 
@@ -84,16 +86,6 @@ def broadcast_table(shapes: list[Shape]) -> tuple[list[list[BroadcastCell]], lis
             row.append(BroadcastCell(size, state))
         rows.append(row)
     return rows, result
-
-
-def memory_positions(t: torch.Tensor) -> torch.Tensor:
-    """Where each element of ``t`` sits in its storage: offset + sum of index * stride."""
-    pos = torch.full((), t.storage_offset(), dtype=torch.int64)
-    for d, (size, stride) in enumerate(zip(t.shape, t.stride(), strict=True)):
-        shape = [1] * t.dim()
-        shape[d] = size
-        pos = pos + (torch.arange(size, dtype=torch.int64) * stride).reshape(shape)
-    return pos.expand(t.shape) if t.dim() else pos
 
 
 # -- a diagram of rows of boxes ------------------------------------------------------------------

@@ -22,12 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.storage import StorageEntry, storage_map
+from app.explain.storage import StorageEntry, covered, storage_map
+from app.kernel.mirror import decode
 from app.recipe.document import Document
+from app.recipe.kernel_results import KernelValue
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
 from widgets.explain.explained_grid import TensorCard
-from widgets.explain.shape_diagrams import memory_positions
 
 _NAME_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("tensor", "memory", "shape", "strides", "offset", "data_ptr")
@@ -46,9 +47,12 @@ def group_by_storage(entries: list[StorageEntry]) -> list[list[StorageEntry]]:
     return list(groups.values())
 
 
-def covered(base: torch.Tensor, view: torch.Tensor) -> torch.Tensor:
-    """Which elements of ``base`` (same storage) ``view`` reads: a bool tensor of base's shape."""
-    return torch.isin(memory_positions(base), memory_positions(view).reshape(-1))
+def kernel_run_id(document: Document) -> int | None:
+    """The kernel run the document's values come from, or None when the window made them."""
+    for r in document.run.results:
+        if isinstance(r.value, KernelValue):
+            return r.value.run_id
+    return None
 
 
 class StorageView(FollowsDocument, QWidget):
@@ -69,6 +73,11 @@ class StorageView(FollowsDocument, QWidget):
         """Names of the tensors sharing each storage, in recipe order."""
         self.selected: str | None = None
         self._stale = True
+        # values a kernel run made: asked for (``app.kernel.queries``, ``storage``)
+        self._remote: int | None = None  # the run asked about
+        self._remote_values: dict[str, torch.Tensor] = {}
+        self._answered: str | None = None  # the name the last answer was about
+        self._asked = 0
         self._build()
         self._set_model_connected(True)
 
@@ -127,7 +136,13 @@ class StorageView(FollowsDocument, QWidget):
     def refresh(self) -> None:
         """Rebuild the table from the document's latest run."""
         self._stale = False
-        entries = storage_map(self._document.run.namespace)
+        self._remote = kernel_run_id(self._document)
+        if self._remote is not None:
+            self._ask(self.selected or self._step_name())
+            return
+        self._show_entries(storage_map(self._document.run.namespace))
+
+    def _show_entries(self, entries: list[StorageEntry]) -> None:
         self._entries = {e.name: e for e in entries}
         groups = group_by_storage(entries)
         self.groups = [[e.name for e in g] for g in groups]
@@ -143,6 +158,8 @@ class StorageView(FollowsDocument, QWidget):
     def select_name(self, name: str | None) -> None:
         """Select tensor ``name`` in the table and show it beside its base or view."""
         self.selected = name if name in self._entries else None
+        if self._missing(self.selected):
+            self._ask(self.selected)
         item = self._item(self.selected)
         with QSignalBlocker(self.tree):
             if item is not None:
@@ -165,20 +182,67 @@ class StorageView(FollowsDocument, QWidget):
 
     def _on_model_selection_changed(self, _index: int | None) -> None:
         if self.isVisible() and not self._stale:
+            if self._remote is not None and self._step_name() not in self._entries:
+                self.selected = self._step_name()  # the map may not have come yet
+                self._ask(self.selected)
+                self._show_detail()
+                return
             self.select_name(self._document_choice())
 
     def _on_view_current_changed(self, item: QTreeWidgetItem | None, _prev: object) -> None:
         name = item.data(0, _NAME_ROLE) if item is not None else None
         self.selected = name
+        if self._missing(name):
+            self._ask(name)
         self._show_detail()
 
     # -- helpers ---------------------------------------------------------------------------------
     def _document_choice(self) -> str | None:
+        name = self._step_name()
+        return name if name in self._entries else None
+
+    def _step_name(self) -> str | None:
         doc = self._document
         i = doc.selected
         steps = doc.recipe.steps
-        name = steps[i].name if i is not None and i < len(steps) else None
-        return name if name in self._entries else None
+        if i is None or i >= len(steps):
+            return None
+        value = doc.run.results[i].value if i < len(doc.run.results) else None
+        if steps[i].name is None and isinstance(value, KernelValue):  # code: what it bound
+            return next((n for n, s in value.names.items() if s.get("type") == "Tensor"), None)
+        return steps[i].name
+
+    def _missing(self, name: str | None) -> bool:
+        """Whether ``name``'s values are in the kernel and not asked for yet."""
+        return self._remote is not None and name is not None \
+            and name not in self._remote_values and name != self._answered
+
+    def _ask(self, name: str | None) -> None:
+        self._asked += 1
+        self._answered = None
+        asked = self._asked
+        self._document.ask("storage", {"run": self._remote, "name": name},
+                           lambda data, error: self._on_answer(asked, name, data, error))
+
+    def _on_answer(self, asked: int, name: str | None, data: dict, error: str) -> None:
+        if asked != self._asked or self._remote is None:
+            return  # a newer question, or the window's own values, since
+        if error:
+            data = {}
+        entries = [StorageEntry(e["name"], int(e["storage_ptr"]), int(e["data_ptr"]),
+                                int(e["offset"]), tuple(e["strides"]), tuple(e["shape"]),
+                                e.get("base")) for e in data.get("entries", ())]
+        self._answered = name
+        flat = decode(data.get("storage"))
+        self._remote_values = {} if flat is None else {
+            n: flat.as_strided(tuple(shape), tuple(strides), offset)
+            for n, (shape, strides, offset) in data.get("layouts", {}).items()}
+        if [e.name for e in entries] != list(self._entries) \
+                or any(self._entries.get(e.name) != e for e in entries):
+            self.selected = name
+            self._show_entries(entries)
+        else:
+            self._show_detail()
 
     def _group_item(self, group: list[StorageEntry]) -> QTreeWidgetItem:
         base = group[0]
@@ -223,7 +287,8 @@ class StorageView(FollowsDocument, QWidget):
 
     def _show_detail(self) -> None:
         name = self.selected
-        namespace = self._document.run.namespace
+        remote = self._remote is not None
+        namespace = self._remote_values if remote else self._document.run.namespace
         entry = self._entries.get(name) if name else None
         if entry is None:
             self.summary.setText(self.tr("Select a tensor to see which tensors share its "
@@ -233,7 +298,19 @@ class StorageView(FollowsDocument, QWidget):
             return
         group = next(g for g in self.groups if name in g)
         others = [n for n in group if n != name]
-        value = namespace[name]
+        value = namespace.get(name)
+        if value is None and name != self._answered:
+            self.summary.setText(self.tr("Asking the kernel for {0}…").format(name))
+            self.selected_card.hide()
+            self.other_card.hide()
+            return
+        if value is None:  # in the kernel, too large to copy
+            self.summary.setText(self.tr(
+                "{0} shares memory with: {1}. It is too large to show here; the Tensor "
+                "viewer shows its values.").format(name, ", ".join(others) or self.tr("none")))
+            self.selected_card.hide()
+            self.other_card.hide()
+            return
         self.selected_card.show_tensor(value, name, self.tr("selected"))
         self.selected_card.show()
         if not others:
@@ -244,6 +321,9 @@ class StorageView(FollowsDocument, QWidget):
             return
         other = entry.base if entry.is_view else others[0]
         base, view = (other, name) if entry.is_view else (name, other)
+        if other not in namespace:
+            self.other_card.hide()
+            return
         self.other_card.show_tensor(namespace[other], other,
                                     self.tr("base") if entry.is_view else self.tr("view"))
         self.other_card.show()

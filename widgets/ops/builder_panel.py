@@ -281,9 +281,16 @@ class BuilderPanel(FollowsDocument, QWidget):
 
     # -- helpers --------------------------------------------------------------------------------
     def _tensor_names(self) -> list[str]:
+        """The tensors an argument may name: with a step selected (which "Update selected"
+        rewrites), only those made before it, so no step reads a name made later."""
         ns = self._document.run.namespace
+        steps = self._document.recipe.steps
+        index = self._editable_index()
+        before: set[str] = set()
+        for step in steps[:index] if index is not None else steps:
+            before.update([step.name] if step.name else getattr(step.expr, "binds", ()))
         return [n for n in dict.fromkeys(self._document.recipe.names())
-                if isinstance(ns.get(n), torch.Tensor)]
+                if n in before and isinstance(ns.get(n), torch.Tensor)]
 
     def _editable_index(self) -> int | None:
         """The selected step, when it is a creation call this panel can edit."""

@@ -17,6 +17,9 @@ from widgets.common.doc_links import listen
 from widgets.common.i18n_text import translate_core
 from widgets.common.icons import icon
 
+#: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
+#: by name (the window itself never needs them imported).
+VIEW_QUERIES = ("app.explain.kernel_queries",)
 #: How often the window takes what the kernel reported, in milliseconds.
 POLL_MS = 30
 #: How long one take may last (an output flood never holds the window longer).
@@ -31,7 +34,7 @@ class KernelHook(QObject):
         super().__init__(window)
         self._document = window.document
         if self._document.kernel is None:
-            self._document.kernel = KernelSession()
+            self._document.kernel = KernelSession(query_modules=VIEW_QUERIES)
         self.session: KernelSession = self._document.kernel
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)

@@ -1,0 +1,100 @@
+"""Small copies of a form step's values, sent with its report, for Op explained.
+
+A form step (``y = torch.tril(x, diagonal=-1)``) runs in the kernel like any other
+statement. To show it element by element, the window needs the values it read, as they
+were before it ran, and the value it made: the kernel copies them (``snapshot`` before
+the statement, ``encode`` after) when they are small, and they travel as plain data,
+numpy arrays as raw frames (``protocol``). ``decode`` makes torch tensors of them again
+in the window. Anything larger than ``MIRROR_CELLS`` cells, or of a kind plain data
+cannot hold, is left out: the views ask the kernel about it instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.kernel.summary import loaded_torch
+
+#: The most cells a tensor may have to be copied into the window.
+MIRROR_CELLS = 1 << 16
+#: The most items of a list or tuple copied (``torch.chunk``'s parts).
+MAX_ITEMS = 64
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def encode(value: Any) -> dict | None:
+    """``value`` as plain data (a tensor's values copied now), or None when too large
+    or of another kind."""
+    if isinstance(value, _PLAIN):
+        if isinstance(value, str) and len(value) > 200:
+            return None
+        return {"plain": value}
+    if isinstance(value, list | tuple):
+        if len(value) > MAX_ITEMS:
+            return None
+        items = [encode(v) for v in value]
+        if any(item is None for item in items):
+            return None
+        return {"items": items, "tuple": isinstance(value, tuple)}
+    torch = loaded_torch()
+    if torch is None:
+        return None
+    if isinstance(value, torch.dtype):
+        return {"dtype": str(value).removeprefix("torch.")}
+    if isinstance(value, torch.Tensor):
+        return _tensor(torch, value)
+    return None
+
+
+def _tensor(torch: Any, t: Any) -> dict | None:
+    if t.layout != torch.strided or t.is_quantized or t.device.type == "meta" \
+            or t.numel() > MIRROR_CELLS:
+        return None
+    dtype = str(t.dtype).removeprefix("torch.")
+    try:
+        d = t.detach().cpu().resolve_conj().resolve_neg()
+        if d.dtype == torch.bfloat16:  # numpy has none: float32 holds every bfloat16
+            d = d.float()
+        array = d.numpy().copy()  # copied now: a later in-place op must not change it
+    except (RuntimeError, TypeError, NotImplementedError):
+        return None
+    return {"tensor": array, "dtype": dtype, "requires_grad": bool(t.requires_grad),
+            "device": str(t.device)}
+
+
+def snapshot(namespace: dict[str, Any], names: list[str]) -> dict[str, dict]:
+    """The values of ``names`` that can be copied, copied now (before a statement runs)."""
+    out = {}
+    for name in names:
+        if name in namespace:
+            data = encode(namespace[name])
+            if data is not None:
+                out[name] = data
+    return out
+
+
+def decode(data: dict | None) -> Any:
+    """(In the window.) The value ``encode`` made ``data`` of; ``None`` for none.
+
+    A tensor comes back on the CPU, with its dtype and ``requires_grad``, but with no
+    history: its graph stays in the kernel.
+    """
+    if not isinstance(data, dict):
+        return None
+    if "plain" in data:
+        return data["plain"]
+    if "items" in data:
+        items = [decode(item) for item in data["items"]]
+        return tuple(items) if data.get("tuple") else items
+    import torch
+
+    if "dtype" in data and "tensor" not in data:
+        dtype = getattr(torch, str(data["dtype"]), None)
+        return dtype if isinstance(dtype, torch.dtype) else None
+    dtype = getattr(torch, str(data.get("dtype", "")), None)
+    t = torch.from_numpy(data["tensor"])
+    if isinstance(dtype, torch.dtype) and t.dtype != dtype:
+        t = t.to(dtype)
+    if data.get("requires_grad") and (t.is_floating_point() or t.is_complex()):
+        t.requires_grad_(True)
+    return t

@@ -1,0 +1,98 @@
+"""Form steps that the kernel runs come back with small copies of what they read and
+made (``app.kernel.mirror``), so Op explained shows them element by element; values
+too large to copy stay in the kernel. Expected values come from torch in this process.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from app.explain.step_view import make_step_view
+from app.kernel import mirror
+from app.kernel.session import KernelSession
+from app.recipe.document import Document
+from app.recipe.kernel_results import KernelValue
+
+RECIPE = '''\
+import torch
+
+torch.manual_seed(0)
+x = torch.arange(12.0).reshape(3, 4)
+y = torch.tril(x, diagonal=-1)
+x.add_(100)
+for i in range(2):
+    pass
+h = torch.ones(2, 2, dtype=torch.bfloat16, requires_grad=True)
+parts = torch.chunk(x, 2)
+big = torch.ones(300, 300)
+z = torch.tril(big)
+'''
+
+
+def _run(tmp_path: Path, session: KernelSession) -> Document:
+    path = tmp_path / "lesson.py"
+    path.write_text(RECIPE, encoding="utf-8")
+    doc = Document()
+    doc.kernel = session
+    doc.open(path)
+    doc.held = False
+    doc.evaluate()
+    deadline = time.monotonic() + 120
+    while doc.kernel_run is not None:
+        assert time.monotonic() < deadline, "the kernel run did not end"
+        doc.take_kernel_events(session.poll(0.01))
+        time.sleep(0.01)
+    return doc
+
+
+def _step(doc: Document, name: str) -> int:
+    return next(i for i, s in enumerate(doc.recipe.steps) if s.name == name)
+
+
+def test_a_form_step_shows_its_inputs_as_they_were_before_it_ran(tmp_path, kernel_session):
+    doc = _run(tmp_path, kernel_session)
+    doc.select(_step(doc, "y"))
+    sv = make_step_view(doc)
+    assert isinstance(sv.result.value, KernelValue)
+    x = torch.arange(12.0).reshape(3, 4)
+    # x.add_(100) ran later in the kernel: the copy is of x before ``y = ...`` ran
+    assert torch.equal(sv.inputs["x"], x)
+    assert torch.equal(sv.output, torch.tril(x, diagonal=-1))
+
+
+def test_dtypes_grad_flags_and_parts_come_back(tmp_path, kernel_session):
+    doc = _run(tmp_path, kernel_session)
+    h = doc.run.results[_step(doc, "h")].value
+    assert isinstance(h, KernelValue)
+    assert h.output.dtype == torch.bfloat16 and h.output.requires_grad
+    assert h.output.grad_fn is None  # a copy: its history stays in the kernel
+    parts = doc.run.results[_step(doc, "parts")].value.output
+    x = torch.arange(12.0).reshape(3, 4) + 100
+    assert isinstance(parts, tuple) and len(parts) == 2
+    for got, want in zip(parts, torch.chunk(x, 2), strict=True):
+        assert torch.equal(got, want)
+
+
+def test_a_large_value_is_not_copied_and_the_hint_says_so(tmp_path, kernel_session):
+    doc = _run(tmp_path, kernel_session)
+    value = doc.run.results[_step(doc, "z")].value
+    assert isinstance(value, KernelValue)
+    assert value.output is None and "big" not in value.inputs  # 90,000 > MIRROR_CELLS
+    assert value.names["z"]["shape"] == [300, 300]
+
+
+def test_encode_and_decode_keep_values():
+    t = torch.randn(3, 5, dtype=torch.float64)
+    data = mirror.encode(t)
+    assert isinstance(data["tensor"], np.ndarray)
+    assert torch.equal(mirror.decode(data), t)
+    assert mirror.decode(mirror.encode([1, 2.5, None, "a"])) == [1, 2.5, None, "a"]
+    assert mirror.decode(mirror.encode(torch.int8)) is torch.int8
+    assert mirror.encode(torch.zeros(mirror.MIRROR_CELLS + 1)) is None
+    assert mirror.encode(object()) is None
+    assert torch.equal(mirror.decode(mirror.encode(torch.tensor([1 + 2j]))),
+                       torch.tensor([1 + 2j]))

@@ -1,0 +1,139 @@
+"""The Autograd and Memory tabs on tensors a kernel run made, inside a function, a
+``while`` loop and a ``for`` loop (widget tier, a real kernel): the graph and the storage
+map are read in the kernel and come back as data. Expected graphs, gradients, strides and
+values are worked out by torch in this process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from PySide6.QtCore import Qt
+
+from app.explain.autograd_data import facts_data, facts_from, graph_data, graph_from
+from app.explain.autograd_graph import build_graph, grad_facts
+from app.recipe.evaluator import RecipeRun
+from app.recipe.kernel_results import KernelValue
+
+RECIPE = '''\
+import torch
+
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor(0.5, requires_grad=True)
+
+
+def f(a):
+    h = a * w
+    while h.norm() < 10:
+        h = h * 2
+    return (h + b).sum()
+
+
+out = f(torch.tensor([0.5, 1.0]))
+out.backward()
+'''
+
+
+def _expected():
+    """The same recipe run here: the graph of ``out`` and ``w.grad``."""
+    namespace: dict = {}
+    exec(compile(RECIPE, "<recipe>", "exec"), namespace)
+    run = RecipeRun(namespace={k: v for k, v in namespace.items() if not k.startswith("__")})
+    return build_graph(namespace["out"], run, "out"), namespace["w"].grad
+
+
+def _open(window, tmp_path: Path, qtbot) -> None:
+    path = tmp_path / "grad_loop.py"
+    path.write_text(RECIPE, encoding="utf-8")
+    assert window.open_path(str(path), trust=True)
+    qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=120_000)
+
+
+def test_a_graph_made_in_a_function_and_a_loop_is_drawn_and_inspected(
+        qtbot, make_window, tmp_path):
+    window = make_window()
+    _open(window, tmp_path, qtbot)
+    doc = window.document
+    index = next(i for i, s in enumerate(doc.recipe.steps) if s.label.startswith("out ="))
+    assert isinstance(doc.run.results[index].value, KernelValue)
+    window.views.setCurrentWidget(window.autograd)
+    doc.select(index)
+    panel = window.autograd
+    want, w_grad = _expected()
+    qtbot.waitUntil(lambda: len(panel.graph.nodes) == len(want.nodes), timeout=30_000)
+    labels = sorted(n.label for n in panel.graph.nodes.values())
+    assert labels == sorted(n.label for n in want.nodes.values())
+    assert [n.label for n in panel.graph.nodes.values()].count("MulBackward0") == 4
+    assert panel.graph.leaf_tensor_names() == want.leaf_tensor_names()
+    # click w's leaf: its facts come from the kernel, .grad as torch has it
+    [leaf] = [n.id for n in panel.graph.nodes.values() if n.kind == "leaf" and "w" in n.names]
+    view = panel.graph_view
+    view.centerOn(view.node_items()[leaf])
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.node_center(leaf).toPoint())
+    qtbot.waitUntil(lambda: panel.facts().get("is_leaf") == "True", timeout=30_000)
+    assert panel.inspected_name == "w"
+    facts = panel.facts()
+    assert facts["requires_grad"] == "True" and facts["grad_fn"] == "None"
+    assert w_grad is not None and bool(w_grad.any())
+    assert facts[".grad"] == dict(grad_facts(_leaf_with(w_grad), "w").rows())[".grad"]
+    assert not window.errors
+
+
+def _leaf_with(grad: torch.Tensor) -> torch.Tensor:
+    t = torch.zeros_like(grad, requires_grad=True)
+    t.grad = grad.clone()
+    return t
+
+
+def test_graph_and_facts_survive_the_trip_as_data():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    run = RecipeRun(namespace={"x": x, "y": y})
+    graph = build_graph(y, run, "y", saved=True)
+    back = graph_from(graph_data(graph))
+    assert back == graph
+    facts = grad_facts(x, "x", run)  # no backward yet: a translatable reason
+    again = facts_from(facts_data(facts))
+    assert again.rows() == facts.rows() and again.why_no_grad == facts.why_no_grad
+    assert getattr(again.why_no_grad, "template", None) == facts.why_no_grad.template
+    y.backward()
+    again = facts_from(facts_data(grad_facts(x, "x", run)))
+    assert torch.equal(again.grad, torch.tensor([2.0, 4.0]))
+
+
+MEMORY = """\
+import torch
+
+x = torch.arange(12.0)
+for k in range(2):
+    v = x.view(3, 4)[:, 1:3]
+c = x.clone()
+v.add_(100)
+"""
+
+
+def test_the_memory_tab_shows_a_view_made_in_a_loop_beside_its_base(
+        qtbot, make_window, tmp_path):
+    window = make_window()
+    path = tmp_path / "views.py"
+    path.write_text(MEMORY, encoding="utf-8")
+    assert window.open_path(str(path), trust=True)
+    qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=120_000)
+    doc = window.document
+    storage = window.storage_view
+    window.views.setCurrentWidget(storage)
+    doc.select(next(i for i, s in enumerate(doc.recipe.steps) if s.label.startswith("for")))
+    qtbot.waitUntil(lambda: bool(storage.row_text("v")) and storage.selected == "v"
+                    and storage.selected_card.isVisible(), timeout=30_000)
+    assert storage.groups == [["x", "v"], ["c"]]
+    x = torch.arange(12.0)
+    v = x.view(3, 4)[:, 1:3]
+    v.add_(100)
+    assert storage.row_text("v")[1:5] == ["view of x", "(3, 2)", "(4, 1)", "1"]
+    shown = storage._remote_values
+    assert torch.equal(shown["v"], v) and torch.equal(shown["x"], x)
+    assert shown["v"].stride() == v.stride()  # laid over one copy of the memory, as there
+    marked = storage.other_card.grid.table_model
+    assert len(marked._marks) == v.numel()  # the base's elements v reads, lit up
