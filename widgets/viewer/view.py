@@ -109,6 +109,8 @@ class ViewerView(QWidget):
             "ViewerPanel", "Values as colours; the default above {n:,} elements").format(
             n=HEATMAP_NUMEL))
         self._tabs.currentChanged.connect(self._on_view_tab_changed)
+        # the values keep ten lines of room to be read (the window still fits 1366x768)
+        self._tabs.setMinimumHeight(10 * self._table.fontMetrics().height())
         body.addWidget(self._tabs, 1)
 
         # The code and statistics lines change on every edit: behind the fence they no
