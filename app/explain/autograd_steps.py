@@ -69,6 +69,13 @@ def zero_grad_step(name: str) -> Step:
     return Step(None, Call("Tensor.zero_", (Attr(Ref(name), "grad"),)))
 
 
+def gradient_candidates(namespace: dict[str, Any], name: str, t: torch.Tensor) -> list[str]:
+    """Other tensors of ``namespace`` that could be ``name.backward``'s ``gradient``:
+    floating point, of ``t``'s shape."""
+    return [other for other, v in namespace.items() if other != name
+            and isinstance(v, torch.Tensor) and v.shape == t.shape and v.is_floating_point()]
+
+
 def leaves_with_grad(run: RecipeRun, *, nonzero: bool = False) -> list[str]:
     """Names of the run's leaf tensors whose ``.grad`` is set, in recipe order.
 

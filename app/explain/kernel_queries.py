@@ -23,7 +23,7 @@ import torch
 
 from app.explain.autograd_data import facts_data, graph_data
 from app.explain.autograd_graph import build_graph, grad_facts
-from app.explain.autograd_steps import leaves_with_grad
+from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
 from app.explain.storage import partner, storage_map
 from app.kernel.mirror import MIRROR_CELLS, encode
 from app.kernel.queries import QueryError, Values, register
@@ -35,7 +35,7 @@ def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
     if not isinstance(value, torch.Tensor):
         raise QueryError(f"{name} is not a tensor")
-    namespace = {n: v for n, v in list(values.namespace.items()) if not n.startswith("__")}
+    namespace = values.user_namespace(int(args.get("run", 0)))
     run = RecipeRun(namespace=namespace)
     graph = build_graph(value, run, name, saved=bool(args.get("saved")))
     out: dict[str, Any] = {"graph": graph_data(graph), "requires_grad": value.requires_grad,
@@ -45,16 +45,12 @@ def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     shown = value if inspect == name else namespace.get(inspect)
     if isinstance(shown, torch.Tensor):
         out["facts"] = facts_data(grad_facts(shown, inspect, run))
-    out["gradients"] = [n for n, t in namespace.items() if n != name
-                        and isinstance(t, torch.Tensor) and t.shape == value.shape
-                        and t.is_floating_point()]
+    out["gradients"] = gradient_candidates(namespace, name, value)
     return out
 
 
 def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
-    if int(args.get("run", 0)) != values.run_id:
-        raise QueryError("that run is over: a newer one replaced it")
-    namespace = {n: v for n, v in list(values.namespace.items()) if not n.startswith("__")}
+    namespace = values.user_namespace(int(args.get("run", 0)))
     entries = storage_map(namespace)
     out: dict[str, Any] = {"entries": [asdict(e) for e in entries]}
     name = args.get("name")

@@ -61,14 +61,14 @@ class Checkpoints:
     def clear(self, path: str | None = None) -> None:
         self.path, self.marks = path, []
 
-    def keep(self, statement: Statement, first: bool, namespace: dict[str, Any],
-             flags: int) -> None:
+    def keep(self, statement: Statement, namespace: dict[str, Any], flags: int) -> None:
         """After ``statement`` ended well: its checkpoint (none once one could not be)."""
-        if len(self.marks) != statement.index:
-            return  # an earlier statement left none: later ones cannot be resumed either
+        if len(self.marks) != statement.index or _cuda_in_use():
+            return  # an earlier statement left none (later ones cannot be resumed either),
+            # or CUDA is in use, which ``resume_point`` never trusts
         try:
             fingerprint = namespace_fingerprint(namespace)
-            mark = Checkpoint(statement_key(statement, first), dict(namespace), fingerprint,
+            mark = Checkpoint(statement_key(statement), dict(namespace), fingerprint,
                               random_states(), os.getcwd(), flags)
         except Exception:  # noqa: BLE001 - Untold, or an odd value: no checkpoint, no harm
             return
@@ -80,7 +80,7 @@ class Checkpoints:
             return 0
         same = 0
         for mark, statement in zip(self.marks, new, strict=False):
-            if mark.key != statement_key(statement, statement.index == 0):
+            if mark.key != statement_key(statement):
                 break
             same += 1
         same = min(same, len(new) - 1) if new else 0  # the last one always runs again
@@ -107,26 +107,37 @@ class Checkpoints:
         return mark.flags
 
 
-def statement_key(statement: Statement, first: bool) -> tuple:
+def statement_key(statement: Statement) -> tuple:
     """What must not change for a checkpoint after ``statement`` to stay usable."""
-    if first and statement.kind == "Expr" and statement.text.lstrip()[:1] in "\"'rRuUbBfF":
+    if statement.index == 0 and statement.kind == "Expr" \
+            and statement.text.lstrip()[:1] in "\"'rRuUbBfF":
         return ("docstring",)  # the lesson text: only __doc__, which is set anew
     return statement.line, statement.text
 
 
+class _Walk:
+    """One fingerprint's walk: the nodes it may still visit, and torch (looked up once)."""
+
+    def __init__(self) -> None:
+        self.left = MAX_NODES
+        self.torch = loaded_torch()
+        self.plain = () if self.torch is None else (
+            self.torch.dtype, self.torch.device, self.torch.Size)
+
+
 def namespace_fingerprint(namespace: dict[str, Any]) -> tuple:
-    budget = [MAX_NODES]
+    budget = _Walk()
     return tuple((name, id(value), _fingerprint(value, 0, budget))
                  for name, value in namespace.items() if not name.startswith("__"))
 
 
-def _fingerprint(value: Any, depth: int, budget: list[int]) -> Any:
-    budget[0] -= 1
-    if budget[0] < 0 or depth > MAX_DEPTH:
+def _fingerprint(value: Any, depth: int, budget: _Walk) -> Any:
+    budget.left -= 1
+    if budget.left < 0 or depth > MAX_DEPTH:
         raise Untold
     if isinstance(value, _IMMUTABLE) or isinstance(value, _UNCHANGING):
         return None
-    torch = loaded_torch()
+    torch = budget.torch
     if torch is not None:
         if isinstance(value, torch.Tensor):
             grad = value.grad if value.is_leaf else None
@@ -137,7 +148,7 @@ def _fingerprint(value: Any, depth: int, budget: list[int]) -> Any:
                      for n, t in (*value.named_parameters(), *value.named_buffers())]
             parts += [(n, m.training) for n, m in value.named_modules()]
             return ("m", tuple(parts), _object(value, depth, budget, skip=_MODULE_INNARDS))
-        if isinstance(value, torch.dtype | torch.device | torch.Size):
+        if isinstance(value, budget.plain):
             return None
         if isinstance(value, torch.Generator):
             return ("g", bytes(value.get_state().numpy()))
@@ -156,7 +167,7 @@ def _fingerprint(value: Any, depth: int, budget: list[int]) -> Any:
 _MODULE_INNARDS = frozenset({"_parameters", "_buffers", "_modules", "training"})
 
 
-def _object(value: Any, depth: int, budget: list[int], skip: frozenset = frozenset()) -> Any:
+def _object(value: Any, depth: int, budget: _Walk, skip: frozenset = frozenset()) -> Any:
     """A plain object (an optimizer, a dataset...) by its attributes; else untold."""
     attributes = getattr(value, "__dict__", None)
     if not isinstance(attributes, dict) or hasattr(type(value), "__slots__") and not attributes:

@@ -187,15 +187,15 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
     the last run's checkpoint where one can be trusted (``app.kernel.checkpoints``)."""
     if message.cwd:
         os.chdir(message.cwd)
-    start = 0
+    start, parsed = 0, None
     if message.resume and window.module is not None and message.stop_before < 0:
         try:
-            new, _ = source_statements(message.source, os.path.abspath(message.path))
-            start = window.marks.resume_point(os.path.abspath(message.path), new)
+            parsed = source_statements(message.source, os.path.abspath(message.path))
+            start = window.marks.resume_point(os.path.abspath(message.path), parsed[0])
         except SyntaxError:
             start = 0
     runner = Runner(message.path, message.source, user_code=_user_code,
-                    module=window.module if start else None)
+                    module=window.module if start else None, parsed=parsed)
     values.start(message.run_id, keep_before=start)
     taps = [Tap("stdout"), Tap("stderr")]
     real = sys.stdout, sys.stderr
@@ -255,7 +255,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                                        outcome.loop, copied))
         if outcome.exit_code is not None:
             return outcome.exit_code
-        marks.keep(statement, i == 0, runner.namespace, runner.flags)
+        marks.keep(statement, runner.namespace, runner.flags)
     return 0
 
 

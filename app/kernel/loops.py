@@ -263,8 +263,7 @@ class LoopRecorder:
 
     def __init__(self, namespace: dict, names: list[str], counter: str | None = None):
         self.namespace = namespace
-        #: The loop's names in order; ``names`` are the ones the inserted code takes.
-        self.all_names = names
+        #: The loop's names the inserted code takes (the ``range`` counter is worked out).
         self.names = [n for n in names if n != counter]
         #: ``range_counter``: while the loop runs over a real ``range``, its value in
         #: iteration n is ``counter_range[n]``; else its items are kept as they come.

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 from multiprocessing.connection import Connection
 from typing import Any
 
+from app.kernel.summary import summarize
+
 
 @dataclass
 class RunFile:
@@ -226,18 +228,12 @@ def _read_frames(message: StepDone, frames: list[bytes]) -> None:
         samples = loop.get("samples") or {}
         names = plain["names"]
         for n, row in plain["rows"].items():
-            samples[n] = {name: _plain_summary(v) for name, v in zip(names, row, strict=False)}
+            samples[n] = {name: summarize(v) for name, v in zip(names, row, strict=False)}
         loop["samples"] = dict(sorted(samples.items(), key=lambda item: int(item[0])))
     steps = loop.get("scalar_steps")
     if isinstance(steps, dict):
         loop["scalar_steps"] = list(range(steps["start"], steps["start"] + steps["count"]
                                           * steps["step"], steps["step"]))
-
-
-def _plain_summary(value: Any) -> dict:
-    if isinstance(value, float) and not math.isfinite(value):
-        return {"type": "float", "value": repr(value)}
-    return {"type": type(value).__name__, "value": value}
 
 
 def _scalar_values(column: array, kind: str) -> list:

@@ -55,6 +55,14 @@ class Values:
         with self._lock:
             self._by_statement[index] = {n: namespace[n] for n in names if n in namespace}
 
+    def user_namespace(self, run_id: int) -> dict[str, Any]:
+        """The run's namespace without its dunder names (a copy of the mapping, not of
+        the values); ``QueryError`` when a newer run replaced that run."""
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            return {n: v for n, v in list(self.namespace.items()) if not n.startswith("__")}
+
     def get(self, run_id: int, statement: int, name: str) -> Any:
         with self._lock:
             if run_id != self.run_id:

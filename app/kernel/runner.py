@@ -69,7 +69,8 @@ class Runner:
 
     def __init__(self, path: str, source: str, argv: list[str] | None = None,
                  user_code: Callable[[], AbstractContextManager] = contextlib.nullcontext,
-                 module: types.ModuleType | None = None):
+                 module: types.ModuleType | None = None,
+                 parsed: tuple[list[Statement], list[ast.stmt]] | None = None):
         self.path = path
         self.user_code = user_code
         self.filename = os.path.abspath(path)
@@ -79,6 +80,7 @@ class Runner:
         self.namespace = self.module.__dict__
         self.statements: list[Statement] = []
         self._nodes: list[ast.stmt] = []
+        self._parsed = parsed  # ``statements(source, filename)``, when the caller has it
         #: The compiler flags ``from __future__`` statements turned on so far.
         self.flags = 0
 
@@ -86,7 +88,7 @@ class Runner:
         """Parse the file and set up ``__main__``; raises ``SyntaxError`` as python does."""
         lines = self.source.splitlines(keepends=True)
         linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
-        self.statements, self._nodes = statements(self.source, self.filename)
+        self.statements, self._nodes = self._parsed or statements(self.source, self.filename)
         self.namespace.update(__file__=self.filename, __builtins__=builtins,
                               __doc__=docstring(self._nodes), __cached__=None)
         sys.modules["__main__"] = self.module

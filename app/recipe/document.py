@@ -17,7 +17,7 @@ from psygnal import Signal
 from app.recipe.evaluator import RecipeRun, evaluate
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
-from app.recipe.reader import MAX_FILE_BYTES, RecipeError, read_recipe
+from app.recipe.reader import read_bytes, read_recipe
 from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR
 
@@ -316,16 +316,6 @@ class Document:
             self.selection_changed.emit(None)
         self.evaluate(resume=True)
         self.modified_changed.emit(self.modified)
-
-
-def read_bytes(path: str) -> bytes:
-    """A recipe file's bytes; its size is checked before they are read."""
-    size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise RecipeError(0, 0, f"the file is {size / 2**20:.1f} MiB; recipes are at most "
-                                f"{MAX_FILE_BYTES // 2**20} MiB")
-    with open(path, "rb") as f:
-        return f.read()
 
 
 def write_atomic(path: str, text: str) -> None:

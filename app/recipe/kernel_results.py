@@ -41,6 +41,10 @@ class KernelValue:
     inputs: dict = field(default_factory=dict)
     output: object = None
 
+    def first_tensor(self) -> str | None:
+        """The first name it bound that holds a tensor (what a code step is shown by)."""
+        return next((n for n, s in self.names.items() if s.get("type") == "Tensor"), None)
+
 
 @dataclass
 class Progress:
@@ -121,7 +125,7 @@ class KernelRunState:
                                            + message.text)[-OUTPUT_LIMIT:]
             self.unread.append(message.text)
             for result in self._results(message.index):
-                result.printed = (result.printed + message.text)[-OUTPUT_LIMIT:]
+                result.printed = self.printed[message.index]
             return False  # output is streamed on its own (``take_output``), never a re-show
         if isinstance(message, protocol.StepDone):
             for result in self._results(message.index):

@@ -108,8 +108,8 @@ class RecipeError(ValueError):
         super().__init__(f"line {line}, column {column}: {reason}")
 
 
-def read_recipe_file(path: str) -> Recipe:
-    """Read the recipe at ``path``; its size is checked before its bytes are read."""
+def read_bytes(path: str) -> bytes:
+    """A recipe file's bytes; its size is checked before they are read."""
     import os
 
     size = os.path.getsize(path)
@@ -117,7 +117,12 @@ def read_recipe_file(path: str) -> Recipe:
         raise RecipeError(0, 0, f"the file is {size / 2**20:.1f} MiB; recipes are at most "
                                 f"{MAX_FILE_BYTES // 2**20} MiB")
     with open(path, "rb") as f:
-        return read_recipe(f.read())
+        return f.read()
+
+
+def read_recipe_file(path: str) -> Recipe:
+    """Read the recipe at ``path``; its size is checked before its bytes are read."""
+    return read_recipe(read_bytes(path))
 
 
 def read_recipe(source: str | bytes) -> Recipe:

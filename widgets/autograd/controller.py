@@ -26,6 +26,7 @@ from app.explain.autograd_steps import (
     backward_step,
     default_gradient,
     explain_error,
+    gradient_candidates,
     gradient_explanation,
     has_retain_grad,
     hessian_matrix,
@@ -283,7 +284,6 @@ class AutogradController(FollowsDocument, QObject):
     def _show_node(self, node: GraphNode | None) -> None:
         run = self._document.run
         name = self._inspected
-        value = run.namespace.get(name) if name else None
         page = self._view.inspect_page
         heading = "" if node is None else (f"<b>{html.escape(node_label(node))}</b><br>"
                                            f"{html.escape(lesson_text(node_explanation(node)))}")
@@ -291,18 +291,13 @@ class AutogradController(FollowsDocument, QObject):
                  + (f" = {v.tensor_name}" if v.tensor_name else "")
                  for v in (node.saved if node is not None else ())]
         page.show_heading(heading, saved)
-        facts = grad_facts(value, name, run) \
-            if isinstance(value, torch.Tensor) and name is not None else None
-        if self._remote_mode:
-            last = self._remote.last
-            facts = last.facts if last is not None and last.facts is not None \
-                and last.facts.name == name else None
-            if facts is None and name is not None and node is not None and last is not None \
-                    and last.inspect != name:
-                target = kernel_target(self._document, self._name)
-                if target is not None:  # another node's tensor: ask for its facts
-                    self._remote.ask(target[0], target[1], name, self._view.saved_shown(),
-                                     facts_only=True)
+        if self._remote_mode:  # the kernel's facts (asked for, for another node's tensor)
+            facts = self._remote.facts_for(name, self._view.saved_shown()) \
+                if node is not None else None
+        else:
+            value = run.namespace.get(name) if name else None
+            facts = grad_facts(value, name, run) \
+                if isinstance(value, torch.Tensor) and name is not None else None
         if facts is not None and name is not None:
             page.show_facts(name, facts.rows(),
                             lesson_text(facts.why_no_grad) if facts.why_no_grad else "",
@@ -317,9 +312,8 @@ class AutogradController(FollowsDocument, QObject):
 
     def _update_backward(self, value: Any) -> None:
         tensor = isinstance(value, torch.Tensor)
-        gradients = [(other, other) for other, t in self._document.run.namespace.items()
-                     if tensor and other != self._name and isinstance(t, torch.Tensor)
-                     and t.shape == value.shape and t.is_floating_point()]
+        gradients = [(n, n) for n in gradient_candidates(
+            self._document.run.namespace, self._name or "", value)] if tensor else []
         self._set_backward(tensor and value.requires_grad, value.numel() if tensor else 0,
                            gradients, leaves_with_grad(self._document.run, nonzero=True))
 

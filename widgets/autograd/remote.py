@@ -46,8 +46,8 @@ def kernel_target(document: Document, name: str | None) -> tuple[KernelValue, st
         return None
     own = results[i].value
     if name is None:
-        tensors = [n for n, s in own.names.items() if s.get("type") == "Tensor"]
-        return (own, tensors[0]) if tensors else None
+        first = own.first_tensor()
+        return (own, first) if first is not None else None
     for r in reversed(results[:i + 1]):
         if isinstance(r.value, KernelValue) and name in r.value.names:
             return r.value, name
@@ -60,16 +60,30 @@ class RemoteAutograd:
     def __init__(self, document: Document, on_answer: Callable[[RemoteAnswer, bool], None]):
         self._document, self._on_answer = document, on_answer
         self._generation = 0
+        self._target: tuple[KernelValue, str] | None = None  # what was last asked about
         self.last: RemoteAnswer | None = None
 
     def ask(self, value: KernelValue, name: str, inspect: str | None, saved: bool,
             facts_only: bool = False) -> bool:
         """Ask about ``name`` (and ``inspect``'s facts); False without a kernel."""
         self._generation += 1
+        self._target = (value, name)
         args = {"run": value.run_id, "statement": value.statement, "name": name,
                 "inspect": inspect or name, "saved": saved}
         return self._document.ask("autograd", args, functools.partial(
             self._answered, self._generation, name, args["inspect"], facts_only))
+
+    def facts_for(self, inspect: str | None, saved: bool) -> RemoteFacts | None:
+        """Tensor ``inspect``'s facts from the last answer; when that answer was about
+        another tensor's, they are asked for (``on_answer`` then gets ``facts_only``)."""
+        last = self.last
+        if last is None or inspect is None:
+            return None
+        if last.facts is not None and last.facts.name == inspect:
+            return last.facts
+        if last.inspect != inspect and self._target is not None:
+            self.ask(*self._target, inspect, saved, facts_only=True)
+        return None
 
     def forget(self) -> None:
         """The tab shows a value of the window's own: drop any answer still to come."""

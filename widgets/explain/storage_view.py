@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.storage import StorageEntry, covered, storage_map
+from app.explain.storage import StorageEntry, covered, partner, storage_map
 from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
@@ -209,7 +209,7 @@ class StorageView(FollowsDocument, QWidget):
             return None
         value = doc.run.results[i].value if i < len(doc.run.results) else None
         if steps[i].name is None and isinstance(value, KernelValue):  # code: what it bound
-            return next((n for n, s in value.names.items() if s.get("type") == "Tensor"), None)
+            return value.first_tensor()
         return steps[i].name
 
     def _missing(self, name: str | None) -> bool:
@@ -229,9 +229,8 @@ class StorageView(FollowsDocument, QWidget):
             return  # a newer question, or the window's own values, since
         if error:
             data = {}
-        entries = [StorageEntry(e["name"], int(e["storage_ptr"]), int(e["data_ptr"]),
-                                int(e["offset"]), tuple(e["strides"]), tuple(e["shape"]),
-                                e.get("base")) for e in data.get("entries", ())]
+        entries = [StorageEntry(**{**e, "strides": tuple(e["strides"]),
+                                   "shape": tuple(e["shape"])}) for e in data.get("entries", ())]
         self._answered = name
         flat = decode(data.get("storage"))
         self._remote_values = {} if flat is None else {
@@ -319,8 +318,8 @@ class StorageView(FollowsDocument, QWidget):
                 "changing {0} in place changes nothing else.").format(name))
             self.other_card.hide()
             return
-        other = entry.base if entry.is_view else others[0]
-        base, view = (other, name) if entry.is_view else (name, other)
+        base, view = partner(list(self._entries.values()), name)  # type: ignore[misc]
+        other = base if entry.is_view else view
         if other not in namespace:
             self.other_card.hide()
             return

@@ -157,7 +157,7 @@ class ViewerController(FollowsDocument, QObject):
         if not names:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
         self._view.show_header(label, code, "\n".join(lines))
-        at_end = not samples or iteration == max(int(k) for k in samples)
+        at_end = not samples or iteration == kept[-1]
         for name, summary in names.items():
             if summary.get("type") != "Tensor":
                 continue
