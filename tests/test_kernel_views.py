@@ -137,3 +137,20 @@ def test_the_memory_tab_shows_a_view_made_in_a_loop_beside_its_base(
     assert shown["v"].stride() == v.stride()  # laid over one copy of the memory, as there
     marked = storage.other_card.grid.table_model
     assert len(marked._marks) == v.numel()  # the base's elements v reads, lit up
+
+
+def test_the_viewer_shows_the_kernel_tensors_own_grad_facts(qtbot, make_window, tmp_path):
+    """Facts of the tensor itself, not of a detached copy: its graph is part of them."""
+    window = make_window()
+    _open(window, tmp_path, qtbot)
+    doc = window.document
+    namespace: dict = {}
+    exec(compile(RECIPE, "<recipe>", "exec"), namespace)
+    out = namespace["out"]
+    window.views.setCurrentWidget(window.viewer)
+    doc.select(next(i for i, s in enumerate(doc.recipe.steps) if s.label.startswith("out =")))
+    facts = window.viewer._fact_values
+    qtbot.waitUntil(lambda: facts["grad_fn"].text() == type(out.grad_fn).__name__,
+                    timeout=30_000)
+    assert facts["requires_grad"].text() == str(out.requires_grad)
+    assert facts["is_leaf"].text() == str(out.is_leaf)

@@ -91,7 +91,7 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 
     t = value.detach()
-    out: dict[str, Any] = {"facts": tensor_facts(t), "shape": list(t.shape)}
+    out: dict[str, Any] = {"facts": tensor_facts(value), "shape": list(t.shape)}  # its graph too
     if args.get("stats", True):
         out["stats"] = tensor_stats(t)
     fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
