@@ -30,3 +30,28 @@ def test_views_share_storage_with_their_base():
     assert entries["s"].offset == 2
     assert entries["s"].data_ptr == a.data_ptr() + 2 * a.element_size()
     assert sorted(shared_with(ns, "a")) == ["s", "t", "v"]
+
+
+def test_numpy_arrays_share_memory_with_the_tensors_they_bridge():
+    """``t.numpy()`` and ``torch.from_numpy`` share memory; ``torch.tensor`` copies.
+    Expected offsets and strides are in elements, worked out by hand."""
+    import numpy as np
+    import torch
+
+    from app.explain.storage import as_tensor, covered
+
+    t = torch.arange(6.0)
+    arr = np.ones((2, 3))
+    ns = {"t": t, "tn": t.numpy()[2:], "arr": arr, "back": torch.from_numpy(arr),
+          "col": arr[:, 1], "copy": torch.tensor(arr)}
+    entries = {e.name: e for e in storage_map(ns)}
+    assert entries["tn"].numpy and entries["tn"].base == "t"
+    assert entries["tn"].offset == 2 and entries["tn"].strides == (1,)
+    assert entries["back"].base == "arr" and not entries["back"].numpy
+    assert entries["col"].base == "arr" and entries["col"].strides == (3,)
+    assert entries["col"].offset == 1
+    assert entries["copy"].base is None and entries["arr"].base is None
+    # the elements of arr that the column arr[:, 1] reads: (0, 1) and (1, 1)
+    mask = covered(as_tensor(arr), as_tensor(ns["col"]))
+    assert mask.tolist() == [[False, True, False], [False, True, False]]
+    assert covered(t, as_tensor(ns["tn"])).tolist() == [False, False, True, True, True, True]

@@ -7,9 +7,9 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
   and the grad facts of the tensor inspected (``app.explain.autograd_data``), with what
   the Backward page offers: the tensors that could be its ``gradient`` and the leaves
   whose ``.grad`` holds something to zero.
-- ``storage``: which of the run's tensors share memory (``app.explain.storage``), and for
-  the one selected, one copy of its memory (when small) with the shape, strides and
-  offset of it and of the tensor it is shown beside: the window lays both over the copy.
+- ``storage``: which of the run's tensors and NumPy arrays share memory
+  (``app.explain.storage``), and for the one selected, small copies of it and of the one
+  it is shown beside, with their strides, and the base's elements the view reads.
 
 Runs in the kernel process, on its reader thread; torch is imported there already.
 """
@@ -24,8 +24,8 @@ import torch
 from app.explain.autograd_data import facts_data, graph_data
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
-from app.explain.storage import partner, storage_map
-from app.kernel.mirror import MIRROR_CELLS, encode
+from app.explain.storage import as_tensor, covered, partner, storage_map
+from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register
 from app.recipe.evaluator import RecipeRun
 
@@ -52,24 +52,19 @@ def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     namespace = values.user_namespace(int(args.get("run", 0)))
     entries = storage_map(namespace)
-    out: dict[str, Any] = {"entries": [asdict(e) for e in entries]}
+    out: dict[str, Any] = {"entries": [asdict(e) for e in entries], "tensors": {}}
     name = args.get("name")
     if not name or all(e.name != name for e in entries):
         return out
-    shown = [name, *(n for n in partner(entries, name) or () if n != name)]
-    t = namespace[name]
-    if any(namespace[n].dtype != t.dtype for n in shown):
-        shown = [name]  # a view of another dtype: the selected tensor alone
-    cells = t.untyped_storage().nbytes() // max(t.element_size(), 1)
-    if cells > MIRROR_CELLS or t.layout != torch.strided or t.is_quantized:
-        return out
-    # the whole storage, once: the window lays the tensors over it with their own
-    # strides and offsets, so they share its copy as they share the memory here
-    flat = torch.empty(0, dtype=t.dtype, device=t.device).set_(
-        t.untyped_storage(), 0, (cells,), (1,))
-    out["storage"] = encode(flat.detach())
-    out["layouts"] = {n: [list(namespace[n].shape), list(namespace[n].stride()),
-                          namespace[n].storage_offset()] for n in shown}
+    pair = partner(entries, name)
+    shown = {n: as_tensor(namespace[n]) for n in (name, *(pair or ()))}
+    for n, t in shown.items():
+        data = encode(t) if t is not None else None
+        if data is not None:  # the window gives the copy the strides it has here
+            data["strides"] = list(t.stride())
+            out["tensors"][n] = data
+    if pair is not None and all(shown[n] is not None and n in out["tensors"] for n in pair):
+        out["mask"] = covered(shown[pair[0]], shown[pair[1]]).numpy().copy()
     return out
 
 

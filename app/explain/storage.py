@@ -1,7 +1,13 @@
-"""Which recipe tensors share memory: views versus copies."""
+"""Which recipe tensors share memory: views versus copies.
+
+NumPy arrays count too (``a.numpy()`` and ``torch.from_numpy(a)`` share memory with a
+tensor): an array is placed in the memory of the tensor whose storage holds its first
+byte, else in the memory of the array it is a view of.
+"""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +33,8 @@ class StorageEntry:
     shape : tuple of int
     base : str or None
         The earliest tensor of the recipe on the same storage, when this is not it.
+    numpy : bool
+        A NumPy array rather than a tensor (offset and strides still in elements).
     """
 
     name: str
@@ -36,6 +44,7 @@ class StorageEntry:
     strides: tuple[int, ...]
     shape: tuple[int, ...]
     base: str | None
+    numpy: bool = False
 
     @property
     def is_view(self) -> bool:
@@ -43,22 +52,68 @@ class StorageEntry:
 
 
 def storage_map(namespace: dict[str, Any]) -> list[StorageEntry]:
-    """One entry per named tensor, in recipe order, each naming its base if it is a view."""
+    """One entry per named tensor or NumPy array, in recipe order, each naming its base
+    if it is a view."""
+    spans = [(value.untyped_storage().data_ptr(), value.untyped_storage().nbytes())
+             for value in namespace.values() if _strided_cpu(value)]
     first_on: dict[tuple[str, int], str] = {}
     entries: list[StorageEntry] = []
     for name, value in namespace.items():
-        if not isinstance(value, torch.Tensor) or value.is_sparse:
-            continue
-        storage = value.untyped_storage()
-        if storage.nbytes() == 0:
-            key = (str(value.device), -id(value))  # empty tensors share nothing
+        if isinstance(value, torch.Tensor) and not value.is_sparse:
+            storage = value.untyped_storage()
+            if storage.nbytes() == 0:
+                key = (str(value.device), -id(value))  # empty tensors share nothing
+            else:
+                key = (str(value.device), storage.data_ptr())
+            data, size, numpy = value.data_ptr(), value.element_size(), False
+            offset, strides = value.storage_offset(), tuple(value.stride())
+        elif _is_array(value) and value.dtype.itemsize:
+            data, size, numpy = value.__array_interface__["data"][0], value.dtype.itemsize, True
+            key = ("cpu", _array_memory(value, data, spans))
+            offset = (data - key[1]) // size if value.nbytes else 0
+            strides = tuple(s // size for s in value.strides)
         else:
-            key = (str(value.device), storage.data_ptr())
+            continue
         base = first_on.setdefault(key, name)
-        entries.append(StorageEntry(
-            name, key[1], value.data_ptr(), value.storage_offset(), tuple(value.stride()),
-            tuple(value.shape), None if base == name else base))
+        entries.append(StorageEntry(name, key[1], data, offset, strides, tuple(value.shape),
+                                    None if base == name else base, numpy))
     return entries
+
+
+def _strided_cpu(value: Any) -> bool:
+    return isinstance(value, torch.Tensor) and value.layout == torch.strided \
+        and value.device.type == "cpu" and value.untyped_storage().nbytes() > 0
+
+
+def _is_array(value: Any) -> bool:
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def _array_memory(array: Any, data: int, spans: list[tuple[int, int]]) -> int:
+    """Where the memory an array reads begins: a tensor storage holding its first byte,
+    or else the first byte of the array its views come from."""
+    if not array.nbytes:
+        return -id(array)  # empty arrays share nothing
+    for start, nbytes in spans:
+        if start <= data < start + nbytes:
+            return start
+    root = array
+    while _is_array(root.base):
+        root = root.base
+    return root.__array_interface__["data"][0] if root.nbytes else -id(array)
+
+
+def as_tensor(value: Any) -> torch.Tensor | None:
+    """A tensor, or a NumPy array as a tensor over the same memory; None for others."""
+    if isinstance(value, torch.Tensor):
+        return value
+    if _is_array(value):
+        try:
+            return torch.from_numpy(value)
+        except (TypeError, ValueError, RuntimeError):  # object dtype, negative strides...
+            return None
+    return None
 
 
 def memory_positions(t: torch.Tensor) -> torch.Tensor:
@@ -72,8 +127,14 @@ def memory_positions(t: torch.Tensor) -> torch.Tensor:
 
 
 def covered(base: torch.Tensor, view: torch.Tensor) -> torch.Tensor:
-    """Which elements of ``base`` (same storage) ``view`` reads: a bool tensor of base's shape."""
-    return torch.isin(memory_positions(base), memory_positions(view).reshape(-1))
+    """Which elements of ``base`` ``view`` reads (the same memory, whether their storages
+    start at the same byte or not): a bool tensor of base's shape."""
+    return torch.isin(_addresses(base), _addresses(view).reshape(-1))
+
+
+def _addresses(t: torch.Tensor) -> torch.Tensor:
+    """The byte address of each element of ``t``."""
+    return t.untyped_storage().data_ptr() + memory_positions(t) * t.element_size()
 
 
 def partner(entries: list[StorageEntry], name: str) -> tuple[str, str] | None:

@@ -47,6 +47,17 @@ def group_by_storage(entries: list[StorageEntry]) -> list[list[StorageEntry]]:
     return list(groups.values())
 
 
+def _strided(copy: torch.Tensor, strides: list[int] | None) -> torch.Tensor:
+    """A kernel tensor's copy with the strides the tensor has there (its values alone
+    would come back contiguous); as it is when they overlap (an expanded tensor)."""
+    if copy is None or not strides or tuple(strides) == copy.stride() or 0 in strides:
+        return copy
+    try:
+        return torch.empty_strided(copy.shape, tuple(strides), dtype=copy.dtype).copy_(copy)
+    except RuntimeError:
+        return copy
+
+
 def kernel_run_id(document: Document) -> int | None:
     """The kernel run the document's values come from, or None when the window made them."""
     for r in document.run.results:
@@ -77,6 +88,7 @@ class StorageView(FollowsDocument, QWidget):
         self._remote: int | None = None  # the run asked about
         self._remote_values: dict[str, torch.Tensor] = {}
         self._answered: str | None = None  # the name the last answer was about
+        self._remote_mask: torch.Tensor | None = None  # the base's elements the view reads
         self._asked = 0
         self._build()
         self._set_model_connected(True)
@@ -232,10 +244,10 @@ class StorageView(FollowsDocument, QWidget):
         entries = [StorageEntry(**{**e, "strides": tuple(e["strides"]),
                                    "shape": tuple(e["shape"])}) for e in data.get("entries", ())]
         self._answered = name
-        flat = decode(data.get("storage"))
-        self._remote_values = {} if flat is None else {
-            n: flat.as_strided(tuple(shape), tuple(strides), offset)
-            for n, (shape, strides, offset) in data.get("layouts", {}).items()}
+        self._remote_values = {n: _strided(decode(d), d.get("strides"))
+                               for n, d in data.get("tensors", {}).items()}
+        mask = data.get("mask")
+        self._remote_mask = None if mask is None else torch.from_numpy(mask)
         if [e.name for e in entries] != list(self._entries) \
                 or any(self._entries.get(e.name) != e for e in entries):
             self.selected = name
@@ -259,7 +271,8 @@ class StorageView(FollowsDocument, QWidget):
         for e in group:
             role = self.tr("view of {0}").format(e.base) if e.is_view else \
                 self.tr("base of {0} view(s)").format(views) if views else self.tr("own memory")
-            child = QTreeWidgetItem([e.name, role, _tuple(e.shape), _tuple(e.strides),
+            label = f"{e.name} (NumPy)" if e.numpy else e.name
+            child = QTreeWidgetItem([label, role, _tuple(e.shape), _tuple(e.strides),
                                      str(e.offset), hex(e.data_ptr)])
             child.setData(0, _NAME_ROLE, e.name)
             child.setToolTip(0, self.tr("Select to see {0} beside the tensor it shares "
@@ -328,8 +341,10 @@ class StorageView(FollowsDocument, QWidget):
         self.other_card.show()
         base_card = self.other_card if entry.is_view else self.selected_card
         model = base_card.grid.table_model
-        mask = covered(namespace[base], namespace[view])
-        model.set_marks({model.cell_of(tuple(i)): "source" for i in mask.nonzero().tolist()})
+        mask = self._remote_mask if remote else covered(namespace[base], namespace[view])
+        if mask is not None:
+            model.set_marks(
+                {model.cell_of(tuple(i)): "source" for i in mask.nonzero().tolist()})
         self.summary.setText(self.tr(
             "{0} shares memory with {1}. Yellow: the elements of {2} that {3} reads. An "
             "in-place change through either one (such as {3}.add_(1)) shows in both.").format(
