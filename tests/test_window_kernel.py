@@ -189,6 +189,7 @@ def test_a_big_tensor_of_a_code_step_is_asked_for_plane_by_plane(qtbot, window, 
     import torch
 
     from app.kernel.queries import sample_steps
+    from widgets.viewer.view import HEATMAP_CELLS
 
     _open(window, tmp_path, "import torch\ntorch.manual_seed(0)\nfor k in range(2):\n"
                             "    big = torch.randn(2, 3000, 2000).transpose(1, 2)\n")
@@ -200,13 +201,20 @@ def test_a_big_tensor_of_a_code_step_is_asked_for_plane_by_plane(qtbot, window, 
     torch.manual_seed(0)
     torch.randn(2, 3000, 2000)
     big = torch.randn(2, 3000, 2000).transpose(1, 2)
-    step = sample_steps(2000, 3000)
+    # a heatmap asks for about its own resolution: every 5th row and column here
+    step = sample_steps(2000, 3000, HEATMAP_CELLS)
+    assert viewer.mode == "heatmap" and step == (5, 5)
     assert model.address.step == step
     assert model.values.tolist() == big[0, ::step[0], ::step[1]].tolist()
     assert model.headerData(1, Qt.Orientation.Horizontal) == str(step[1])
     assert viewer._fact_values["strides"].text() == "(6000000, 1, 2000)"
     assert viewer._fact_values["is_contiguous"].text() == "False"
-    assert viewer.mode == "heatmap"
+    # the grid asks again, for all the cells one answer may carry
+    viewer.set_mode("grid")
+    full = sample_steps(2000, 3000)
+    qtbot.waitUntil(lambda: model.address.step == full, timeout=10_000)
+    assert model.values.tolist() == big[0, ::full[0], ::full[1]].tolist()
+    viewer.set_mode("heatmap")
     viewer._dims.rows_box.setCurrentIndex(0)  # rows: dim 0, columns: dim 2...
     viewer._dims.index_box(1).setValue(5)  # ...at index 5 of dim 1
     qtbot.waitUntil(lambda: model.values.shape == (2, 3000), timeout=10_000)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.kernel import protocol
@@ -81,8 +82,20 @@ class EventQueue:
 
     def __init__(self):
         self._lock, self._items = threading.Lock(), deque[Event]()
+        #: Called (from the putting thread) when an event arrives in an empty queue: the
+        #: window drains at once instead of at its next poll.
+        self.on_ready: Callable[[], None] | None = None
 
     def put(self, event: Event) -> None:
+        on_ready = self.on_ready
+        if self._put(event) and on_ready is not None:
+            try:
+                on_ready()
+            except RuntimeError:  # its window has gone (a deleted Qt object): poll only
+                self.on_ready = None
+
+    def _put(self, event: Event) -> bool:
+        """Queue ``event``; True when the queue was empty."""
         with self._lock:
             if isinstance(event, RunMessage) and isinstance(event.message, protocol.Output):
                 for back in (-1, -2):  # stdout and stderr interleave
@@ -94,8 +107,9 @@ class EventQueue:
                     if last.message.stream == event.message.stream:
                         merged = joined(last.message, event.message)
                         self._items[back] = RunMessage(event.run_id, merged)
-                        return
+                        return False
             self._items.append(event)
+            return len(self._items) == 1
 
     def take(self, max_seconds: float) -> list[Event]:
         deadline, taken = time.monotonic() + max_seconds, []

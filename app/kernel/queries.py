@@ -5,8 +5,9 @@ runs (a finished step's tensor, shown while a training loop goes on). Large tens
 in the kernel, as in spyder-kernels; a view asks for the part it shows:
 
 - ``tensor``: a tensor's facts and statistics (``app.tensor_info``) and one 2-D
-  plane of it, at most ``MAX_PLANE_CELLS`` cells: past that, an even sample of its rows
-  and columns, whose steps the answer gives.
+  plane of it, at most ``cells`` cells (``MAX_PLANE_CELLS`` at most): past that, an even
+  sample of its rows and columns, whose steps the answer gives. A heatmap asks for about
+  its own resolution; the grid for every cell.
 
 The window's explanations add their own kinds (``register``; the modules come with
 ``protocol.Warm``), such as ``autograd`` and ``storage`` (``app.explain.kernel_queries``).
@@ -102,8 +103,9 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
         return out
     rows, cols = p.shape
     step_r = step_c = 1
-    if rows * cols > MAX_PLANE_CELLS:  # an even sample, its aspect kept
-        step_r, step_c = sample_steps(rows, cols)
+    cells = min(int(args.get("cells", MAX_PLANE_CELLS)), MAX_PLANE_CELLS)
+    if rows * cols > cells:  # an even sample, its aspect kept
+        step_r, step_c = sample_steps(rows, cols, cells)
         p = p[::step_r, ::step_c]
     try:
         out["plane"] = plane_array(p).copy()

@@ -19,6 +19,7 @@ import queue
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
@@ -151,6 +152,11 @@ class KernelSession:
         """End the kernel (and any run) and start a fresh one."""
         self._commands.put(("restart",))
 
+    def on_events(self, callback: Callable[[], None] | None) -> None:
+        """Call ``callback`` (from the service thread) when events arrive after ``poll``
+        emptied the queue: the window can take them at once."""
+        self._events.on_ready = callback
+
     def poll(self, max_seconds: float = 0.008) -> list[Event]:
         """The events that came since the last poll, as many as ``max_seconds`` allows."""
         return self._events.take(max_seconds)
@@ -182,9 +188,9 @@ class KernelSession:
 
     def _step(self) -> bool:
         run = self._run
-        try:
-            command = (self._commands.get_nowait() if run is not None
-                       else self._commands.get(timeout=_RECEIVE_S if self._asked else _IDLE_S))
+        try:  # while the kernel has something to say, it is waited on below, not here
+            command = (self._commands.get_nowait() if run is not None or self._asked
+                       else self._commands.get(timeout=_IDLE_S))
         except queue.Empty:
             command = None
         if command is not None:
@@ -198,10 +204,13 @@ class KernelSession:
         return True
 
     def _take_answers(self, kernel: Kernel) -> None:
-        """While no run goes on: what the kernel answered."""
+        """While no run goes on: what the kernel answered (waiting for the first as long
+        as a run's message is waited for, and no longer)."""
         try:
-            while (message := kernel.receive(0)) is not None:
+            wait = _RECEIVE_S
+            while (message := kernel.receive(wait)) is not None:
                 self._forward(None, message)
+                wait = 0
         except (EOFError, OSError, ValueError):
             self._lost_while_idle(kernel)
 

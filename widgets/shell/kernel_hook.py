@@ -7,9 +7,10 @@ hook over, and the kernel with it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from app.kernel.session import KernelSession
@@ -24,11 +25,23 @@ VIEW_QUERIES = ("app.explain.kernel_queries",)
 POLL_MS = 30
 #: How long one take may last (an output flood never holds the window longer).
 POLL_BUDGET_S = 0.008
+#: Takes are at least this far apart: a flood is taken at a bounded pace, a lone result
+#: (an edit's value, a view's answer) this much after the last take at most.
+WAKE_GAP_S = 0.008
+#: How long a take waits after the first of a burst: a statement's end and the run's end
+#: come a millisecond apart, and one repaint shows both.
+WAKE_GATHER_S = 0.002
 
 
 class KernelHook(QObject):
     """Starts nothing by itself: the first run of a code step starts the kernel;
-    ``warm`` starts it early (the window's launch does, while the window opens)."""
+    ``warm`` starts it early (the window's launch does, while the window opens).
+
+    What the kernel reports is taken on a timer, and at once when it arrives after a
+    quiet spell (``_ready``, emitted from the session's thread, queued to this one).
+    """
+
+    _ready = Signal()
 
     def __init__(self, window: Any):
         super().__init__(window)
@@ -40,11 +53,23 @@ class KernelHook(QObject):
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._drain)
         self._timer.start()
+        self._last_take = 0.0
+        self._wake = QTimer(self)  # a take put off until WAKE_GAP_S after the last one
+        self._wake.setSingleShot(True)
+        self._wake.timeout.connect(self._drain)
+        self._ready.connect(self._on_ready)
+        self.session.on_events(self._ready.emit)
 
     def warm(self) -> None:
         self.session.start()
 
+    def _on_ready(self) -> None:
+        wait = max(WAKE_GATHER_S, WAKE_GAP_S - (time.monotonic() - self._last_take))
+        if not self._wake.isActive():
+            self._wake.start(round(wait * 1000))
+
     def _drain(self) -> None:
+        self._last_take = time.monotonic()
         events = self.session.poll(POLL_BUDGET_S)
         if events:
             self._document.take_kernel_events(events)
@@ -52,10 +77,12 @@ class KernelHook(QObject):
     def detach(self) -> None:
         """Leave the kernel to another window's hook (the window is made again)."""
         self._timer.stop()
+        self.session.on_events(None)
 
     def close(self) -> None:
         """End the kernel (the window closes for good)."""
         self._timer.stop()
+        self.session.on_events(None)
         self.session.close()
         if self._document.kernel is self.session:
             self._document.kernel = None

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 from PySide6.QtCore import QCoreApplication, QObject
 
+from app.kernel.queries import MAX_PLANE_CELLS
 from app.kernel.summary import summary_tensor, summary_text
 from app.recipe.document import Document
 from app.recipe.evaluator import StepResult
@@ -24,7 +25,7 @@ from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tupl
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.tensor_table_model import PlaneAddress
-from widgets.viewer.view import HEATMAP_NUMEL, ViewerView
+from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 
 #: Above this many elements the statistics are taken off the GUI thread: the tensor shows
 #: at once, and its statistics follow.
@@ -57,6 +58,7 @@ class ViewerController(FollowsDocument, QObject):
         self._loop_shown: tuple | None = None  # a loop step's (label, code, value) shown
         #: The kernel's tensor shown: (run, statement, name, number of dimensions).
         self._remote: tuple[int, int, str, int] | None = None
+        self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
         view.mode_changed.connect(self._on_view_mode_changed)
         view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
@@ -177,7 +179,7 @@ class ViewerController(FollowsDocument, QObject):
         view = self._view
         self._tensor, self._name = None, name
         shape = tuple(summary.get("shape", ()))
-        self._remote = (value.run_id, value.statement, name, len(shape))
+        self._remote = None  # set below, once the mode is chosen: one question, not two
         view.show_tensor([("shape", tuple_text(shape)), ("dtype", summary.get("dtype", "")),
                           ("device", summary.get("device", ""))])
         view.show_stats_pending()
@@ -187,15 +189,17 @@ class ViewerController(FollowsDocument, QObject):
         if auto_key != self._auto_key:
             self._auto_key = auto_key
             view.show_mode("heatmap" if big else self._preferred_mode)
+        self._remote = (value.run_id, value.statement, name, len(shape))
         self._ask_plane(stats=True)
 
     def _ask_plane(self, stats: bool) -> None:
         run_id, statement, name, ndim = self._remote
         rows_dim, cols_dim, fixed = self._view.plane_dims
         self._stats_generation += 1
+        self._remote_cells = HEATMAP_CELLS if self._view.mode == "heatmap" else MAX_PLANE_CELLS
         args = {"run": run_id, "statement": statement, "name": name, "rows": rows_dim,
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
-                "stats": stats}
+                "stats": stats, "cells": self._remote_cells}
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
         self._document.ask("tensor", args, functools.partial(
             self._on_remote_answer, self._stats_generation, address))
@@ -283,7 +287,10 @@ class ViewerController(FollowsDocument, QObject):
     # -- user actions ----------------------------------------------------------------
     def _on_view_mode_changed(self, mode: str) -> None:
         self._preferred_mode = mode
-        if mode == "heatmap":
+        if self._remote is not None and self._remote_cells != (
+                HEATMAP_CELLS if mode == "heatmap" else MAX_PLANE_CELLS):
+            self._ask_plane(stats=False)  # the grid wants every cell, a heatmap far fewer
+        elif mode == "heatmap":
             self._sync_heatmap()
 
     def _on_view_plane_changed(self) -> None:

@@ -34,6 +34,9 @@ from widgets.viewer.plane_dims import PlaneDims
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
+#: The most cells a heatmap asks the kernel for (about 512x512): more than it can show
+#: on a screen, a quarter of a 1000x1000 plane's bytes.
+HEATMAP_CELLS = 1 << 18
 MODES = ("grid", "heatmap")
 _FACT_COLUMN_ROWS = 6  # facts fill a first column of this many rows, then a second
 
