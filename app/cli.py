@@ -5,7 +5,7 @@ with CPython in a kernel process, statement by statement, exactly as ``python RE
 would: the same output and the same exit code, in the caller's working folder. The user
 asked for it, as with ``python FILE``. ``--timeout`` and ``--memory`` bound it; ending
 on one of them exits 1 with a message. ``--json`` prints one report of the recipe's
-tensors and errors (a recipe of forms only is, for now, run by the window's evaluator).
+tensors and errors.
 The window's command line, which hands ``run`` here, is ``widgets.launch.main``.
 """
 
@@ -113,8 +113,8 @@ def _report_from_kernel(path: str) -> int:
 
 
 def _run_json(path: str) -> int:
-    """The JSON report: a recipe of forms only is run by the lab's evaluator (the window's
-    present engine for forms); one with code steps by a kernel, as python runs it."""
+    """The JSON report of a run in a kernel, as python runs the file (a recipe with a
+    training settings block still trains by the old engine, until it is retired)."""
     from app.recipe.evaluator import evaluate
     from app.recipe.jsonout import run_report
     from app.recipe.reader import RecipeError, read_recipe_file
@@ -131,7 +131,7 @@ def _run_json(path: str) -> int:
             "refused": True}))
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
-    if any(step.is_code for step in recipe.steps):
+    if recipe.training is None:  # every recipe runs in a kernel, as python runs it
         return _report_from_kernel(path)
 
     for warning in recipe.warnings:

@@ -163,8 +163,9 @@ def make_window(qtbot):
     """Make the lab's main window, as a user first sees it, for end-to-end tests.
 
     ``make_window(recipe=None, settings=None, show=True)`` opens ``recipe`` (the welcome
-    recipe by default) with default ``Settings``, shows it at 1280x800 and waits until it
-    is exposed. It never waits for a click: "discard changes?" answers yes, and error
+    recipe by default) with default ``Settings``, shows it at 1280x800, waits until it
+    is exposed and its kernel has run it (``window.settle()`` waits again). It never
+    waits for a click: "discard changes?" answers yes, and error
     boxes are recorded in ``window.errors`` instead of shown.
     """
     from app.recipe.document import Document
@@ -173,11 +174,11 @@ def make_window(qtbot):
 
     def make(recipe: str | None = None, *, settings=None, show: bool = True):
         document = Document()
+        window = MainWindow(document, settings=Settings() if settings is None else settings)
         if recipe is None:
             document.open_welcome()
         else:
             document.open(recipe)
-        window = MainWindow(document, settings=Settings() if settings is None else settings)
         qtbot.addWidget(window)
         window.errors = []
         window.confirm_discard = lambda: True
@@ -186,9 +187,23 @@ def make_window(qtbot):
             window.resize(1280, 800)
             window.show()
             qtbot.waitExposed(window)
+        window.settle = lambda timeout=120_000: _settle(qtbot, window.document, timeout)
+        window.settle()
         return window
 
     return make
+
+
+def _settle(qtbot, document, timeout: int = 120_000) -> None:
+    """Wait until the kernel has run ``document`` (a window's) and answered every view."""
+    qtbot.waitUntil(lambda: document.kernel_run is None and document.waiting_since is None
+                    and not document.asking, timeout=timeout)
+
+
+@pytest.fixture
+def settle(qtbot):
+    """``settle(document)``: wait until the window's kernel has run it (see ``_settle``)."""
+    return lambda document, timeout=120_000: _settle(qtbot, document, timeout)
 
 
 @pytest.fixture

@@ -29,22 +29,19 @@ from app.explain.autograd_graph import (
     saved_values,
 )
 from app.explain.autograd_steps import (
-    FunctionError,
     add_zero_grads,
     backward_step,
     default_gradient,
     explain_error,
-    function_of,
     gradient_explanation,
     has_retain_grad,
-    hessian_matrix,
     is_autograd_step,
-    jacobian_matrix,
     leaves_with_grad,
     needs_gradient,
     set_retain_grad,
     zero_grad_step,
 )
+from app.explain.derivatives import FunctionError, function_of, hessian_matrix, jacobian_matrix
 from app.recipe.evaluator import evaluate
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_recipe, write_step

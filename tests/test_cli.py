@@ -87,8 +87,9 @@ def test_a_failing_step_exits_1_with_pythons_traceback_and_json_names_it(tmp_pat
     assert (lab.returncode, lab.stdout, lab.stderr) == (1, python.stdout, python.stderr)
     assert lab.stderr.strip().splitlines()[-1] == f"RuntimeError: {message}"
     lab = tensor_lab("run", str(recipe), "--json")
-    assert lab.returncode == 1 and "Traceback" not in lab.stdout + lab.stderr
-    report = json.loads(lab.stdout)
+    assert lab.returncode == 1 and lab.stderr == ""
+    report = json.loads(lab.stdout)  # python's traceback is the run's stderr, in the report
+    assert report["stderr"] == python.stderr and report["stdout"] == python.stdout
     assert report["errors"] == [{"line": 3, "step": "y", "message": message,
                                  "type": "RuntimeError"}]
     assert list(report["tensors"]) == ["x"]

@@ -81,11 +81,13 @@ def test_lesson_markdown_is_escaped_and_formatted():
 def test_copy_as_python_and_csv_put_the_selected_tensor_on_the_clipboard(window):
     from PySide6.QtGui import QGuiApplication
 
-    window.document.select_name("m")
-    t = window.document.run.results[window.document.selected].value
-    window.window_actions["edit.copy_literal"].trigger()
-    torch.testing.assert_close(_read_back(QGuiApplication.clipboard().text()), t)
+    window.document.select_name("m")  # m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    window.window_actions["edit.copy_literal"].trigger()  # the kernel writes it
+    window.settle()
+    torch.testing.assert_close(_read_back(QGuiApplication.clipboard().text()),
+                               torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
     window.window_actions["edit.copy_csv"].trigger()
+    window.settle()
     assert QGuiApplication.clipboard().text() == "1.0,2.0,3.0\n4.0,5.0,6.0\n"
     window.window_actions["edit.copy_step"].trigger()
     assert QGuiApplication.clipboard().text() == \
@@ -119,6 +121,7 @@ def test_the_lesson_exports_as_one_html_page(window, tmp_path):
     from app.recipe.writer import write_recipe
 
     window.document.select_name("noise")
+    window.settle()  # the viewer has the plane from the kernel
     path = window.exports.export_lesson(str(tmp_path / "lesson.html"))
     page = (tmp_path / "lesson.html").read_text(encoding="utf-8")
     assert path and page.startswith("<!DOCTYPE html>")

@@ -154,3 +154,64 @@ def test_the_viewer_shows_the_kernel_tensors_own_grad_facts(qtbot, make_window, 
                     timeout=30_000)
     assert facts["requires_grad"].text() == str(out.requires_grad)
     assert facts["is_leaf"].text() == str(out.is_leaf)
+
+
+JACOBIAN = '''\
+import torch
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([1.0, 0.5, 2.0])
+x2 = torch.pow(x, 2)  # code, not a form: torch.pow is not in the catalogue
+y = torch.mul(x2, w)
+s = (x ** 3).sum()
+'''
+
+
+def test_jacobian_and_hessian_of_kernel_tensors_are_worked_out_in_the_kernel(
+        qtbot, make_window, tmp_path):
+    path = tmp_path / "jacobian.py"
+    path.write_text(JACOBIAN, encoding="utf-8")
+    window = make_window()
+    assert window.open_path(str(path), trust=True)
+    window.settle()
+    doc, page = window.document, window.autograd.jacobian_page
+    x, w = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 0.5, 2.0])
+    window.views.setCurrentWidget(window.autograd)
+    doc.select_name("y")
+    window.settle()
+    assert isinstance(doc.run.result_for("y").value, KernelValue)
+    assert page.input_name() == "x"  # of x and w, the leaf that requires grad
+    page.jacobian_button.click()
+    window.settle()
+    assert page.matrix_model.values.size, page.caption.text()
+    torch.testing.assert_close(torch.from_numpy(page.matrix_model.values),
+                               torch.diag(2 * x * w))  # d(x² w)/dx = 2 x w
+    page.hessian_button.click()  # y has three elements: no Hessian, and the page says why
+    window.settle()
+    assert "one-element output" in page.caption.text()
+    doc.select_name("s")
+    window.settle()
+    page.hessian_button.click()
+    window.settle()
+    torch.testing.assert_close(torch.from_numpy(page.matrix_model.values),
+                               torch.diag(6 * x))  # d²(Σx³)/dx² = diag(6x)
+
+
+def test_a_kernel_step_is_timed_in_the_kernel_on_every_device(qtbot, make_window, tmp_path):
+    from app.devices import available_devices
+
+    path = tmp_path / "timed.py"
+    path.write_text("import torch\nx = torch.ones(300, 300)\ny = torch.matmul(x, x)\n",
+                    encoding="utf-8")
+    window = make_window()
+    assert window.open_path(str(path), trust=True)
+    window.settle()
+    window.document.select_name("y")
+    view = window.ops.timing_view
+    assert view.time_button.isEnabled()
+    view.min_run_time = 0.02
+    with qtbot.waitSignal(view.finished, timeout=60_000):
+        view.time_button.click()
+    assert [t.device for t in view.timings] == [d.id for d in available_devices()]
+    assert all(t.ok and t.runs > 0 and t.median_s > 0 for t in view.timings), view.timings
+    assert view.table.rowCount() == len(view.timings)

@@ -48,6 +48,7 @@ def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
     saved = window.document.recipe.snapshot()
     window.document.new()
     assert window.open_path(str(path))
+    window.settle()
     assert window.document.recipe.snapshot() == saved
     assert window.recent_files()[0] == str(path)
     python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
@@ -150,5 +151,6 @@ def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbo
         window.views.removeEventFilter(requests)
         assert requests.count == 0, type(page).__name__
     assert doc.recipe.steps[doc.recipe.index_of("low")].expr.kwargs == (("diagonal", Const(-3)),)
+    window.settle()
     assert window.viewer._code.text() == "low = torch.tril(m, diagonal=-3)"
     assert bar.value() == scrolled

@@ -1,11 +1,11 @@
 """Fidelity against PyTorch's own test inputs (issue 3, "Done when").
 
 For every catalogued op, samples from ``op_db`` (PyTorch's OpInfo database) with at
-most ``MAX_ELEMENTS`` elements are written as recipes with literal tensors, run
-through ``tensor-lab run --json`` in-process, and compared with what torch gives
-when the same function is called directly: same shape, dtype and values, NaNs in
-the same places. The op's ``error_inputs`` must give exit code 1 with torch's own
-message and no traceback.
+most ``MAX_ELEMENTS`` elements are written as recipes with literal tensors, run as
+``tensor-lab run --json`` runs them (the kernel's runner and report, in-process), and
+compared with what torch gives when the same function is called directly: same shape,
+dtype and values, NaNs in the same places. The op's ``error_inputs`` must give exit code
+1 with torch's own message.
 
 At most ``TENSOR_LAB_FIDELITY_SAMPLES`` samples (default 20) are taken per op to
 keep the file fast; set it to 0 to run every small-enough sample. With
@@ -15,8 +15,6 @@ there as JSON.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
 import json
 import os
@@ -39,6 +37,8 @@ from app import cli
 from app.catalog import CATALOG
 from app.expr import Call, Const, Expr, Ref, Seq
 from app.json_values import plain, tensor_report
+from app.kernel.report import run_with_report
+from app.kernel.runner import Runner
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import DTYPES
 from app.recipe.writer import write_recipe
@@ -283,19 +283,27 @@ def plan_for(key: str, info: Any, sample: Any) -> Plan:
 
 # -- running ---------------------------------------------------------------------------------
 def run_cli(path: Path, *flags: str) -> tuple[int, str, str]:
-    """``tensor-lab run`` in-process: exit code, stdout and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_main([str(path), *flags])
-    return code, out.getvalue(), err.getvalue()
+    """What ``tensor-lab run --json`` reports, made in this process with the kernel's own
+    runner and report (a kernel process per sample would take an hour): exit code, the
+    JSON and no stderr. ``test_cli`` runs the real command."""
+    assert flags == ("--json",)
+    runner = Runner(str(path), path.read_text(encoding="utf-8"))
+    # The runner makes the recipe this process's __main__, with its argv and sys.path[0],
+    # as a kernel's: put them back, or a later test's spawned child cannot start.
+    kept = sys.modules["__main__"], sys.argv, list(sys.path), sys.excepthook
+    sys.excepthook = sys.__excepthook__  # python's, as in a kernel
+    try:
+        with warnings.catch_warnings(record=True):  # warned, not raised, as under python
+            warnings.simplefilter("always")
+            code, report = run_with_report(runner)
+    finally:
+        sys.modules["__main__"], sys.argv, sys.path[:], sys.excepthook = kept
+    return (cli.EXIT_OK if code == 0 else cli.EXIT_STEP_FAILED), json.dumps(report), ""
 
 
 def message(e: BaseException) -> str:
-    """torch's message as the evaluator reports it."""
-    text = str(e)
-    if isinstance(e, KeyError) and text.startswith("'"):
-        text = text[1:-1]
-    return text.strip() or type(e).__name__
+    """torch's message as the report gives it: the exception's ``str``, as python has it."""
+    return str(e)
 
 
 def check_sample(plan: Plan, text: str, path: Path) -> str | None:

@@ -225,11 +225,12 @@ def test_storage_view_lights_the_part_of_the_base_a_slice_reads(qtbot):
     assert set(view.other_card.grid.table_model.marks) == {(1, 0), (1, 1), (1, 2)}
 
 
-def test_main_window_has_the_op_and_memory_tabs(qtbot):
+def test_main_window_has_the_op_and_memory_tabs(qtbot, settle):
     from widgets.shell.main_window import MainWindow
 
-    window = MainWindow(make_doc(GATHER))
+    window = MainWindow(make_doc(GATHER))  # made in the window: its kernel runs it again
     qtbot.addWidget(window)
+    settle(window.document)
     tabs = [window.views.tabText(i) for i in range(window.views.count())]
     assert "Op explained" in tabs and "Memory" in tabs
     window.document.select(2)

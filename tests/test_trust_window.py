@@ -45,14 +45,16 @@ def test_a_file_from_elsewhere_opens_held_and_runs_after_run(window, elsewhere):
     window.document.select(1)
     assert window.document.run.results == []
     window.trust_bar.run_button.click()
+    window.settle()
     assert not window.document.held and window.document.run.ok
-    assert window.document.run.value("y").tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert window.document.run.result_for("y").value.output.tolist() == [[0, 1, 2], [3, 4, 5]]
     assert not window.trust_bar.isVisible()
 
 
 def test_run_again_is_the_users_choice_to_run_a_held_recipe(window, elsewhere):
     assert window.open_path(str(elsewhere)) and _held(window)
     window.window_actions["edit.run"].trigger()  # Edit > Run Again, Ctrl+R
+    window.settle()
     assert not window.document.held and window.document.run.ok
     assert not window.trust_bar.isVisible()
 
@@ -60,9 +62,11 @@ def test_run_again_is_the_users_choice_to_run_a_held_recipe(window, elsewhere):
 def test_always_run_is_remembered_for_the_next_open(window, elsewhere):
     assert window.open_path(str(elsewhere)) and _held(window)
     window.trust_bar.always_button.click()
+    window.settle()
     assert window.document.run.ok and not window.trust_bar.isVisible()
     window.document.new()
     assert window.open_path(str(elsewhere))
+    window.settle()
     assert not window.document.held and window.document.run.ok
 
 
@@ -80,7 +84,7 @@ def test_gallery_recipes_run_at_once(window):
     assert not window.document.held and window.document.run.results
 
 
-def test_the_command_line_opens_held(qtbot, elsewhere):
+def test_the_command_line_opens_held(qtbot, elsewhere, settle):
     from app.settings import Settings
     from widgets.launch import make_window
 
@@ -90,6 +94,7 @@ def test_the_command_line_opens_held(qtbot, elsewhere):
     trusted = make_window(str(elsewhere), restore_layout=False, settings=Settings(),
                           trust=True)
     qtbot.addWidget(trusted)
+    settle(trusted.document)
     assert not trusted.document.held and trusted.document.run.ok
 
 

@@ -7,9 +7,7 @@ Qt-free. The explorer panel's buttons call these: every action becomes a step
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +16,8 @@ import torch
 from app.explain.autograd_facts import read_grad
 from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.evaluator import RecipeRun, evaluate_expr
+from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Recipe, Step
-
-#: Largest Jacobian (output elements times input elements) worked out on request.
-MAX_JACOBIAN_CELLS = 10_000
-#: Largest input (elements) a Hessian is worked out for: the matrix is its square.
-MAX_HESSIAN_INPUT = 100
 
 
 # -- backward ---------------------------------------------------------------------------------
@@ -222,127 +215,3 @@ def is_autograd_step(step: Step) -> bool:
         if isinstance(node, Attr) and node.name == "grad":
             return True
     return False
-
-
-# -- Jacobian and Hessian ---------------------------------------------------------------------
-class FunctionError(ValueError):
-    """Why a Jacobian or Hessian cannot be worked out for the chosen tensors.
-
-    Its one argument is a ``Filled`` text: ``str(error)`` is English, and the views
-    translate ``error.args[0]``.
-    """
-
-
-def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
-                output_name: str) -> Callable[[torch.Tensor], torch.Tensor]:
-    """``f(X)``: the recipe's steps from ``input_name`` to ``output_name`` with X put in.
-
-    The steps between the two that depend on ``input_name`` are evaluated again (with the
-    same evaluator, under ``torch.no_grad()`` where the recipe has it); every other name
-    keeps the value it had in ``run``. Bare steps (``print``, ``backward``...) are left out.
-    """
-    steps = recipe.steps
-    out_index = _last_index(steps, output_name, len(steps))
-    if out_index is None:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not a step of "
-                                                     "the recipe"), output=output_name))
-    in_index = _last_index(steps, input_name, out_index)
-    if in_index is None:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{input}' is not computed "
-                                                     "before '{output}'"),
-                                   input=input_name, output=output_name))
-    base: dict[str, Any] = {}
-    for j in range(in_index):
-        if steps[j].name and j < len(run.results) and run.results[j].ok:
-            base[steps[j].name] = run.results[j].value
-    depends = {input_name}
-    chain: list[Step] = []
-    for j in range(in_index + 1, out_index + 1):
-        step = steps[j]
-        if step.name and depends.intersection(step.reads):
-            chain.append(step)
-            depends.add(step.name)
-        elif step.name:  # a name bound again without the input: keep the value it got
-            depends.discard(step.name)
-            if j < len(run.results) and run.results[j].ok:
-                base[step.name] = run.results[j].value
-    if not chain or chain[-1].name != output_name:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not computed "
-                                                     "from '{input}'"),
-                                   input=input_name, output=output_name))
-
-    def f(x: torch.Tensor) -> torch.Tensor:
-        ns = dict(base)
-        ns[input_name] = x
-        for step in chain:
-            block = torch.no_grad() if step.block == "no_grad" else contextlib.nullcontext()
-            with block:
-                ns[step.name] = evaluate_expr(step.expr, ns)  # type: ignore[index]
-        value = ns[output_name]
-        if not isinstance(value, torch.Tensor):
-            raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' is not a tensor"),
-                                       output_name))
-        return value
-
-    return f
-
-
-def _last_index(steps: tuple[Step, ...], name: str, before: int) -> int | None:
-    for j in range(min(before, len(steps)) - 1, -1, -1):
-        if steps[j].name == name:
-            return j
-    return None
-
-
-def _input_value(run: RecipeRun, recipe: Recipe, input_name: str) -> torch.Tensor:
-    value = run.namespace.get(input_name)
-    if not isinstance(value, torch.Tensor):
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' is not a tensor"),
-                                   input_name))
-    if not (value.is_floating_point() or value.is_complex()):
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' holds {1}: derivatives "
-                                                     "need floating point values"),
-                                   input_name, value.dtype))
-    return value.detach().clone()
-
-
-def jacobian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
-                    output_name: str) -> torch.Tensor:
-    """d output / d input as a matrix: row i is output element i, column j input element j.
-
-    Uses ``torch.autograd.functional.jacobian`` on ``function_of``; both tensors are
-    flattened in row-major order.
-    """
-    f = function_of(recipe, run, input_name, output_name)
-    x = _input_value(run, recipe, input_name)
-    out = run.namespace.get(output_name)
-    n_out = out.numel() if isinstance(out, torch.Tensor) else 1
-    if n_out * x.numel() > MAX_JACOBIAN_CELLS:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "the Jacobian would have {0} x "
-                                                     "{1} entries; the explorer shows at most "
-                                                     "{2}"), n_out, x.numel(), MAX_JACOBIAN_CELLS))
-    jac = torch.autograd.functional.jacobian(f, x)
-    return jac.reshape(n_out, x.numel())
-
-
-def hessian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
-                   output_name: str) -> torch.Tensor:
-    """Second derivatives of a one-element output with respect to every pair of input elements.
-
-    Uses ``torch.autograd.functional.hessian``; entry (i, j) is
-    d²output / d input[i] d input[j], the input flattened in row-major order.
-    """
-    out = run.namespace.get(output_name)
-    if isinstance(out, torch.Tensor) and out.numel() != 1:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "a Hessian needs a one-element "
-                                                     "output; '{0}' has {1} elements (reduce "
-                                                     "it with .sum() or .mean())"),
-                                   output_name, out.numel()))
-    f = function_of(recipe, run, input_name, output_name)
-    x = _input_value(run, recipe, input_name)
-    if x.numel() > MAX_HESSIAN_INPUT:
-        raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "the Hessian would be {0} x {0}; "
-                                                     "the explorer shows inputs of at most {1} "
-                                                     "elements"), x.numel(), MAX_HESSIAN_INPUT))
-    hess = torch.autograd.functional.hessian(lambda v: f(v).reshape(()), x)
-    return hess.reshape(x.numel(), x.numel())

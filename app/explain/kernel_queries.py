@@ -10,6 +10,12 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
 - ``storage``: which of the run's tensors and NumPy arrays share memory
   (``app.explain.storage``), and for the one selected, small copies of it and of the one
   it is shown beside, with their strides, and the base's elements the view reads.
+- ``derivative``: a Jacobian or Hessian (``app.explain.derivatives``), the steps from
+  the input to the output run again in the kernel with the input put in.
+- ``timing``: a form step's expression timed on one device (``app.explain.timing``),
+  its inputs copied there.
+- ``text``: a tensor written as Python or as CSV (``app.exports``), for the clipboard
+  and the Save as CSV dialog.
 
 Runs in the kernel process, on its reader thread; torch is imported there already.
 """
@@ -21,10 +27,18 @@ from typing import Any
 
 import torch
 
-from app.explain.autograd_data import facts_data, graph_data
+from app.explain.autograd_data import facts_data, graph_data, text_data
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
+from app.explain.derivatives import (
+    FunctionError,
+    derivative,
+    function_of_texts,
+    input_value,
+)
 from app.explain.storage import as_tensor, covered, partner, storage_map
+from app.explain.timing import time_text
+from app.exports import tensor_csv, tensor_literal
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register
 from app.recipe.evaluator import RecipeRun
@@ -68,5 +82,45 @@ def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _text(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """A tensor as Python (``format`` ``literal``) or CSV (``csv``), by ``app.exports``."""
+    name = str(args["name"])
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
+    if not isinstance(value, torch.Tensor):
+        raise QueryError(f"{name} is not a tensor")
+    try:
+        return {"text": tensor_literal(value) if args.get("format") == "literal"
+                else tensor_csv(value)}
+    except ValueError as e:
+        raise QueryError(str(e)) from None
+
+
+def _derivative(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """The Jacobian or Hessian (``kind``) of ``output`` with respect to ``input``, the
+    steps between them (``chain``, from ``app.explain.derivatives.chain_texts``) run
+    again with the input put in."""
+    namespace = values.user_namespace(int(args.get("run", 0)))
+    x_name, out_name = str(args["input"]), str(args["output"])
+    try:
+        f = function_of_texts(namespace, x_name, out_name, list(args["chain"]))
+        x = input_value(namespace.get(x_name), x_name)
+        matrix = derivative(str(args["kind"]), f, x, namespace.get(out_name), out_name)
+    except FunctionError as e:
+        return {"why": text_data(e.args[0])}
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise QueryError(str(e)) from None
+    return {"matrix": encode(matrix.detach())}  # at most MAX_JACOBIAN_CELLS: it fits
+
+
+def _timing(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """How long the expression ``text`` takes on ``device`` (``app.explain.timing``)."""
+    namespace = values.user_namespace(int(args.get("run", 0)))
+    return asdict(time_text(str(args["text"]), namespace, list(args.get("reads", ())),
+                            str(args["device"]), float(args.get("min_run_time", 0.2))))
+
+
 register("autograd", _autograd)
+register("timing", _timing)
+register("derivative", _derivative)
+register("text", _text)
 register("storage", _storage)

@@ -128,9 +128,23 @@ def iter_time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], 
     for i, device in enumerate(devices):
         device_id = device.id if isinstance(device, Device) else str(device)
         yield i, len(devices), device_id
-        out.append(_time_on(expr, {n: inputs[n] for n in step.reads}, device_id,
-                            min_run_time))
+        local = on_device(expr, device_id)
+        out.append(_time_on(lambda ns, e=local: evaluate_expr(e, ns),
+                            {n: inputs[n] for n in step.reads}, device_id, min_run_time))
     return out
+
+
+def time_text(text: str, namespace: Mapping[str, Any], reads: Sequence[str], device: str,
+              min_run_time: float = DEFAULT_MIN_RUN_TIME) -> Timing:
+    """Time the Python expression ``text`` on ``device`` (in the kernel, where the
+    recipe's values are): ``namespace`` gives its names, and the tensors among ``reads``
+    are copied to ``device`` first. The window writes ``text`` with ``on_device``."""
+    try:
+        code = compile(text, "<recipe step>", "eval")
+    except SyntaxError as e:
+        return Timing(device, float("nan"), float("nan"), 0, str(e))
+    return _time_on(lambda ns: eval(code, ns), dict(namespace), device,  # noqa: S307
+                    min_run_time, moved=set(reads))
 
 
 def _inputs_run(recipe: Recipe, index: int) -> dict[str, Any]:
@@ -138,14 +152,17 @@ def _inputs_run(recipe: Recipe, index: int) -> dict[str, Any]:
     return evaluate(Recipe(recipe.steps[:index]), stdout=io.StringIO()).namespace
 
 
-def _time_on(expr: Expr, inputs: dict[str, Any], device: str, min_run_time: float) -> Timing:
+def _time_on(run_once: Callable[[dict[str, Any]], Any], inputs: dict[str, Any], device: str,
+             min_run_time: float, moved: set[str] | None = None) -> Timing:
+    """Time ``run_once(namespace)``, its ``inputs`` (those named in ``moved``, when given)
+    copied to ``device`` first."""
     try:
-        namespace = {n: _to(v, device) for n, v in inputs.items()}
-        local = on_device(expr, device)
+        namespace = {n: _to(v, device) if moved is None or n in moved else v
+                     for n, v in inputs.items()}
 
         def step() -> Any:
             # a fresh dict per run: an in-place op changes tensors, never the bindings
-            return evaluate_expr(local, dict(namespace))
+            return run_once(dict(namespace))
 
         step()  # fail here, with torch's message, rather than inside the Timer
         from torch.utils.benchmark import Timer  # here: it imports setuptools, slow to start

@@ -25,7 +25,7 @@ from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
 from app.kernel.mirror import snapshot as copy_values
-from app.kernel.report import RunReport
+from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
 from app.kernel.source import statements as source_statements
 from app.kernel.summary import changed, summarize, user_names
@@ -262,23 +262,19 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
 def _run_file(channel: Channel, message: protocol.RunFile) -> int:
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
-    report = RunReport() if message.report else None
 
     def after(outcome: Outcome) -> None:
         nonlocal out_of_memory
-        if report is not None:
-            report.add(outcome)
         if is_out_of_memory(outcome.error, outcome.message):
             out_of_memory = True
             print(f"tensor-lab: the recipe needed more memory than its budget of "
                   f"{budget_text(message.memory_budget)}", file=sys.stderr)
 
-    if report is None:
+    if not message.report:
         code = runner.run(after)
     else:
-        with report.capture():
-            code = runner.run(after)
-        channel.send(protocol.Report(report.finish(runner.namespace)))
+        code, report = run_with_report(runner, after)
+        channel.send(protocol.Report(report))
     channel.send(protocol.Done(code, out_of_memory))
     channel.flush()
     return code

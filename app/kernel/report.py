@@ -11,11 +11,14 @@ import ast
 import contextlib
 import io
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from app.kernel.runner import Outcome
+from app.kernel.runner import Outcome, Runner
 from app.kernel.summary import loaded_torch
+
+#: What a recipe defines rather than computes: left out of the report's values.
+_DEFINITIONS = (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
 
 class RunReport:
@@ -52,7 +55,7 @@ class RunReport:
                 from app.json_values import plain
 
                 values[name] = plain(value)
-            elif not callable(value):
+            elif not isinstance(value, _DEFINITIONS):  # a grad_fn, a module: its repr
                 values[name] = _repr(value)
         report: dict[str, Any] = {"tensors": tensors, "errors": self.errors}
         if values:
@@ -78,3 +81,18 @@ def _repr(value: Any) -> str:
         return repr(value)
     except Exception as e:  # noqa: BLE001 - the recipe's broken __repr__
         return f"<{type(value).__name__}: repr failed: {type(e).__name__}>"
+
+
+def run_with_report(runner: Runner, after: Callable[[Outcome], None] | None = None
+                    ) -> tuple[int, dict[str, Any]]:
+    """Run ``runner`` to its end, its output captured;
+    python's exit code and the ``--json`` report of what it left."""
+    report = RunReport()
+
+    def add(outcome: Outcome) -> None:
+        report.add(outcome)
+        if after is not None:
+            after(outcome)
+    with report.capture():
+        code = runner.run(add)
+    return code, report.finish(runner.namespace)

@@ -10,11 +10,12 @@ import codecs
 import io
 import os
 import tempfile
+import time
 from collections.abc import Callable
 
 from psygnal import Signal
 
-from app.recipe.evaluator import RecipeRun, evaluate
+from app.recipe.evaluator import RecipeRun, StepResult, evaluate
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
 from app.recipe.reader import read_bytes, read_recipe
@@ -75,6 +76,8 @@ class Document:
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
         self._asked: dict[int, Callable[[dict, str], None]] = {}
+        #: When an edit's run was sent, while the views still show the run before it.
+        self.waiting_since: float | None = None
         #: The last kernel run before this one: what a resumed run keeps of it.
         self._last_kernel_run: KernelRunState | None = None
         self._saved = self.recipe.snapshot()
@@ -93,12 +96,23 @@ class Document:
         """
         if self.held:
             self.run, self.output = RecipeRun(), ""
+            self._forget_kernel_run()
             self.evaluated.emit(self.run)
+            return self.run
+        if self.kernel is not None:  # the window's one way to run: its kernel runs it all
+            before, self.run = self.run, RecipeRun(
+                [StepResult(step, "kernel") for step in self.recipe.steps])
+            self._run_in_kernel(resume)
+            # An edit of a step shows when its results come: one repaint, and no blank
+            # frame between the old values and the new (``show_pending`` if they are slow).
+            same = resume and len(before.results) == len(self.run.results) > 0
+            self.waiting_since = time.monotonic() if same and self.kernel_run else None
+            if self.waiting_since is None:
+                self.evaluated.emit(self.run)
             return self.run
         out = io.StringIO()
         self.run = evaluate(self.recipe, stdout=out, previous=self.run)
         self.output = out.getvalue()
-        self._run_in_kernel(resume)
         self.evaluated.emit(self.run)
         return self.run
 
@@ -106,11 +120,7 @@ class Document:
     def _run_in_kernel(self, resume: bool) -> None:
         """Have the kernel run the recipe's text when some steps only it can run."""
         if self.kernel is None or not any(r.status == "kernel" for r in self.run.results):
-            if self.kernel_run is not None:
-                self.kernel_run = None
-                if self.kernel is not None:
-                    self.kernel.stop()
-                self.kernel_changed.emit()
+            self._forget_kernel_run()
             return
         path, cwd = self.run_path()
         os.makedirs(cwd, exist_ok=True)
@@ -122,6 +132,22 @@ class Document:
         self.kernel_ended = None
         self.output = ""
         self.kernel_changed.emit()
+
+    def _forget_kernel_run(self) -> None:
+        """Stop the kernel's run, if one is under way, and take nothing more from it."""
+        self.waiting_since = None
+        if self.kernel_run is not None:
+            self.kernel_run = None
+            if self.kernel is not None:
+                self.kernel.stop()
+            self.kernel_changed.emit()
+
+    def show_pending(self, after: float = 0.0) -> None:
+        """Show the run under way if its first results have been awaited ``after`` seconds
+        (the window's kernel hook asks, on its timer)."""
+        if self.waiting_since is not None and time.monotonic() - self.waiting_since >= after:
+            self.waiting_since = None
+            self.evaluated.emit(self.run)
 
     def run_path(self) -> tuple[str, str]:
         """Where the kernel runs the recipe: its file and working folder (a saved recipe's
@@ -166,7 +192,7 @@ class Document:
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
                 if isinstance(event.message, protocol.Resumed):
                     state.resume(event.message.start, self._last_kernel_run)
-                    changed = True
+                    changed |= self.waiting_since is None  # else with the edit's result
                 before = state.progress
                 changed |= state.apply(event.message)
                 moved |= state.progress is not before
@@ -186,6 +212,7 @@ class Document:
         if printed:
             self.output_added.emit(printed)
         if changed:
+            self.waiting_since = None
             self.evaluated.emit(self.run)
         if moved:
             self.kernel_changed.emit()

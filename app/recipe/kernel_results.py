@@ -13,9 +13,12 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
+import torch
+
 from app.kernel import protocol
 from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
+from app.kernel.summary import summarize
 from app.recipe.evaluator import RecipeRun, StepResult
 from app.recipe.model import Recipe
 
@@ -46,6 +49,38 @@ class KernelValue:
         return next((n for n, s in self.names.items() if s.get("type") == "Tensor"), None)
 
 
+def tensor_names(run: RecipeRun) -> set[str]:
+    """The names that hold a tensor after ``run``: by the window's own values, or by what
+    the kernel said of the names each step bound (the last binding of a name counts)."""
+    kinds: dict[str, bool] = {n: isinstance(v, torch.Tensor) for n, v in run.namespace.items()}
+    for result in run.results:
+        if isinstance(result.value, KernelValue):
+            for name, summary in result.value.names.items():
+                kinds[name] = summary.get("type") == "Tensor"
+    return {n for n, tensor in kinds.items() if tensor}
+
+
+def tensor_summary(result: StepResult) -> dict | None:
+    """The facts of the tensor a step made (``app.kernel.summary``): the window's own
+    value's, or what the kernel said of the step's name (a code step's first tensor)."""
+    value = result.value
+    if isinstance(value, torch.Tensor):
+        return summarize(value)
+    name = shown_name(result)
+    return value.names[name] if name is not None else None
+
+
+def shown_name(result: StepResult) -> str | None:
+    """The name whose tensor a kernel step is shown by: the step's own name, or for a code
+    step the first tensor it bound; None when it made no tensor."""
+    value = result.value
+    if not isinstance(value, KernelValue):
+        return None
+    name = result.step.name if result.step.name in value.names else value.first_tensor()
+    summary = value.names.get(name) if name else None
+    return name if summary and summary.get("type") == "Tensor" else None
+
+
 @dataclass
 class Progress:
     """The statement the kernel runs now: its index, first line and text, and when the
@@ -73,10 +108,12 @@ class KernelRunState:
             self.statements = []
         #: For each top-level statement, the steps the kernel gives a result (``kernel``).
         self.steps_of: dict[int, list[int]] = {}
-        for i, step in enumerate(recipe.steps):
-            if i >= len(run.results) or run.results[i].status != "kernel" or step.line is None:
+        lines = recipe.step_lines() if hasattr(recipe, "step_lines") else \
+            [step.line for step in recipe.steps]  # where each step is in ``source``
+        for i, line in enumerate(lines):
+            if i >= len(run.results) or run.results[i].status != "kernel" or line is None:
                 continue
-            index = self._statement_at(step.line)
+            index = self._statement_at(line)
             if index is not None:
                 self.steps_of.setdefault(index, []).append(i)
         self.progress: Progress | None = None

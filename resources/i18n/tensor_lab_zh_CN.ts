@@ -390,6 +390,10 @@
         <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>The kernel has stopped: run the recipe again.</source>
+        <translation>内核已停止：请重新运行配方。</translation>
+    </message>
+    <message>
         <source>Select a step whose value is a tensor first.</source>
         <translation>请先选择一个值为张量的步骤。</translation>
     </message>
@@ -1626,7 +1630,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>KernelStatus</name>
     <message>
         <source>The kernel is running the recipe&apos;s code</source>
-        <extracomment>What the window&apos;s views ask a kernel, beyond a tensor&apos;s plane: loaded in the kernel, by name (the window itself never needs them imported). How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer).</extracomment>
+        <extracomment>What the window&apos;s views ask a kernel, beyond a tensor&apos;s plane: loaded in the kernel, by name (the window itself never needs them imported). How long an edit&apos;s old values stay on show while the kernel runs it, in seconds (then its steps show as running). A run shows its busy line once it has lasted this long, in seconds. How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer). Takes are at least this far apart: a flood is taken at a bounded pace, a lone result (an edit&apos;s value, a view&apos;s answer) this much after the last take at most. How long a take waits after the first of a burst: a statement&apos;s end and the run&apos;s end come a millisecond apart, and one repaint shows both.</extracomment>
         <translation>内核正在运行配方的代码</translation>
     </message>
     <message>
@@ -2043,7 +2047,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>{name} has {count} elements, so there is no single number to differentiate: backward needs to know how much each element of {name} counts. gradient=torch.ones_like({name}) counts every element once, which gives the same gradients as {name}.sum().backward(). Any tensor of {name}&apos;s shape works: it is the gradient of some final scalar with respect to {name}.</source>
-        <extracomment>Largest Jacobian (output elements times input elements) worked out on request. Largest input (elements) a Hessian is worked out for: the matrix is its square.</extracomment>
         <translation>{name} 有 {count} 个元素，没有单独一个数可以求导：backward 需要知道 {name} 的每个元素各占多少分量。gradient=torch.ones_like({name}) 让每个元素都计一次，得到的梯度与 {name}.sum().backward() 相同。任何与 {name} 形状相同的张量都可以：它就是某个最终标量对 {name} 的梯度。</translation>
     </message>
     <message>
@@ -2128,6 +2131,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>&apos;{output}&apos; is not a step of the recipe</source>
+        <extracomment>Largest Jacobian (output elements times input elements) worked out on request. Largest input (elements) a Hessian is worked out for: the matrix is its square. Code statements that a Jacobian may run again: assignments, nothing else.</extracomment>
         <translation>“{output}”不是配方中的步骤</translation>
     </message>
     <message>
@@ -4398,6 +4402,14 @@ strides {1}</translation>
         <translation>正在计时 {0} …</translation>
     </message>
     <message>
+        <source>The kernel did not answer.</source>
+        <translation>内核没有回应。</translation>
+    </message>
+    <message>
+        <source>The kernel has stopped: run the recipe again.</source>
+        <translation>内核已停止：请重新运行配方。</translation>
+    </message>
+    <message>
         <source>Timing on {0} ({1}/{2})</source>
         <translation>正在 {0} 上计时（{1}/{2}）</translation>
     </message>
@@ -5140,7 +5152,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>

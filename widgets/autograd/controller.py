@@ -20,7 +20,6 @@ from app.explain.autograd_graph import build_graph
 from app.explain.autograd_layout import node_explanation
 from app.explain.autograd_nodes import AutogradGraph, GraphNode
 from app.explain.autograd_steps import (
-    FunctionError,
     add_backward,
     add_zero_grads,
     backward_step,
@@ -29,9 +28,7 @@ from app.explain.autograd_steps import (
     gradient_candidates,
     gradient_explanation,
     has_retain_grad,
-    hessian_matrix,
     is_autograd_step,
-    jacobian_matrix,
     leaves_with_grad,
     set_retain_grad,
 )
@@ -39,6 +36,7 @@ from app.expr import Ref, references
 from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
 from app.recipe.writer import write_step
+from widgets.autograd.derivatives import Derivatives, derivative_inputs
 from widgets.autograd.graph_view import node_label, saved_value_text
 from widgets.autograd.remote import RemoteAnswer, RemoteAutograd, kernel_target
 from widgets.autograd.view import AutogradView
@@ -80,6 +78,7 @@ class AutogradController(FollowsDocument, QObject):
         # a tensor a kernel run made: its graph and facts are asked for
         self._remote = RemoteAutograd(document, self._on_remote_answer)
         self._remote_mode = False
+        self._derivatives = Derivatives(document, view.jacobian_page)
         self._drawn_before: str | None = None  # the tensor drawn before the one asked for
         view.node_clicked.connect(self._on_view_node_clicked)
         view.saved_toggled.connect(self._on_view_saved_toggled)
@@ -169,10 +168,10 @@ class AutogradController(FollowsDocument, QObject):
         self._update_backward_preview()
 
     def _on_view_jacobian(self) -> None:
-        self._show_matrix("jacobian")
+        self._derivatives.show("jacobian", self._name)
 
     def _on_view_hessian(self) -> None:
-        self._show_matrix("hessian")
+        self._derivatives.show("hessian", self._name)
 
     def _on_view_shown(self) -> None:
         if self._stale:
@@ -202,7 +201,8 @@ class AutogradController(FollowsDocument, QObject):
             if tensor else AutogradGraph()
         self._draw(graph, previous, value.requires_grad if tensor else None)
         self._update_backward(value)
-        self._update_inputs(value)
+        self._view.jacobian_page.set_inputs(derivative_inputs(
+            self._document, self._name if isinstance(value, torch.Tensor) else None))
         self._show_error(run)
 
     def _on_remote_answer(self, answer: RemoteAnswer, facts_only: bool) -> None:
@@ -220,7 +220,7 @@ class AutogradController(FollowsDocument, QObject):
         gradients = [(n, n) for n in answer.gradients]
         self._set_backward(answer.requires_grad, answer.numel, gradients,
                            answer.leaves_with_grad)
-        self._view.jacobian_page.set_inputs([])  # the function is code in the kernel
+        self._view.jacobian_page.set_inputs(derivative_inputs(self._document, self._name))
         self._show_error(self._document.run)
 
     def _draw(self, graph: AutogradGraph, previous: str | None,
@@ -351,49 +351,6 @@ class AutogradController(FollowsDocument, QObject):
         gradient, retain = self._backward_args()
         page.set_preview(QCoreApplication.translate("AutogradPanel", "Adds the step: {0}").format(
             write_step(backward_step(self._name, gradient, retain))))
-
-    def _update_inputs(self, value: Any) -> None:
-        run, recipe = self._document.run, self._document.recipe
-        names: list[str] = []
-        if isinstance(value, torch.Tensor) and self._name is not None:
-            try:
-                end = recipe.index_of(self._name)
-            except KeyError:
-                end = 0
-            for step in recipe.steps[:end]:
-                t = run.namespace.get(step.name) if step.name else None
-                if isinstance(t, torch.Tensor) and t.is_floating_point() \
-                        and step.name not in names and step.name != self._name:
-                    names.append(step.name)  # type: ignore[arg-type]
-        names.sort(key=lambda n: not (run.namespace[n].is_leaf
-                                      and run.namespace[n].requires_grad))
-        self._view.jacobian_page.set_inputs(names)
-
-    def _show_matrix(self, which: str) -> None:
-        page = self._view.jacobian_page
-        doc, output, x = self._document, self._name, page.input_name()
-        if output is None or not x:
-            return
-        try:
-            if which == "jacobian":
-                matrix = jacobian_matrix(doc.recipe, doc.run, x, output)
-                caption = QCoreApplication.translate(
-                    "AutogradPanel", "Jacobian: row i, column j is d {0}[i] / d {1}[j], both "
-                    "flattened in row-major order ({2} × {3}).")
-                label = "J"
-            else:
-                matrix = hessian_matrix(doc.recipe, doc.run, x, output)
-                caption = QCoreApplication.translate(
-                    "AutogradPanel", "Hessian: row i, column j is d² {0} / d {1}[i] d {1}[j], "
-                    "{1} flattened in row-major order ({2} × {3}).")
-                label = "H"
-        except (FunctionError, RuntimeError, TypeError, ValueError) as e:
-            why = lesson_text(e.args[0]) if isinstance(e, FunctionError) and e.args else str(e)
-            page.show_failure(QCoreApplication.translate(
-                "AutogradPanel", "Cannot compute it: {0}").format(why))
-            return
-        page.show_matrix(matrix, label,
-                         caption.format(output, x, matrix.shape[0], matrix.shape[1]))
 
     def _show_error(self, run: RecipeRun) -> None:
         failed = [r for r in run.results if r.status == "error" and is_autograd_step(r.step)]

@@ -279,6 +279,9 @@ class JacobianPage(QWidget):
     def set_inputs(self, names: list[str]) -> None:
         """The tensors to differentiate with respect to; the one picked stays picked."""
         current = self.input_box.currentText()
+        if names == [self.input_box.itemText(i) for i in range(self.input_box.count())] \
+                and not self.matrix_model.values.size:
+            return  # the same choice again (a new run of the step): nothing to redo
         with QSignalBlocker(self.input_box):
             self.input_box.clear()
             self.input_box.addItems(names)

@@ -107,7 +107,8 @@ class TensorTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def clear(self) -> None:
-        self.set_plane(np.zeros((0, 0)))
+        if self._values.size or self._values.shape != (0, 0):  # already clear: no reset
+            self.set_plane(np.zeros((0, 0)))
 
     # -- QAbstractTableModel -------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import torch
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QFontDatabase, QUndoStack
 from PySide6.QtWidgets import (
@@ -28,6 +27,7 @@ from app.catalog import CATALOG, OpSpec
 from app.expr import Call, Const
 from app.recipe.document import Document
 from app.recipe.evaluator import RecipeRun
+from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
 from app.recipe.writer import write_step
 from widgets.common.bounded_text import bounded
@@ -283,14 +283,14 @@ class BuilderPanel(FollowsDocument, QWidget):
     def _tensor_names(self) -> list[str]:
         """The tensors an argument may name: with a step selected (which "Update selected"
         rewrites), only those made before it, so no step reads a name made later."""
-        ns = self._document.run.namespace
+        tensors = tensor_names(self._document.run)
         steps = self._document.recipe.steps
         index = self._editable_index()
         before: set[str] = set()
         for step in steps[:index] if index is not None else steps:
             before.update([step.name] if step.name else getattr(step.expr, "binds", ()))
         return [n for n in dict.fromkeys(self._document.recipe.names())
-                if n in before and isinstance(ns.get(n), torch.Tensor)]
+                if n in before and n in tensors]
 
     def _editable_index(self) -> int | None:
         """The selected step, when it is a creation call this panel can edit."""

@@ -22,12 +22,19 @@ from PySide6.QtWidgets import (
 )
 
 from app.devices import available_devices
-from app.explain.timing import DEFAULT_MIN_RUN_TIME, UNTIMED_OPS, Timing, iter_time_step
+from app.explain.timing import (
+    DEFAULT_MIN_RUN_TIME,
+    UNTIMED_OPS,
+    Timing,
+    iter_time_step,
+    on_device,
+)
 from app.explain.timing import format_seconds as fmt
 from app.expr import Call
 from app.recipe.document import Document
+from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
-from app.recipe.writer import write_step
+from app.recipe.writer import write_expr, write_step
 from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, set_style_sheet
@@ -59,7 +66,7 @@ class TimingView(FollowsDocument, QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self._document = document
-        self._job: Job | None = None
+        self._job: Job | str | None = None  # "kernel" while the kernel times it
         self._timed_step: Step | None = None
         self.min_run_time = DEFAULT_MIN_RUN_TIME
         """Seconds of measuring per device."""
@@ -132,17 +139,14 @@ class TimingView(FollowsDocument, QWidget):
         return self._job is not None
 
     def start(self) -> None:
-        """Time the selected step on every available device, off the GUI thread."""
+        """Time the selected step on every available device: in the kernel, for a value it
+        made, one device per question; else off the GUI thread."""
         index = self._timeable_index()
         if index is None or self._job is not None:
             return
         doc = self._document
         step = doc.recipe.steps[index]
-        inputs = {n: _snapshot(doc.run.namespace[n]) for n in step.reads
-                  if n in doc.run.namespace}
         devices = available_devices()
-        measure = functools.partial(iter_time_step, min_run_time=self.min_run_time,
-                                    inputs=inputs)
         self._timed_step = step
         self.time_button.setEnabled(False)
         self.progress.setRange(0, len(devices))
@@ -150,9 +154,39 @@ class TimingView(FollowsDocument, QWidget):
         self.progress.setFormat(self.tr("Starting…"))
         self.progress.show()
         self._say(self.tr("Timing {0} …").format(write_step(step)))
+        value = doc.run.results[index].value
+        if isinstance(value, KernelValue):
+            self._job = "kernel"
+            self._ask_kernel(value, step, [d.id for d in devices], [])
+            return
+        inputs = {n: _snapshot(doc.run.namespace[n]) for n in step.reads
+                  if n in doc.run.namespace}
+        measure = functools.partial(iter_time_step, min_run_time=self.min_run_time,
+                                    inputs=inputs)
         self._job = start_job(measure, doc.recipe, index, devices,
                               on_done=self._on_worker_done,
                               on_progress=self._on_worker_progressed)
+
+    def _ask_kernel(self, value: KernelValue, step: Step, devices: list[str],
+                    timings: list[Timing]) -> None:
+        """Ask the kernel to time ``step`` on the next of ``devices``; the last answer
+        shows them all."""
+        if len(timings) == len(devices):
+            self._on_worker_measured(timings)
+            return
+        device = devices[len(timings)]
+        self._on_worker_progressed(None, (len(timings), len(devices), device))
+        args = {"run": value.run_id, "text": write_expr(on_device(step.expr, device)),
+                "reads": list(step.reads), "device": device, "min_run_time": self.min_run_time}
+
+        def answered(data: dict | None, error: str) -> None:
+            if error or not data:
+                self._on_worker_failed(error or self.tr("The kernel did not answer."))
+                return
+            timings.append(Timing(**data))
+            self._ask_kernel(value, step, devices, timings)
+        if not self._document.ask("timing", args, answered):
+            self._on_worker_failed(self.tr("The kernel has stopped: run the recipe again."))
 
     # -- worker to view (queued onto the GUI thread) ------------------------------------------
     def _on_worker_progressed(self, _key: object, progress: tuple[int, int, str]) -> None:
@@ -245,7 +279,8 @@ class TimingView(FollowsDocument, QWidget):
             return None
         result = doc.run.results[index]
         expr = result.step.expr
-        if not result.ok or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
+        if not result.ok or result.step.is_code \
+                or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
             return None
         return index
 

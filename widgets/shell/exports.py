@@ -7,6 +7,7 @@ Qt: the clipboard, file dialogs and PNG images of heatmaps and views.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 import torch
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 
 from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_literal
 from app.recipe.document import Document
+from app.recipe.evaluator import StepResult
+from app.recipe.kernel_results import shown_name, tensor_summary
 from app.recipe.writer import write_recipe, write_step
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.viewer.heatmap_view import HeatmapView
@@ -38,14 +41,31 @@ def heatmap_image(values: np.ndarray, size: tuple[int, int] = HEATMAP_EXPORT_SIZ
 
 
 # -- the selected tensor -------------------------------------------------------------------
-def selected_tensor(document: Document) -> torch.Tensor | None:
-    """The tensor of the selected step, if it is a tensor that ran."""
+def selected_tensor(document: Document) -> StepResult | None:
+    """The selected step's result, if its value is a tensor (the window's or the kernel's)."""
     index = document.selected
     results = document.run.results
     if index is None or not 0 <= index < len(results):
         return None
-    value = results[index].value
-    return value.detach() if isinstance(value, torch.Tensor) else None
+    return results[index] if tensor_summary(results[index]) is not None else None
+
+
+def tensor_text(document: Document, result: StepResult, fmt: str,
+                then: Callable[[str, str], None]) -> None:
+    """``then(text, error)`` with ``result``'s tensor as Python (``fmt`` ``literal``) or
+    CSV (``csv``): written here, or in the kernel that holds it."""
+    value = result.value
+    if isinstance(value, torch.Tensor):
+        try:
+            then(tensor_literal(value) if fmt == "literal" else tensor_csv(value), "")
+        except ValueError as e:
+            then("", str(e))
+        return
+    args = {"run": value.run_id, "statement": value.statement, "name": shown_name(result),
+            "format": fmt}
+    if not document.ask("text", args, lambda data, error: then(
+            (data or {}).get("text", ""), error)):
+        then("", _tr("The kernel has stopped: run the recipe again."))
 
 
 class TensorExports(QObject):
@@ -78,40 +98,35 @@ class TensorExports(QObject):
         if bar is not None:
             bar().showMessage(text, 5000)
 
-    def _need_tensor(self) -> torch.Tensor | None:
-        t = selected_tensor(self.document)
-        if t is None:
+    def _with_text(self, fmt: str, then: Callable[[str], None]) -> bool:
+        """Call ``then`` with the selected tensor as ``fmt`` (above two dimensions, CSV
+        is of the plane shown); False when no tensor is selected."""
+        result = selected_tensor(self.document)
+        if result is None:
             self._say(_tr("Select a step whose value is a tensor first."))
-        return t
+            return False
+        if fmt == "csv" and len(tensor_summary(result)["shape"]) > 2:
+            plane = self._plane()
+            if plane is None:
+                return False
+            then(plane_csv(plane))
+            return True
+
+        def done(text: str, error: str) -> None:
+            self._say(error) if error else then(text)
+        tensor_text(self.document, result, fmt, done)
+        return True
 
     # -- clipboard -----------------------------------------------------------------------
     def copy_literal(self) -> bool:
         """Copy the selected tensor as ``torch.tensor([...], dtype=...)``."""
-        t = self._need_tensor()
-        if t is None:
-            return False
-        try:
-            copy_text(tensor_literal(t))
-        except ValueError as e:
-            self._say(str(e))
-            return False
-        self._say(_tr("Copied the tensor as Python."))
-        return True
+        return self._with_text("literal", lambda text: (
+            copy_text(text), self._say(_tr("Copied the tensor as Python."))))
 
     def copy_csv(self) -> bool:
         """Copy the selected tensor (or, above two dimensions, the plane shown) as CSV."""
-        t = self._need_tensor()
-        if t is None:
-            return False
-        if t.ndim <= 2:
-            copy_text(tensor_csv(t))
-        else:
-            plane = self._plane()
-            if plane is None:
-                return False
-            copy_text(plane_csv(plane))
-        self._say(_tr("Copied the values as CSV."))
-        return True
+        return self._with_text("csv", lambda text: (
+            copy_text(text), self._say(_tr("Copied the values as CSV."))))
 
     def copy_heatmap(self) -> bool:
         """Copy a heatmap of the plane shown as an image."""
@@ -150,21 +165,25 @@ class TensorExports(QObject):
         name = self.document.recipe.steps[self.document.selected].label
         return ask_save_plot(self._window, heatmap, name)
 
-    def save_csv(self) -> str | None:
-        t = self._need_tensor()
-        if t is None:
+    def save_csv(self, path: str | None = None) -> str | None:
+        """Save the selected tensor (or the plane shown) as CSV to ``path``, asked for when
+        not given; the file is written when the values come."""
+        if selected_tensor(self.document) is None:
+            self._say(_tr("Select a step whose value is a tensor first."))
             return None
-        text = tensor_csv(t) if t.ndim <= 2 else plane_csv(self._plane())
-        name = self.document.recipe.steps[self.document.selected].label
-        path, _ = QFileDialog.getSaveFileName(
-            self._window, _tr("Save as CSV"),
-            os.path.join(os.path.expanduser("~"), f"{name}.csv"),
-            _tr("CSV files (*.csv);;All files (*)"))
-        if not path:
-            return None
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        return path
+        if path is None:
+            name = self.document.recipe.steps[self.document.selected].label
+            path, _ = QFileDialog.getSaveFileName(
+                self._window, _tr("Save as CSV"),
+                os.path.join(os.path.expanduser("~"), f"{name}.csv"),
+                _tr("CSV files (*.csv);;All files (*)"))
+            if not path:
+                return None
+
+        def write(text: str) -> None:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        return path if self._with_text("csv", write) else None
 
     def lesson_page(self) -> str:
         """The lesson as one HTML page: text, figures of the current views, code, output."""

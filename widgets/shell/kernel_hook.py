@@ -21,6 +21,11 @@ from widgets.common.icons import icon
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
 VIEW_QUERIES = ("app.explain.kernel_queries",)
+#: How long an edit's old values stay on show while the kernel runs it, in seconds (then
+#: its steps show as running).
+PENDING_S = 0.15
+#: A run shows its busy line once it has lasted this long, in seconds.
+SHOW_AFTER_S = 0.25
 #: How often the window takes what the kernel reported, in milliseconds.
 POLL_MS = 30
 #: How long one take may last (an output flood never holds the window longer).
@@ -46,7 +51,8 @@ class KernelHook(QObject):
     def __init__(self, window: Any):
         super().__init__(window)
         self._document = window.document
-        if self._document.kernel is None:
+        fresh = self._document.kernel is None
+        if fresh:
             self._document.kernel = KernelSession(query_modules=VIEW_QUERIES)
         self.session: KernelSession = self._document.kernel
         self._timer = QTimer(self)
@@ -59,6 +65,8 @@ class KernelHook(QObject):
         self._wake.timeout.connect(self._drain)
         self._ready.connect(self._on_ready)
         self.session.on_events(self._ready.emit)
+        if fresh and self._document.recipe.steps:
+            self._document.evaluate()  # what ran before the window came runs in its kernel
 
     def warm(self) -> None:
         self.session.start()
@@ -73,6 +81,7 @@ class KernelHook(QObject):
         events = self.session.poll(POLL_BUDGET_S)
         if events:
             self._document.take_kernel_events(events)
+        self._document.show_pending(after=PENDING_S)
 
     def detach(self) -> None:
         """Leave the kernel to another window's hook (the window is made again)."""
@@ -114,6 +123,9 @@ class KernelStatus(QWidget):
             "values of finished steps stay"))
         self.stop_button.clicked.connect(document.stop)
         for w in (self.busy, self.label, self.stop_button):
+            policy = w.sizePolicy()  # hidden, they keep their room: the status bar keeps
+            policy.setRetainSizeWhenHidden(True)  # its height, and the views above theirs
+            w.setSizePolicy(policy)
             layout.addWidget(w)
         self._tick = QTimer(self)
         self._tick.setInterval(200)
@@ -128,6 +140,8 @@ class KernelStatus(QWidget):
 
     def _show(self) -> None:
         state = self._document.kernel_run
+        if state is not None and time.monotonic() - state.started < SHOW_AFTER_S:
+            state = None  # an edit's quick run: no flash of the busy line
         self.busy.setVisible(state is not None)
         self.stop_button.setVisible(state is not None)
         if state is not None:
@@ -140,16 +154,13 @@ class KernelStatus(QWidget):
                     progress.line, _short(progress.text), progress.elapsed)
             self.label.setText(text)
             self.label.setStyleSheet("")
-            self.setVisible(True)
             return
         ended = self._document.kernel_ended
         if ended is not None and ended.reason:
             self.label.setText(translate_core("Kernel", ended.message) or ended.reason)
             self.label.setStyleSheet("color: palette(highlight);")
-            self.setVisible(True)
         else:
             self.label.setText("")
-            self.setVisible(False)
 
 
 def _short(text: str, limit: int = 48) -> str:

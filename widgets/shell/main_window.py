@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 
-import torch
 from PySide6.QtCore import QByteArray, QSignalBlocker, Signal
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
+from app.recipe.kernel_results import tensor_summary
 from app.settings import Settings
 from widgets.autograd.panel import AutogradPanel
 from widgets.explain.op_view import OpView
@@ -282,10 +282,11 @@ class MainWindow(QMainWindow):
     def _on_model_selection(self, index: int | None) -> None:
         text = ""
         if index is not None and index < len(self.document.run.results):
-            value = self.document.run.results[index].value
-            if isinstance(value, torch.Tensor):
-                shape = "×".join(str(s) for s in value.shape) or self.tr("scalar")
-                text = f"{shape} · {str(value.dtype).replace('torch.', '')} · {value.device}"
+            summary = tensor_summary(self.document.run.results[index])
+            if summary is not None:
+                shape = "×".join(str(s) for s in summary["shape"]) or self.tr("scalar")
+                text = f"{shape} · {summary['dtype'].replace('torch.', '')} · " \
+                       f"{summary['device']}"
         self.shape_label.setText(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override

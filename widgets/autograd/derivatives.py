@@ -1,0 +1,119 @@
+"""The Jacobian page's inputs and matrices, for the tensor the autograd tab shows.
+
+A tensor the kernel made is differentiated there (the ``derivative`` query of
+``app.explain.kernel_queries``): the window finds the steps from the input to the output
+and sends them as Python; the matrix comes back. A tensor the window made itself is
+differentiated here (``app.explain.derivatives``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+from PySide6.QtCore import QCoreApplication
+
+from app.explain.autograd_data import text_from
+from app.explain.derivatives import (
+    FunctionError,
+    chain_texts,
+    hessian_matrix,
+    jacobian_matrix,
+)
+from app.i18n import QT_TRANSLATE_NOOP
+from app.kernel.mirror import decode
+from app.recipe.document import Document
+from app.recipe.kernel_results import KernelValue
+from widgets.common.i18n_text import marked_text
+
+_CAPTIONS = {
+    "jacobian": ("J", QT_TRANSLATE_NOOP(
+        "AutogradPanel", "Jacobian: row i, column j is d {0}[i] / d {1}[j], both flattened in "
+        "row-major order ({2} × {3}).")),
+    "hessian": ("H", QT_TRANSLATE_NOOP(
+        "AutogradPanel", "Hessian: row i, column j is d² {0} / d {1}[i] d {1}[j], {1} "
+        "flattened in row-major order ({2} × {3}).")),
+}
+
+
+def derivative_inputs(document: Document, output: str | None) -> list[str]:
+    """The floating point tensors made by steps before ``output``'s, that its Jacobian
+    can be taken with respect to; leaves that require grad first."""
+    if output is None:
+        return []
+    steps, results = document.recipe.steps, document.run.results
+    try:
+        end = document.recipe.index_of(output)
+    except KeyError:
+        return []
+    found: dict[str, bool] = {}  # name: is a leaf that requires grad
+    for step, result in zip(steps[:end], results, strict=False):
+        if not step.name or step.is_code or step.name == output or step.name in found:
+            continue
+        facts = _facts(result.value, step.name)
+        if facts is not None and facts["dtype"].removeprefix("torch.").startswith(
+                ("float", "bfloat", "half", "double")):
+            found[step.name] = bool(facts["is_leaf"] and facts["requires_grad"])
+    return sorted(found, key=lambda n: not found[n])
+
+
+def _facts(value: Any, name: str) -> dict | None:
+    if isinstance(value, torch.Tensor):
+        return {"dtype": str(value.dtype), "is_leaf": value.is_leaf,
+                "requires_grad": value.requires_grad}
+    if isinstance(value, KernelValue):
+        summary = value.names.get(name)
+        return summary if summary and summary.get("type") == "Tensor" else None
+    return None
+
+
+class Derivatives:
+    """Works out the matrix the Jacobian page asks for and shows it there."""
+
+    def __init__(self, document: Document, page: Any):
+        self._document, self._page = document, page
+        self._generation = 0
+
+    def show(self, kind: str, output: str | None) -> None:
+        """Show ``kind`` (``jacobian`` or ``hessian``) of ``output`` with respect to the
+        input the page has chosen: at once, or when the kernel answers."""
+        x = self._page.input_name()
+        if output is None or not x:
+            return
+        doc = self._document
+        result = doc.run.result_for(output)
+        self._generation += 1
+        try:
+            if result is not None and isinstance(result.value, KernelValue):
+                args = {"run": result.value.run_id, "input": x, "output": output,
+                        "kind": kind, "chain": chain_texts(doc.recipe, x, output)}
+                doc.ask("derivative", args, functools.partial(
+                    self._answered, self._generation, kind, output, x))
+                return
+            matrix = (jacobian_matrix if kind == "jacobian" else hessian_matrix)(
+                doc.recipe, doc.run, x, output)
+        except (FunctionError, RuntimeError, TypeError, ValueError) as e:
+            self._fail(e.args[0] if isinstance(e, FunctionError) and e.args else str(e))
+            return
+        self._show(kind, matrix, output, x)
+
+    def _answered(self, generation: int, kind: str, output: str, x: str, data: dict | None,
+                  error: str) -> None:
+        if generation != self._generation:
+            return  # the user asked again since
+        data = data or {}
+        if error or "why" in data:
+            self._fail(text_from(data["why"]) if "why" in data else error)
+            return
+        self._show(kind, decode(data["matrix"]), output, x)
+
+    def _show(self, kind: str, matrix: torch.Tensor, output: str, x: str) -> None:
+        label, caption = _CAPTIONS[kind]
+        self._page.show_matrix(matrix, label, QCoreApplication.translate(
+            "AutogradPanel", caption).format(
+            output, x, matrix.shape[0], matrix.shape[1]))
+
+    def _fail(self, why: Any) -> None:
+        self._page.show_failure(QCoreApplication.translate(
+            "AutogradPanel", "Cannot compute it: {0}").format(marked_text(why)))
