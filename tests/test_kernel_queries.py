@@ -131,3 +131,43 @@ def test_interrupt_by_message_where_there_are_no_process_groups(tmp_path):
         assert math.isfinite(message.elapsed)
     finally:
         kernel.close()
+
+
+def test_an_edit_brings_the_views_last_question_answered_with_its_run(session, tmp_path):
+    """A view asks about a run; the next run carries the same question, answered as soon
+    as its statement is done, so the view's next ask is answered at once, with the new
+    run's value (torch's tril of the same seeded tensor)."""
+    from app.recipe.document import Document
+
+    path = tmp_path / "tril.py"
+    text = "import torch\ntorch.manual_seed(0)\nx = torch.rand(300, 300)\ny = torch.tril(x)\n"
+    path.write_text(text, encoding="utf-8")
+    doc = Document()
+    doc.kernel = session
+    doc.open(path)
+
+    def settle() -> None:
+        deadline = time.monotonic() + 120
+        while doc.kernel_run is not None or doc.asking:
+            assert time.monotonic() < deadline
+            doc.take_kernel_events(session.poll(0.01))
+            time.sleep(0.005)
+
+    def question() -> dict:
+        value = doc.run.result_for("y").value
+        return {"run": value.run_id, "statement": value.statement, "name": "y",
+                "rows": 0, "cols": 1, "fixed": {}, "stats": False}
+
+    settle()
+    answers: list = []
+    assert doc.ask("tensor", question(), lambda data, error: answers.append(data))
+    assert answers == []  # asked: the answer comes later
+    settle()
+    assert len(answers) == 1
+    doc.set_source(text.replace("torch.tril(x)", "torch.tril(x, diagonal=-2)"))  # an edit
+    settle()
+    assert doc.ask("tensor", question(), lambda data, error: answers.append(data))
+    assert len(answers) == 2  # answered at once: it came with the run
+    torch.manual_seed(0)
+    expected = torch.tril(torch.rand(300, 300), diagonal=-2)
+    assert np.array_equal(answers[1]["plane"], expected.numpy())

@@ -18,6 +18,7 @@ import sys
 import threading
 import traceback
 import types
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from app.kernel import checkpoints, protocol, queries
@@ -156,6 +157,25 @@ def _answer(channel: Channel, values: queries.Values, query: protocol.Query) -> 
         channel.send(protocol.Answer(query.id, {}, f"{type(e).__name__}: {e}"))
 
 
+class Prefetch:
+    """The window's questions about a run (``protocol.RunSource.prefetch``), answered as
+    soon as the statement each names is done: they come back with its report, so the
+    views show an edit's result and what they ask of it in one repaint. A question that
+    names no statement (the storage map) is answered at the end."""
+
+    def __init__(self, channel: Channel, values: queries.Values, asked: list) -> None:
+        self._channel, self._values = channel, values
+        self._pending = [protocol.Query(int(i), str(kind), dict(args)) for i, kind, args in asked]
+
+    def answer(self, done: Callable[[int | None], bool]) -> None:
+        """Answer the questions whose statement ``done`` says is done (None: a question
+        that names none)."""
+        ready = [q for q in self._pending if done(q.args.get("statement"))]
+        for query in ready:
+            self._pending.remove(query)
+            _answer(self._channel, self._values, query)
+
+
 def _warm(modules: list[str]) -> None:
     try:
         import torch  # noqa: F401 - warm: the first run does not wait for it
@@ -203,6 +223,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
     flusher = Flusher(taps, lambda i, stream, text, dropped: channel.send(
         protocol.Output(i, stream, text, dropped)))
     code = 0
+    prefetch = Prefetch(channel, values, message.prefetch)
     try:
         try:
             runner.prepare()
@@ -217,18 +238,21 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
                 window.marks.clear(runner.filename)
             window.module = runner.module
             values.namespace = runner.namespace
+            prefetch.answer(lambda statement: statement is not None and statement < start)
             code = _run_statements(channel, runner, taps, flusher, values, window.marks,
-                                   start, message.stop_before, message.mirror)
+                                   start, message.stop_before, message.mirror, prefetch)
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
+        prefetch.answer(lambda statement: True)  # the rest, at the end (or why not)
     channel.send(protocol.Done(code))
     channel.flush()
 
 
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                     values: queries.Values, marks: checkpoints.Checkpoints, start: int = 0,
-                    stop_before: int = -1, mirror: dict | None = None) -> int:
+                    stop_before: int = -1, mirror: dict | None = None,
+                    prefetch: Prefetch | None = None) -> int:
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
     mirror = mirror or {}
@@ -253,6 +277,8 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
                                        outcome.loop, copied))
+        if prefetch is not None:
+            prefetch.answer(lambda statement, done=i: statement == done)
         if outcome.exit_code is not None:
             return outcome.exit_code
         marks.keep(statement, runner.namespace, runner.flags)

@@ -45,6 +45,9 @@ class RunSource:
     #: The form steps' statements, by index (a string, as JSON keys are): the ``reads``
     #: to copy before it runs and the ``name`` to copy after (``app.kernel.mirror``).
     mirror: dict = field(default_factory=dict)
+    #: Questions the window will ask about this run, ``[id, kind, args]`` (a ``Query``'s,
+    #: this run named in ``args``): answered once the statement they name is done.
+    prefetch: list = field(default_factory=list)
 
 
 @dataclass

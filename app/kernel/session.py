@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.kernel import protocol
@@ -56,6 +56,7 @@ class _Run:
     restores: int | None = None  # the stopped run this one restores
     resume: bool = False  # an edit: go on from the last run's checkpoint if it can
     mirror: dict | None = None  # the form steps whose small values come back copied
+    prefetch: list = field(default_factory=list)  # questions answered as the run goes
     deadline: float = math.inf
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
@@ -119,22 +120,29 @@ class KernelSession:
 
     def run(self, source: str, path: str, cwd: str = "", stop_before: int | None = None,
             timeout: float | None = None, resume: bool = False,
-            mirror: dict | None = None) -> int:
+            mirror: dict | None = None, prefetch: list[tuple[int, str, dict]] = ()) -> int:
         """Run ``source`` (the text of ``path``, in ``cwd``) in a fresh namespace, after
         stopping any run in progress; the new run's id. ``stop_before``: run only the
         statements before it. ``timeout``: seconds (``run_timeout`` when None).
         ``resume``: an edit, which may go on from the first changed statement (a
         ``Resumed`` message says from where). ``mirror``: the form statements whose small
-        values come back copied (``protocol.RunSource.mirror``)."""
+        values come back copied (``protocol.RunSource.mirror``). ``prefetch``: questions
+        ``(id, kind, args)`` about this run (ids from ``reserve_query_id``), answered as
+        it goes, as ``Answered`` events; the new run's id is put in their ``args``."""
         if self._closed:
             raise RuntimeError("the kernel session is closed")
         run_id = next(self._ids)
+        queries = [[query_id, kind, {**args, "run": run_id}] for query_id, kind, args in prefetch]
         self._commands.put(("run", _Run(run_id, source, path, cwd,
                                         -1 if stop_before is None else stop_before,
                                         self.run_timeout if timeout is None else timeout,
-                                        resume=resume, mirror=mirror)))
+                                        resume=resume, mirror=mirror, prefetch=queries)))
         self.start()
         return run_id
+
+    def reserve_query_id(self) -> int:
+        """An id for a question sent later, with a run (``run``'s ``prefetch``)."""
+        return next(self._query_ids)
 
     def ask(self, kind: str, args: dict) -> int:
         """Ask the kernel about a value of its last run (``app.kernel.queries``); the
@@ -260,7 +268,7 @@ class KernelSession:
         try:
             kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
                                            run.stop_before, run.run_id, run.resume,
-                                           run.mirror or {}))
+                                           run.mirror or {}, run.prefetch))
         except (OSError, ValueError):
             self._died(run)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from psygnal import Signal
 
+from app.recipe.answers import Answers
 from app.recipe.evaluator import RecipeRun, StepResult, evaluate
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
@@ -75,7 +76,10 @@ class Document:
         #: The kernel run under way, or None; how the last one ended (an ``Ended``).
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
-        self._asked: dict[int, Callable[[dict, str], None]] = {}
+        #: The views' questions to the kernel, and answers sent with a run.
+        self._answers = Answers()
+        self._done_upto = -1
+        self._held = False  # an edit's repaint waits for the answers sent with its result
         #: When an edit's run was sent, while the views still show the run before it.
         self.waiting_since: float | None = None
         #: The last kernel run before this one: what a resumed run keeps of it.
@@ -125,8 +129,11 @@ class Document:
         path, cwd = self.run_path()
         os.makedirs(cwd, exist_ok=True)
         state = KernelRunState(self.recipe, self.recipe.source, self.run, 0)
+        prefetch = self._answers.prefetch(self.kernel)
         state.run_id = self.kernel.run(self.recipe.source, path, cwd, resume=resume,
-                                       mirror=state.mirror_requests())
+                                       mirror=state.mirror_requests(), prefetch=prefetch)
+        self._answers.sent(state.run_id, prefetch)
+        self._done_upto = -1  # the last statement the run has reported
         self._last_kernel_run = self.kernel_run or self._last_kernel_run
         self.kernel_run = state
         self.kernel_ended = None
@@ -135,7 +142,7 @@ class Document:
 
     def _forget_kernel_run(self) -> None:
         """Stop the kernel's run, if one is under way, and take nothing more from it."""
-        self.waiting_since = None
+        self.waiting_since, self._held = None, False
         if self.kernel_run is not None:
             self.kernel_run = None
             if self.kernel is not None:
@@ -146,7 +153,7 @@ class Document:
         """Show the run under way if its first results have been awaited ``after`` seconds
         (the window's kernel hook asks, on its timer)."""
         if self.waiting_since is not None and time.monotonic() - self.waiting_since >= after:
-            self.waiting_since = None
+            self.waiting_since, self._held = None, False
             self.evaluated.emit(self.run)
 
     def run_path(self) -> tuple[str, str]:
@@ -167,7 +174,7 @@ class Document:
         error)`` is called from ``take_kernel_events``. False when there is no kernel."""
         if self.kernel is None:
             return False
-        self._asked[self.kernel.ask(kind, args)] = on_answer
+        self._answers.ask(self.kernel, kind, args, on_answer)
         return True
 
     def take_kernel_events(self, events: list) -> None:
@@ -178,9 +185,7 @@ class Document:
         state, changed, moved, printed = self.kernel_run, False, False, ""
         for event in events:
             if isinstance(event, Answered):
-                on_answer = self._asked.pop(event.query_id, None)
-                if on_answer is not None:
-                    on_answer(event.data, event.error)
+                self._answers.answered(event.query_id, event.data, event.error)
                 continue
             last = self._last_kernel_run
             if isinstance(event, RunMessage) and last is not None \
@@ -193,6 +198,8 @@ class Document:
                 if isinstance(event.message, protocol.Resumed):
                     state.resume(event.message.start, self._last_kernel_run)
                     changed |= self.waiting_since is None  # else with the edit's result
+                if isinstance(event.message, protocol.StepDone):
+                    self._done_upto = event.message.index
                 before = state.progress
                 changed |= state.apply(event.message)
                 moved |= state.progress is not before
@@ -200,6 +207,7 @@ class Document:
                 state.run_id = event.run_id
             elif isinstance(event, Ended) and event.run_id == state.run_id:
                 state.end()
+                self._answers.run_ended(self.kernel)
                 self.kernel_run, self.kernel_ended = None, event
                 self._last_kernel_run = state
                 changed = moved = True
@@ -211,8 +219,11 @@ class Document:
                 state = None
         if printed:
             self.output_added.emit(printed)
-        if changed:
-            self.waiting_since = None
+        if changed and self.waiting_since is not None and self.kernel_run is not None \
+                and self._answers.coming(self._done_upto):
+            self._held = True  # the views' answers come with the edit's result: one repaint
+        elif changed or (self._held and not self._answers.coming(self._done_upto)):
+            self._held, self.waiting_since = False, None
             self.evaluated.emit(self.run)
         if moved:
             self.kernel_changed.emit()
@@ -319,7 +330,7 @@ class Document:
     @property
     def asking(self) -> bool:
         """Whether a view waits for the kernel's answer to a question."""
-        return bool(self._asked)
+        return self._answers.busy
 
     def _set_held(self, held: bool) -> None:
         if held != self.held:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from app.explain.autograd_data import text_from
 from app.explain.derivatives import (
     FunctionError,
+    binds,
     chain_texts,
     hessian_matrix,
     jacobian_matrix,
@@ -49,12 +50,12 @@ def derivative_inputs(document: Document, output: str | None) -> list[str]:
         return []
     found: dict[str, bool] = {}  # name: is a leaf that requires grad
     for step, result in zip(steps[:end], results, strict=False):
-        if not step.name or step.is_code or step.name == output or step.name in found:
-            continue
-        facts = _facts(result.value, step.name)
-        if facts is not None and facts["dtype"].removeprefix("torch.").startswith(
-                ("float", "bfloat", "half", "double")):
-            found[step.name] = bool(facts["is_leaf"] and facts["requires_grad"])
+        for name in binds(step):  # a form's name, or a plain assignment's names
+            facts = _facts(result.value, name)
+            if name != output and name not in found and facts is not None \
+                    and facts["dtype"].removeprefix("torch.").startswith(
+                        ("float", "bfloat", "half", "double")):
+                found[name] = bool(facts["is_leaf"] and facts["requires_grad"])
     return sorted(found, key=lambda n: not found[n])
 
 

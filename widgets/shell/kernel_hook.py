@@ -30,8 +30,10 @@ SHOW_AFTER_S = 0.25
 POLL_MS = 30
 #: How long one take may last (an output flood never holds the window longer).
 POLL_BUDGET_S = 0.008
-#: Takes are at least this far apart: a flood is taken at a bounded pace, a lone result
-#: (an edit's value, a view's answer) this much after the last take at most.
+#: A take of this many events or more is a flood.
+FLOOD_EVENTS = 64
+#: While the kernel floods the window (a take that used its whole budget), takes are at
+#: least this far apart, so the window keeps time for its own events.
 WAKE_GAP_S = 0.008
 #: How long a take waits after the first of a burst: a statement's end and the run's end
 #: come a millisecond apart, and one repaint shows both.
@@ -60,6 +62,7 @@ class KernelHook(QObject):
         self._timer.timeout.connect(self._drain)
         self._timer.start()
         self._last_take = 0.0
+        self._flooded = False  # the last take had more than its budget could hold
         self._wake = QTimer(self)  # a take put off until WAKE_GAP_S after the last one
         self._wake.setSingleShot(True)
         self._wake.timeout.connect(self._drain)
@@ -72,7 +75,8 @@ class KernelHook(QObject):
         self.session.start()
 
     def _on_ready(self) -> None:
-        wait = max(WAKE_GATHER_S, WAKE_GAP_S - (time.monotonic() - self._last_take))
+        gap = WAKE_GAP_S if self._flooded else 0.0  # else a lone result is taken at once
+        wait = max(WAKE_GATHER_S, gap - (time.monotonic() - self._last_take))
         if not self._wake.isActive():
             self._wake.start(round(wait * 1000))
 
@@ -81,6 +85,9 @@ class KernelHook(QObject):
         events = self.session.poll(POLL_BUDGET_S)
         if events:
             self._document.take_kernel_events(events)
+        # a flood: many events, or more work than a take's budget (output, a loop's reports)
+        self._flooded = len(events) >= FLOOD_EVENTS \
+            or time.monotonic() - self._last_take >= POLL_BUDGET_S
         self._document.show_pending(after=PENDING_S)
 
     def detach(self) -> None:
