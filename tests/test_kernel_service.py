@@ -284,3 +284,25 @@ def test_close_ends_the_run_the_kernel_and_the_thread(tmp_path):
     assert isinstance(watcher.events[-1], Ended) and watcher.events[-1].reason == "stopped"
     with pytest.raises(RuntimeError):
         session.run("x = 1\n", "r.py")
+
+
+def test_a_run_replaced_while_its_kernel_starts_leaves_no_fatal_error(tmp_path, capfd):
+    """Edits while a C++ op runs: the first edit's run ends the kernel (the op cannot be
+    interrupted) and starts on a fresh one; the next edit replaces that run while its
+    kernel still starts. The starting kernel is ended, never interrupted mid-start (which
+    made python print "Fatal Python error" and a KeyboardInterrupt to the terminal)."""
+    session = KernelSession()
+    watcher = Watcher(session)
+    path = str(tmp_path / "mm.py")
+    try:
+        first = session.run(CALIBRATED_MATMUL, path)
+        watcher.started(first, line=8)
+        time.sleep(0.3)
+        session.run("x = 2\n", path)  # ends the kernel; this run waits for a fresh one
+        watcher.until(lambda e: isinstance(e, Ended) and e.run_id == first, timeout=10)
+        third = session.run("x = 3\n", path)  # while the fresh kernel starts
+        assert watcher.ended(third).reason == ""
+    finally:
+        session.close()
+    err = capfd.readouterr().err
+    assert "Fatal Python error" not in err and "KeyboardInterrupt" not in err, err

@@ -94,6 +94,9 @@ class Kernel:
         """Ask the recipe to stop: ``KeyboardInterrupt`` where it runs Python."""
         if not self.alive:
             return
+        if hasattr(os, "killpg") and self._group is None:
+            return  # no run has started, so no recipe code runs: a signal would only end
+            # the process as it starts (python's "Fatal Python error" on its stderr)
         if self._group is not None:
             try:
                 os.killpg(self._group, signal.SIGINT)
