@@ -142,3 +142,18 @@ def test_fingerprints_see_in_place_changes_grads_and_untellable_values():
     assert namespace_fingerprint(ns) != before
     with pytest.raises(Untold):
         namespace_fingerprint({"a": np.zeros(3)})  # numpy arrays change without a version
+
+
+def test_edits_faster_than_runs_keep_the_earlier_steps_results(session, tmp_path):
+    """Typing -300 in a spin box makes three edits before the first run reports: each
+    resumed run keeps the earlier steps' results from the last run that reported them
+    (they showed as not run, found typing into the Ops panel under Xvfb)."""
+    r = Recorded(session, tmp_path, RANDOM)
+    a = r.names(0)["a"]["values"]
+    for factor in ("3", "30", "300"):  # no events taken in between
+        r.doc.set_source(RANDOM.replace("a * 2", f"a * {factor}"))
+    r.finish()
+    assert [res.status for res in r.doc.run.results] == ["ok", "ok", "ok"]
+    assert r.names(0)["a"]["values"] == a
+    assert r.names(2)["b"]["values"] == pytest.approx([v * 300 for v in a])
+    assert r.doc.output == "loop 0\nloop 1\nloop 2\n"  # the loop's output kept too

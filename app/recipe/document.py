@@ -128,7 +128,8 @@ class Document:
             return
         path, cwd = self.run_path()
         os.makedirs(cwd, exist_ok=True)
-        state = KernelRunState(self.recipe, self.recipe.source, self.run, 0)
+        state = KernelRunState(self.recipe, self.recipe.source, self.run, 0,
+                               before=self.kernel_run or self._last_kernel_run)
         prefetch = self._answers.prefetch(self.kernel)
         state.run_id = self.kernel.run(self.recipe.source, path, cwd, resume=resume,
                                        mirror=state.mirror_requests(), prefetch=prefetch)
@@ -196,7 +197,7 @@ class Document:
                 continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
                 if isinstance(event.message, protocol.Resumed):
-                    state.resume(event.message.start, self._last_kernel_run)
+                    state.resume(event.message.start, state.before)
                     changed |= self.waiting_since is None  # else with the edit's result
                 if isinstance(event.message, protocol.StepDone):
                     self._done_upto = event.message.index

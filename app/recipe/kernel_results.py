@@ -99,8 +99,12 @@ class Progress:
 class KernelRunState:
     """One run of the recipe's text in the kernel, seen from the window's ``RecipeRun``."""
 
-    def __init__(self, recipe: Recipe, source: str, run: RecipeRun, run_id: int):
+    def __init__(self, recipe: Recipe, source: str, run: RecipeRun, run_id: int,
+                 before: KernelRunState | None = None):
         self.run, self.run_id = run, run_id
+        #: The run this one followed: what a resumed run keeps comes from it, or, for the
+        #: statements it never reported (it was replaced first), from the one before it.
+        self.before = before
         self.started = time.monotonic()
         try:
             self.statements: list[Statement] = statements(source)[0]
@@ -180,11 +184,13 @@ class KernelRunState:
     def resume(self, start: int, previous: KernelRunState | None) -> None:
         """The kernel goes on from statement ``start``: the steps of the statements before
         it keep what the last run gave them, and the console what they printed."""
-        if previous is None:
-            return
         for index in range(start):
-            old = previous._results(index)
-            for result, before in zip(self._results(index), old, strict=False):
+            run = previous  # a run replaced before it reported a statement: the one before
+            while run is not None and any(r.status == "kernel" for r in run._results(index)):
+                run = run.before
+            if run is None:
+                continue
+            for result, before in zip(self._results(index), run._results(index), strict=False):
                 result.status, result.error = before.status, before.error
                 result.error_type, result.printed = before.error_type, before.printed
                 result.warnings = before.warnings
@@ -192,8 +198,8 @@ class KernelRunState:
                 if isinstance(value, KernelValue):  # its objects are still in the kernel
                     value = dataclasses.replace(value, run_id=self.run_id)
                 result.value = value
-            if index in previous.printed:
-                self.printed[index] = previous.printed[index]
+            if index in run.printed:
+                self.printed[index] = run.printed[index]
         kept = "".join(self.printed.get(i, "") for i in range(start))[-OUTPUT_LIMIT:]
         self.output = kept
         self.unread.append(kept)
@@ -201,6 +207,7 @@ class KernelRunState:
     def end(self) -> None:
         """The run is over: steps it never reached were not run."""
         self.progress = None
+        self.before = None  # what it did not report, it never will: no chain of old runs
         for result in self.run.results:
             if result.status == "kernel":
                 result.status = "skipped"
