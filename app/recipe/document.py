@@ -96,7 +96,9 @@ class Document:
     def evaluate(self, resume: bool = False) -> RecipeRun:
         """Run the recipe again and tell the views (while held: an empty run, nothing runs).
 
-        ``resume`` (an edit): the kernel may go on from the first changed statement.
+        With a kernel (the window's), the kernel runs it all and its reports fill the run
+        in; ``resume`` (an edit): it may go on from the first changed statement. Without
+        one, the core's evaluator runs the forms here (tests and the panels' demos).
         """
         if self.held:
             self.run, self.output = RecipeRun(), ""
@@ -122,7 +124,7 @@ class Document:
 
     # -- the kernel ----------------------------------------------------------------------------
     def _run_in_kernel(self, resume: bool) -> None:
-        """Have the kernel run the recipe's text when some steps only it can run."""
+        """Have the kernel run the recipe's text (nothing to run: stop the run there is)."""
         if self.kernel is None or not any(r.status == "kernel" for r in self.run.results):
             self._forget_kernel_run()
             return
