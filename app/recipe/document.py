@@ -117,7 +117,7 @@ class Document:
                 self.evaluated.emit(self.run)
             return self.run
         out = io.StringIO()
-        self.run = evaluate(self.recipe, stdout=out, previous=self.run)
+        self.run = evaluate(self.recipe, stdout=out)
         self.output = out.getvalue()
         self.evaluated.emit(self.run)
         return self.run

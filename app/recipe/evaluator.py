@@ -8,7 +8,6 @@ Python's operators. Allocation sizes are checked against a budget first.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import math
 import operator
@@ -48,7 +47,6 @@ from app.recipe.modules import (
     module_item,
     size_guard,
 )
-from app.recipe.reuse import reusable_prefix
 
 #: Largest single allocation a recipe may ask for, in bytes.
 DEFAULT_BUDGET = 2 * 1024**3
@@ -118,10 +116,6 @@ class RecipeRun:
 
     results: list[StepResult] = field(default_factory=list)
     namespace: dict[str, Any] = field(default_factory=dict)
-    #: The CPU random state after each step, so a later run can start from any of them.
-    rng_states: list[torch.Tensor] = field(default_factory=list, repr=False)
-    #: How many leading steps were taken over from the previous run instead of run again.
-    reused: int = 0
 
     @property
     def ok(self) -> bool:
@@ -143,8 +137,7 @@ class RecipeRun:
 
 
 def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bool = False,
-             budget_bytes: int = DEFAULT_BUDGET, previous: RecipeRun | None = None
-             ) -> RecipeRun:
+             budget_bytes: int = DEFAULT_BUDGET) -> RecipeRun:
     """Run every step of ``recipe`` in order.
 
     Parameters
@@ -158,24 +151,10 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
         Otherwise steps that do not read a failed name still run.
     budget_bytes : int
         Refuse any single allocation larger than this.
-    previous : RecipeRun, optional
-        The last run of this recipe. Its leading steps that are unchanged, and whose
-        values no later step could have changed, are taken over instead of run again
-        (see ``app.recipe.reuse``); the rest runs from the random state they left.
     """
     stdout = stdout or sys.stdout
     run = RecipeRun()
     failed: dict[str, str] = {}
-    start = 0 if previous is None or stop_on_error else reusable_prefix(recipe, previous)
-    if start:
-        run.reused = start
-        for step, old in zip(recipe.steps[:start], previous.results, strict=False):
-            result = dataclasses.replace(old, step=step)
-            run.results.append(result)
-            stdout.write(result.printed)
-            _bind(run.namespace, failed, result)
-        run.rng_states = previous.rng_states[:start]
-        torch.set_rng_state(run.rng_states[-1])
     step_out = io.StringIO()
     ev = _Evaluator(run.namespace, step_out, budget_bytes)
     stopped = False
@@ -183,12 +162,11 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
     #: any value (a loop's ``backward()``, ``x.add_(1)`` in a function), and a step without
     #: a seed would draw other numbers here than there; one process makes all its values.
     kernel = any(isinstance(step.expr, Code) for step in recipe.steps)
-    for step in recipe.steps[start:]:
+    for step in recipe.steps:
         result = StepResult(step)
         run.results.append(result)
         if kernel:
             result.status = "kernel"
-            run.rng_states.append(torch.get_rng_state())
             continue
         bad = next((n for n in step.reads if n in failed), None)
         if stopped or bad is not None:
@@ -196,7 +174,6 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
                 result.status = "skipped"
             else:
                 result.status, result.blocked_by = "blocked", failed[bad]
-            run.rng_states.append(torch.get_rng_state())
             _bind(run.namespace, failed, result)
             continue
         try:
@@ -217,7 +194,6 @@ def evaluate(recipe: Recipe, *, stdout: IO[str] | None = None, stop_on_error: bo
             step_out.seek(0)
             step_out.truncate()
             stdout.write(result.printed)
-            run.rng_states.append(torch.get_rng_state())
         _bind(run.namespace, failed, result)
     return run
 
