@@ -306,3 +306,21 @@ def test_a_run_replaced_while_its_kernel_starts_leaves_no_fatal_error(tmp_path, 
         session.close()
     err = capfd.readouterr().err
     assert "Fatal Python error" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_stop_between_two_statements_interrupts_the_next_one():
+    """SIGINT after one statement reported and before the next runs is kept: the next
+    statement starts with its KeyboardInterrupt (the kernel is never left running on); a
+    new run forgets a Stop meant for the one before."""
+    from app.kernel import child
+
+    child._on_sigint(signal.SIGINT, None)  # outside the recipe's code: nothing raised now
+    with pytest.raises(KeyboardInterrupt):
+        with child._user_code():
+            pass  # the statement never starts
+    with child._user_code():
+        pass  # taken once
+    child._on_sigint(signal.SIGINT, None)
+    child._forget_interrupt()  # a new run
+    with child._user_code():
+        pass

@@ -35,19 +35,39 @@ from app.kernel.summary import changed, summarize, user_names
 MAX_NAMES = 100
 
 _in_user_code = False
+#: A Stop that came between two statements (after one reported, before the next ran):
+#: the next statement starts with its KeyboardInterrupt.
+_interrupt_pending = False
 
 
 def _on_sigint(_signum, _frame) -> None:
+    global _interrupt_pending
     if _in_user_code:
         raise KeyboardInterrupt
+    _interrupt_pending = True
+
+
+def _interrupt_later() -> None:
+    global _interrupt_pending
+    _interrupt_pending = True
+
+
+def _forget_interrupt() -> None:
+    """A new run starts: a Stop meant for the one before is not for it."""
+    global _interrupt_pending
+    _interrupt_pending = False
 
 
 @contextlib.contextmanager
 def _user_code():
-    """While the recipe's own code runs: the only time SIGINT interrupts."""
-    global _in_user_code
+    """While the recipe's own code runs: the only time SIGINT interrupts (one that came
+    just before is raised as it starts)."""
+    global _in_user_code, _interrupt_pending
     _in_user_code = True
     try:
+        if _interrupt_pending:
+            _interrupt_pending = False
+            raise KeyboardInterrupt
         yield
     finally:
         _in_user_code = False
@@ -140,6 +160,8 @@ def _read(conn: Connection, channel: Channel, inbox: queue.SimpleQueue,
         elif isinstance(message, protocol.Interrupt):
             if _in_user_code:
                 _thread.interrupt_main()
+            else:
+                _interrupt_later()  # between statements: the next one starts with it
         else:
             inbox.put(message)
 
@@ -205,6 +227,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
     """Run a recipe for the window: every statement reported, its output captured, and
     what each bound kept for the views to ask about (``values``); an edit goes on from
     the last run's checkpoint where one can be trusted (``app.kernel.checkpoints``)."""
+    _forget_interrupt()
     if message.cwd:
         os.chdir(message.cwd)
     start, parsed = 0, None
