@@ -24,6 +24,7 @@ from app.explain.derivatives import (
 )
 from app.i18n import QT_TRANSLATE_NOOP
 from app.kernel.mirror import decode
+from app.kernel.summary import summarize
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from widgets.common.i18n_text import marked_text
@@ -53,16 +54,15 @@ def derivative_inputs(document: Document, output: str | None) -> list[str]:
         for name in binds(step):  # a form's name, or a plain assignment's names
             facts = _facts(result.value, name)
             if name != output and name not in found and facts is not None \
-                    and facts["dtype"].removeprefix("torch.").startswith(
-                        ("float", "bfloat", "half", "double")):
+                    and facts["dtype"].removeprefix("torch.").startswith(("float", "bfloat")):
                 found[name] = bool(facts["is_leaf"] and facts["requires_grad"])
     return sorted(found, key=lambda n: not found[n])
 
 
 def _facts(value: Any, name: str) -> dict | None:
+    """What ``app.kernel.summary`` says of the tensor ``name``, held here or in the kernel."""
     if isinstance(value, torch.Tensor):
-        return {"dtype": str(value.dtype), "is_leaf": value.is_leaf,
-                "requires_grad": value.requires_grad}
+        return summarize(value)
     if isinstance(value, KernelValue):
         summary = value.names.get(name)
         return summary if summary and summary.get("type") == "Tensor" else None
