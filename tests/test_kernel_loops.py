@@ -299,3 +299,16 @@ def test_a_counter_the_body_rebinds_behind_its_back_is_not_told(kernel, tmp_path
     loop = steps[0].loop
     assert code == 0 and loop["iterations"] == 5000
     assert "i" not in loop["scalars"] and loop["scalars"]["j"] == [-1] * 5000
+
+
+def test_a_long_loop_without_scalars_reports_a_bounded_sample_of_its_steps(kernel, tmp_path):
+    """``for _ in range(300_000): pass`` keeps no scalar but its counter: the steps it is
+    reported at stay within the limit, an even sample (a list of 300,000 once took the
+    window 140 ms to read, and made a Stop look like a stuck kernel)."""
+    steps, _, _, code = _run(kernel, tmp_path, "for k in range(300_000):\n    pass\n")
+    loop = steps[0].loop
+    assert code == 0 and loop["iterations"] == 300_000
+    kept = loop["scalar_steps"]
+    assert 50_000 <= len(kept) <= 100_000 and kept[0] == 0
+    assert kept == list(range(0, 300_000, kept[1]))[:len(kept)]
+    assert loop["scalars"]["k"] == kept  # the counter's value at each step kept

@@ -125,8 +125,11 @@ def test_a_run_reports_each_statement_in_order_then_ends(watcher, tmp_path):
 
 def test_stop_interrupts_python_and_keeps_the_kernel(watcher, tmp_path):
     pid = watcher.pid
-    run_id = watcher.session.run("x = 1\nwhile True:\n    pass\n", str(tmp_path / "r.py"))
-    watcher.started(run_id, line=2)
+    # import torch waits for the kernel's own import of it, in the background since it
+    # started: the loop then runs alone, as a recipe's code does
+    run_id = watcher.session.run("import torch\nx = 1\nwhile True:\n    pass\n",
+                                 str(tmp_path / "r.py"))
+    watcher.started(run_id, line=3)
     time.sleep(0.2)
     start = time.monotonic()
     watcher.session.stop()

@@ -454,6 +454,8 @@ class LoopRecorder:
             steps = len(self.interleaved) // self.width
         else:
             report["scalars"] = {self.names[j]: c for j, c in self.columns.items()}
+            while not self.columns and -(-self.count // self.stride) > SCALAR_LIMIT:
+                self.stride *= 2  # no scalar kept: the counter's are, as many as theirs
             steps = len(next(iter(self.columns.values()))) if self.columns else (
                 -(-self.count // self.stride))
         report["scalar_steps"] = {"start": 0, "step": self.stride, "count": steps}
