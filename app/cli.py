@@ -94,8 +94,9 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
     return ending.exit_code
 
 
-def _report_from_kernel(path: str) -> int:
-    """The JSON report of a run in a kernel process, as ``python`` runs the file."""
+def _kernel_report(path: str) -> tuple[dict, int]:
+    """The JSON report of a run in a kernel process, as ``python`` runs the file, and
+    the exit code it means."""
     from app.kernel.supervisor import Kernel
 
     with open(path, "rb") as f:
@@ -108,15 +109,12 @@ def _report_from_kernel(path: str) -> int:
     report = ending.report or {"tensors": {}, "errors": [
         {"line": 0, "step": None, "message": f"the run ended: {ending.reason or 'died'}",
          "type": "KernelError"}]}
-    print(json.dumps(report))
-    return EXIT_OK if ending.exit_code == 0 else EXIT_STEP_FAILED
+    return report, EXIT_OK if ending.exit_code == 0 else EXIT_STEP_FAILED
 
 
 def _run_json(path: str) -> int:
     """The JSON report of a run in a kernel, as python runs the file (a recipe with a
-    training settings block still trains by the old engine, until it is retired)."""
-    from app.recipe.evaluator import evaluate
-    from app.recipe.jsonout import run_report
+    training settings block also reports what the old engine trains, until it retires)."""
     from app.recipe.reader import RecipeError, read_recipe_file
     from app.training.script import run_training_for_cli
 
@@ -131,18 +129,14 @@ def _run_json(path: str) -> int:
             "refused": True}))
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
-    if recipe.training is None:  # every recipe runs in a kernel, as python runs it
-        return _report_from_kernel(path)
-
-    for warning in recipe.warnings:
-        print(f"tensor-lab: {path}: warning: {warning}", file=sys.stderr)
-    captured = io.StringIO()
-    run = evaluate(recipe, stdout=captured)
-    report = run_report(run)
-    trained = None
-    if run.ok and recipe.training is not None:
+    report, code = _kernel_report(path)  # every recipe runs in a kernel, as python runs it
+    if recipe.training is not None and code == EXIT_OK:
+        for warning in recipe.warnings:
+            print(f"tensor-lab: {path}: warning: {warning}", file=sys.stderr)
+        captured = io.StringIO()
         trained = run_training_for_cli(recipe.training, captured)
         report.update(trained.report)
-    report["stdout"] = captured.getvalue()
+        report["training_stdout"] = captured.getvalue()
+        code = EXIT_STEP_FAILED if trained.error else code
     print(json.dumps(report))
-    return EXIT_OK if run.ok and not (trained and trained.error) else EXIT_STEP_FAILED
+    return code

@@ -1,9 +1,10 @@
 """The expression tree a recipe step holds.
 
-A small, closed set of immutable nodes. The reader builds them from Python's
-``ast``, the writer turns them back into Python text, and the evaluator walks
-them. Nothing here can name an arbitrary Python object: calls name catalogue
-entries and attributes name an allow-list.
+A small, closed set of immutable nodes: what a form step's form shows and edits. The
+reader builds them from Python's ``ast``, the writer turns them back into Python text,
+and the explanations work parts of them out on the kernel's copies (``app.explain.probe``).
+Nothing here can name an arbitrary Python object: calls name catalogue entries and
+attributes name an allow-list. Any other statement is a code step, kept as its text.
 """
 
 from __future__ import annotations

@@ -148,6 +148,37 @@ def kernel_session():
     session.close()
 
 
+def finish(document, timeout: float = 120) -> None:
+    """Core tier: take the kernel's reports until the document's run has ended and its
+    views' questions are answered (the window's kernel hook does this on a timer)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while document.kernel_run is not None or document.asking \
+            or document.waiting_since is not None:
+        assert time.monotonic() < deadline, "the kernel run did not end"
+        document.take_kernel_events(document.kernel.poll(0.01))
+        time.sleep(0.002)
+
+
+@pytest.fixture
+def kernel_document(kernel_session):
+    """``kernel_document(recipe or its text, selected=None)``: a ``Document`` that the
+    module's kernel has run (core tier: no Qt; ``finish`` waits again after an edit)."""
+    from app.recipe.document import Document
+    from app.recipe.reader import read_recipe
+
+    def make(recipe, selected: int | None = None):
+        document = Document(read_recipe(recipe) if isinstance(recipe, str) else recipe)
+        document.kernel = kernel_session
+        document.evaluate()
+        finish(document)
+        document.select(selected)
+        return document
+
+    return make
+
+
 @pytest.fixture
 def chinese(qapp):
     """The zh_CN translation for the test, English again afterwards for the tests that follow."""
@@ -204,6 +235,70 @@ def _settle(qtbot, document, timeout: int = 120_000) -> None:
 def settle(qtbot):
     """``settle(document)``: wait until the window's kernel has run it (see ``_settle``)."""
     return lambda document, timeout=120_000: _settle(qtbot, document, timeout)
+
+
+@pytest.fixture(scope="module")
+def panel_kernel():
+    """One kernel process for a module's panel tests, with the views' queries (the
+    window makes its own)."""
+    from app.kernel.session import KernelSession
+    from widgets.common.kernel_hook import VIEW_QUERIES
+
+    session = KernelSession(memory_budget=2 * 2**30, query_modules=VIEW_QUERIES)
+    session.start()
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def run_in_kernel(qtbot, panel_kernel):
+    """``run_in_kernel(document)``: the document runs in the module's kernel, taken on
+    the GUI thread by a ``KernelHook`` as in the window; returns it once it has run.
+    ``document.settle()`` waits again (after an edit)."""
+    from widgets.common.kernel_hook import KernelHook
+
+    hooks = []
+
+    def attach(document):
+        document.kernel = panel_kernel
+        hooks.append((KernelHook(document), document))
+        document.settle = lambda timeout=60_000: _settle(qtbot, document, timeout)
+        document.evaluate()
+        document.settle()
+        return document
+
+    yield attach
+    for hook, document in hooks:
+        hook.detach()
+        document.kernel = None
+        hook.deleteLater()
+
+
+@pytest.fixture
+def autograd_panel(run_in_kernel):
+    """``autograd_panel(qtbot, recipe text, selected name)``: the autograd panel, shown, on
+    a document the kernel ran; ``panel.settle()`` waits for what it asks again."""
+    from PySide6.QtGui import QUndoStack
+
+    from app.recipe.document import Document
+    from app.recipe.reader import read_recipe
+    from widgets.autograd.panel import AutogradPanel
+
+    def make(qtbot, text: str, select: str):
+        doc = run_in_kernel(Document(read_recipe(text)))
+        stack = QUndoStack()
+        panel = AutogradPanel(doc, stack)
+        stack.setParent(panel)  # deleted with the panel, by Qt (see _catch_qt_leaks)
+        qtbot.addWidget(panel)
+        panel.resize(1000, 600)
+        panel.show()
+        qtbot.waitExposed(panel)
+        doc.select_name(select)
+        doc.settle()  # the graph and the facts come from the kernel
+        panel.settle = doc.settle
+        return panel, doc, stack
+
+    return make
 
 
 @pytest.fixture

@@ -41,10 +41,10 @@ from app.explain.autograd_steps import (
     set_retain_grad,
     zero_grad_step,
 )
-from app.explain.derivatives import FunctionError, function_of, hessian_matrix, jacobian_matrix
-from app.recipe.evaluator import evaluate
+from app.explain.derivatives import FunctionError, chain_texts, derivative_in, function_of_texts
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_recipe, write_step
+from tests.python_run import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,7 +135,7 @@ def run_json(tmp_path: Path, text: str, capsys) -> tuple[int, dict]:
 
 def run_recipe(text: str):
     recipe = read_recipe(text)
-    return recipe, evaluate(recipe)
+    return recipe, run_python(recipe)
 
 
 def mlp_in_torch() -> dict[str, torch.Tensor]:
@@ -473,7 +473,7 @@ def test_gradient_ones_like_equals_backward_of_the_sum():
         z = x * x * 3
     """))
     recipe.append(backward_step("z", default_gradient("z")))
-    run = evaluate(recipe)
+    run = run_python(recipe)
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     (x * x * 3).sum().backward()
     torch.testing.assert_close(run.value("x").grad, x.grad)
@@ -484,7 +484,7 @@ def test_zero_grads_resets_every_leaf_with_a_grad():
     names = leaves_with_grad(run)
     assert names == MLP_PARAMS
     add_zero_grads(recipe, names)
-    run = evaluate(recipe)
+    run = run_python(recipe)
     assert run.ok
     assert all(run.value(n).grad.abs().sum().item() == 0 for n in MLP_PARAMS)
     assert write_recipe(recipe).endswith("W1.grad.zero_()\nb1.grad.zero_()\nW2.grad.zero_()\n"
@@ -502,7 +502,7 @@ def test_retain_grad_toggle_adds_and_removes_the_step():
     assert has_retain_grad(recipe, "y")
     set_retain_grad(recipe, "y", True)  # no second copy
     assert len(recipe.steps) == 4
-    run = evaluate(recipe)
+    run = run_python(recipe)
     assert run.value("y").grad.item() == 1.0
     set_retain_grad(recipe, "y", False)
     assert not has_retain_grad(recipe, "y") and len(recipe.steps) == 3
@@ -532,33 +532,39 @@ JACOBIAN_RECIPE = recipe_text("""
 """)
 
 
+def matrix(kind: str, recipe, run, input_name: str, output_name: str) -> torch.Tensor:
+    """What the kernel's ``derivative`` query answers, on the values python made."""
+    return derivative_in(kind, run.namespace, input_name, output_name,
+                         chain_texts(recipe, input_name, output_name))
+
+
 def test_jacobian_of_an_elementwise_function_is_diagonal():
     recipe, run = run_recipe(JACOBIAN_RECIPE)
-    jac = jacobian_matrix(recipe, run, "x", "y")
+    jac = matrix("jacobian", recipe, run, "x", "y")
     x, w = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 0.5, 2.0])
     torch.testing.assert_close(jac, torch.diag(2 * x * w))  # d(x² w)/dx = 2 x w
 
 
 def test_hessian_of_a_sum_of_cubes_is_6x_on_the_diagonal():
     recipe, run = run_recipe(JACOBIAN_RECIPE)
-    hess = hessian_matrix(recipe, run, "x", "s")
+    hess = matrix("hessian", recipe, run, "x", "s")
     torch.testing.assert_close(hess, torch.diag(6 * torch.tensor([1.0, 2.0, 3.0])))
     with pytest.raises(FunctionError, match="one-element output"):
-        hessian_matrix(recipe, run, "x", "y")
+        matrix("hessian", recipe, run, "x", "y")
 
 
 def test_jacobian_matches_torch_on_the_mlp():
     recipe, run = run_recipe(CASE_F)
-    f = function_of(recipe, run, "b2", "out")
+    f = function_of_texts(run.namespace, "b2", "out", chain_texts(recipe, "b2", "out"))
     b2 = run.value("b2").detach()
     torch.testing.assert_close(f(b2), run.value("out"))
     expected = torch.autograd.functional.jacobian(f, b2).reshape(10, 8)
-    torch.testing.assert_close(jacobian_matrix(recipe, run, "b2", "out"), expected)
+    torch.testing.assert_close(matrix("jacobian", recipe, run, "b2", "out"), expected)
 
 
 def test_jacobian_refuses_unrelated_tensors():
     recipe, run = run_recipe(JACOBIAN_RECIPE)
     with pytest.raises(FunctionError, match="not computed from"):
-        jacobian_matrix(recipe, run, "w", "c")
+        matrix("jacobian", recipe, run, "w", "c")
     with pytest.raises(FunctionError, match="not computed before"):
-        jacobian_matrix(recipe, run, "y", "x")
+        matrix("jacobian", recipe, run, "y", "x")

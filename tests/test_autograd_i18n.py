@@ -12,7 +12,7 @@ import pytest
 
 from app.explain.autograd_graph import build_graph, grad_facts, node_explanation
 from tests.test_autograd import recipe_text, run_recipe
-from tests.test_autograd_panel import make_panel, node_id
+from tests.test_autograd_panel import node_id
 from widgets.common.i18n_text import lesson_text
 from widgets.shell.translators import install_translators
 
@@ -40,8 +40,8 @@ def test_the_core_keeps_english_and_the_translation_has_chinese(chinese):
 
 
 @pytest.mark.gui
-def test_the_inspect_tab_explains_in_chinese(qtbot, chinese):
-    panel, doc, _ = make_panel(qtbot, RECIPE, "total")
+def test_the_inspect_tab_explains_in_chinese(qtbot, chinese, autograd_panel):
+    panel, doc, _ = autograd_panel(qtbot, RECIPE, "total")
     heading = panel.heading_text()
     assert "正在绘制其计算图的张量" in heading
     assert "The tensor whose graph is drawn" not in heading
@@ -56,13 +56,14 @@ def test_the_inspect_tab_explains_in_chinese(qtbot, chinese):
     assert "标量" in items[panel.graph.root].toolTip()  # total is 0-D
 
     doc.select_name("x")
+    doc.settle()
     panel.inspect(node_id(panel, "leaf", "x"))
     assert "叶子张量：用 requires_grad=True 直接创建" in panel.heading_text()
 
 
 @pytest.mark.gui
-def test_cut_and_saved_nodes_are_described_in_chinese(qtbot, chinese):
-    panel, _, _ = make_panel(qtbot, recipe_text("""
+def test_cut_and_saved_nodes_are_described_in_chinese(qtbot, chinese, autograd_panel):
+    panel, _, _ = autograd_panel(qtbot, recipe_text("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x * 3
         frozen = y.detach()
@@ -77,9 +78,9 @@ def test_cut_and_saved_nodes_are_described_in_chinese(qtbot, chinese):
 
 
 @pytest.mark.gui
-def test_recipe_names_are_never_translated(qtbot, chinese):
+def test_recipe_names_are_never_translated(qtbot, chinese, autograd_panel):
     """A tensor named like a marked word (``scalar``, ``leaf``) keeps its name."""
-    panel, _, _ = make_panel(qtbot, recipe_text("""
+    panel, _, _ = autograd_panel(qtbot, recipe_text("""
         scalar = torch.ones(2, requires_grad=True)
         leaf = (scalar * 2).sum()
     """), "leaf")
@@ -92,8 +93,8 @@ def test_recipe_names_are_never_translated(qtbot, chinese):
 
 
 @pytest.mark.gui
-def test_english_again_after_switching_back(qtbot, chinese):
+def test_english_again_after_switching_back(qtbot, chinese, autograd_panel):
     install_translators("en")
-    panel, _, _ = make_panel(qtbot, RECIPE, "total")
+    panel, _, _ = autograd_panel(qtbot, RECIPE, "total")
     assert "The tensor whose graph is drawn" in panel.heading_text()
     assert not _CJK.search(panel.heading_text() + panel.facts()["why"])

@@ -100,7 +100,7 @@ def test_the_newest_of_two_crashed_sessions_is_offered(tmp_path):
 
 # -- widgets: the timer and the offer --------------------------------------------------------------
 @pytest.fixture
-def host(qtbot):
+def host(qtbot, run_in_kernel):
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QWidget
 
@@ -109,7 +109,7 @@ def host(qtbot):
 
     host = QWidget()  # stands in for the main window: a document, an undo stack, a bar
     qtbot.addWidget(host)
-    host.document = Document(read_recipe(RECIPE))
+    host.document = run_in_kernel(Document(read_recipe(RECIPE)))
     host.undo_stack = QUndoStack(host)
     host.trust_bar = TrustBar(host)
     TrustGate(host)
@@ -162,6 +162,7 @@ def test_start_offers_the_crashed_work_and_restores_it(qtbot, host, tmp_path, mo
     assert len(asked) == 1 and asked[0].path == str(original)
     assert host.document.recipe == read_recipe(edited)
     assert host.document.path == str(original) and host.document.modified
+    host.document.settle()
     assert not host.document.held and host.document.run.ok  # it ran, edit and all
     assert not crashed.recipe_file.exists()  # offered once
     assert hook.timer.isActive()  # the restored work is autosaved again by this session
@@ -181,6 +182,7 @@ def test_recovered_work_on_a_file_from_elsewhere_is_held(qtbot, host, tmp_path, 
     assert host.document.held and host.document.run.results == []  # and nothing ran
     assert host.trust_bar.isVisibleTo(host) and host.trust_bar.run_button.isVisibleTo(host)
     host.trust_bar.run_button.click()
+    host.document.settle()
     assert not host.document.held and host.document.run.ok and host.document.run.results
     hook.finish()
 

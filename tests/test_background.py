@@ -187,7 +187,8 @@ def test_a_job_leaves_the_warnings_machinery_alone(qtbot, receiver):
 
 
 # -- the views on it ------------------------------------------------------------------------------
-def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch):
+def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch, run_in_kernel):
+    """The kernel times the step, one device per question; the bar moves with each."""
     from app.devices import Device
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
@@ -196,21 +197,25 @@ def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch):
 
     cpu = Device("cpu", "CPU")
     monkeypatch.setattr(timing_view, "available_devices", lambda: [cpu, cpu])
-    doc = Document(read_recipe("import torch\na = torch.ones(8, 8)\nb = a @ a\n"))
+    doc = run_in_kernel(Document(read_recipe("import torch\na = torch.ones(8, 8)\nb = a @ a\n")))
     doc.select(1)
     view = TimingView(doc)
     qtbot.addWidget(view)
     view.min_run_time = 0.01
     view.show()
     seen: list[tuple[int, str]] = []
+    show = view._show_progress
+
+    def shown(key: object, progress: tuple) -> None:  # what the bar shows for each device
+        show(key, progress)
+        seen.append((view.progress.value(), view.progress.format()))
+    monkeypatch.setattr(view, "_show_progress", shown)
     with qtbot.waitSignal(view.finished, timeout=WAIT):
         view.start()
-        # after the view's own slot: what the bar shows for each device
-        view._job.progressed.connect(
-            lambda _key, _value: seen.append((view.progress.value(), view.progress.format())))
         assert view.running and view.progress.maximum() == 2
     assert seen == [(0, "Timing on cpu (1/2)"), (1, "Timing on cpu (2/2)")]
     assert [t.device for t in view.timings] == ["cpu", "cpu"] and view.table.rowCount() == 2
+    assert all(t.ok and t.median_s > 0 for t in view.timings)
     assert not view.running and not view.progress.isVisibleTo(view)
 
 

@@ -12,13 +12,15 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import CATALOG
+from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
-from app.recipe.evaluator import evaluate, evaluate_expr
 from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_expr, write_recipe
+from tests.kernel_values import kernel_value
+from tests.python_run import run_python
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
 from widgets.ops.param_form import ParamForm
 
@@ -79,9 +81,9 @@ def fill(form: ParamForm, values: dict) -> None:
 
 
 @pytest.fixture
-def make_panel(qtbot):
+def make_panel(qtbot, run_in_kernel):
     def make(*steps: Step) -> tuple[BuilderPanel, Document, QUndoStack]:
-        doc = Document(Recipe(steps))
+        doc = run_in_kernel(Document(Recipe(steps)))
         stack = QUndoStack()
         panel = BuilderPanel(doc, stack)
         stack.setParent(panel)  # deleted with the panel, by Qt (see conftest)
@@ -95,8 +97,15 @@ def make_panel(qtbot):
 
 
 def click(qtbot, button) -> None:
+    """Click ``button``, then wait for the kernel to run what the click changed."""
     assert button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    panel = button
+    while panel is not None and not isinstance(panel, BuilderPanel):
+        panel = panel.parentWidget()
+    settle = getattr(panel._document, "settle", None) if panel is not None else None
+    if settle is not None:
+        settle()
 
 
 def test_cases_cover_every_creation_function():
@@ -140,8 +149,9 @@ def test_add_matches_torch(qtbot, make_panel, name):
 
     assert doc.recipe.steps[-1].name == "t"
     assert doc.selected == len(doc.recipe.steps) - 1
+    doc.settle()
     assert doc.run.ok, doc.run.errors[0].error if doc.run.errors else ""
-    got = doc.run.value("t")
+    got = kernel_value(doc, "t")
     if random:
         torch.manual_seed(SEED)
     expected = direct(torch.ones(2, 3))
@@ -166,13 +176,14 @@ def test_round_trip_through_the_file_format(qtbot, make_panel):
         fill(panel.form, values)
         panel.name_edit.setText(name)
         click(qtbot, panel.add_button)
+    doc.settle()
     assert doc.run.ok
     text = write_recipe(doc.recipe)
     back = read_recipe(text)
     assert back.steps == doc.recipe.steps
-    run = evaluate(back)
+    run = run_python(back)
     for name in "abcdef":
-        got, expected = run.value(name), doc.run.value(name)
+        got, expected = run.value(name), kernel_value(doc, name)
         assert got.dtype == expected.dtype and torch.equal(got, expected), name
 
 
@@ -247,7 +258,7 @@ def test_nan_data_evaluates(qtbot, make_panel):
     panel, doc, _ = make_panel()
     fill(panel.form, {"data": "[1.0, nan, -inf]"})
     click(qtbot, panel.add_button)
-    got = doc.run.value("x")
+    got = kernel_value(doc, "x")
     assert torch.isnan(got[1]) and got[2] == -math.inf
     assert 'float("nan")' in write_recipe(doc.recipe)
 
@@ -340,7 +351,7 @@ def test_undo_removes_the_step_and_redo_restores_it(qtbot, make_panel):
     assert panel.name_edit.text() == "x"
     stack.redo()
     assert doc.recipe.steps == added
-    assert torch.equal(doc.run.value("x"), torch.ones(2))
+    assert torch.equal(kernel_value(doc, "x"), torch.ones(2))
 
 
 def test_seed_control_inserts_manual_seed_at_the_top(qtbot, make_panel):
@@ -353,12 +364,12 @@ def test_seed_control_inserts_manual_seed_at_the_top(qtbot, make_panel):
     click(qtbot, panel.seed_check)
     assert doc.recipe.steps[0] == Step(None, Call("torch.manual_seed", (Const(7),)))
     torch.manual_seed(7)
-    assert torch.equal(doc.run.value("r"), torch.randn(3, 4))
+    assert torch.equal(kernel_value(doc, "r"), torch.randn(3, 4))
 
     panel.seed_spin.setValue(8)  # replaces, not adds
     assert seed_index(doc.recipe) == 0 and len(doc.recipe.steps) == 2
     torch.manual_seed(8)
-    assert torch.equal(doc.run.value("r"), torch.randn(3, 4))
+    assert torch.equal(kernel_value(doc, "r"), torch.randn(3, 4))
 
     click(qtbot, panel.seed_check)
     assert seed_index(doc.recipe) is None and len(doc.recipe.steps) == 1
@@ -406,9 +417,10 @@ def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_p
     click(qtbot, panel.update_button)
     assert [s.name for s in doc.recipe.steps] == ["base", "h", "g"]
     assert doc.recipe.steps[2].expr == Call("torch.zeros_like", (Ref("h"),))
-    assert torch.equal(doc.run.value("h"), torch.full((2, 2), 4, dtype=torch.float64))
+    assert torch.equal(kernel_value(doc, "h"), torch.full((2, 2), 4, dtype=torch.float64))
     stack.undo()
     assert doc.recipe.steps[1] == full
+    doc.settle()  # the views follow when the kernel has run it
     assert panel.form.values()["fill_value"] == Const(1.5)  # the form follows the undo
 
 
@@ -449,7 +461,7 @@ def test_make_call_writes_what_torch_accepts_and_bind_reads_back(values, code, d
     assert write_expr(call) == code
     assert _set(spec, spec.bind(call)) == _set(spec, values)
     torch.manual_seed(0)
-    ours = evaluate_expr(call, {})
+    ours = value_of(call, {})
     torch.manual_seed(0)
     assert torch.equal(ours, direct())
 

@@ -110,7 +110,8 @@ def test_run_imports_no_qt(tmp_path):
 
 
 def test_core_runs_with_pyside6_unavailable():
-    """Every core module imports, and a recipe evaluates, with PySide6 and pyqtgraph blocked."""
+    """Every core module imports, and a recipe runs in a kernel, with PySide6 and pyqtgraph
+    blocked."""
     code = (
         "import importlib, pkgutil, sys\n"
         "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
@@ -119,8 +120,12 @@ def test_core_runs_with_pyside6_unavailable():
         "         if m.name != 'app.__main__']\n"
         "for name in names: importlib.import_module(name)\n"
         "assert len(names) > 40, names\n"
-        f"doc = app.recipe.document.Document(); doc.open({str(WELCOME)!r})\n"
-        "assert doc.run.ok and doc.run.namespace['x'].numel() == 12\n"
+        "from app.kernel.session import KernelSession\n"
+        "doc = app.recipe.document.Document(); doc.kernel = KernelSession()\n"
+        f"doc.open({str(WELCOME)!r})\n"
+        "while doc.kernel_run is not None: doc.take_kernel_events(doc.kernel.poll(0.05))\n"
+        "assert doc.run.ok and doc.run.result_for('x').value.names['x']['shape'] == [12]\n"
+        "doc.kernel.close()\n"
         "print('core ok')\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from app.exports import LITERAL_LIMIT, markdown_html, table_csv, tensor_csv, tensor_literal
-from app.recipe.evaluator import evaluate
 from app.recipe.reader import read_recipe
+from tests.python_run import run_python
 
 TENSORS = {
     "float32 with nan and inf": torch.tensor([[0.1, float("nan")], [float("inf"), -2.5]]),
@@ -32,7 +32,7 @@ TENSORS = {
 
 
 def _read_back(literal: str) -> torch.Tensor:
-    run = evaluate(read_recipe(f"import torch\nx = {literal}\n"))
+    run = run_python(read_recipe(f"import torch\nx = {literal}\n"))
     assert run.results[0].status == "ok", run.results[0].error
     return run.results[0].value
 

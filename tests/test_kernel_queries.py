@@ -19,6 +19,7 @@ from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
 from app.kernel.session import KernelSession
 from app.kernel.supervisor import Kernel
 from app.tensor_info import tensor_facts, tensor_stats
+from tests.conftest import finish
 
 BIG = "import torch\ntorch.manual_seed(0)\nbig = torch.randn(3000, 2000)\nsmall = big[:2, :3] * 2\n"
 
@@ -133,41 +134,58 @@ def test_interrupt_by_message_where_there_are_no_process_groups(tmp_path):
         kernel.close()
 
 
-def test_an_edit_brings_the_views_last_question_answered_with_its_run(session, tmp_path):
-    """A view asks about a run; the next run carries the same question, answered as soon
-    as its statement is done, so the view's next ask is answered at once, with the new
-    run's value (torch's tril of the same seeded tensor)."""
+def _opened(session, path, text: str):
+    """A document of ``text``, saved at ``path``, that the kernel has run."""
     from app.recipe.document import Document
 
-    path = tmp_path / "tril.py"
-    text = "import torch\ntorch.manual_seed(0)\nx = torch.rand(300, 300)\ny = torch.tril(x)\n"
     path.write_text(text, encoding="utf-8")
     doc = Document()
     doc.kernel = session
     doc.open(path)
+    finish(doc)
+    return doc
 
-    def settle() -> None:
-        deadline = time.monotonic() + 120
-        while doc.kernel_run is not None or doc.asking:
-            assert time.monotonic() < deadline
-            doc.take_kernel_events(session.poll(0.01))
-            time.sleep(0.005)
 
-    def question() -> dict:
-        value = doc.run.result_for("y").value
-        return {"run": value.run_id, "statement": value.statement, "name": "y",
-                "rows": 0, "cols": 1, "fixed": {}, "stats": False}
+def _question(doc, name: str) -> dict:
+    """The tensor viewer's question about ``name``'s value in the document's last run."""
+    value = doc.run.result_for(name).value
+    return {"run": value.run_id, "statement": value.statement, "name": name,
+            "rows": 0, "cols": 1, "fixed": {}, "stats": False}
 
-    settle()
+
+def test_an_edit_brings_the_views_last_question_answered_with_its_run(session, tmp_path):
+    """A view asks about a run; the next run carries the same question, answered as soon
+    as its statement is done, so the view's next ask is answered at once, with the new
+    run's value (torch's tril of the same seeded tensor)."""
+    text = "import torch\ntorch.manual_seed(0)\nx = torch.rand(300, 300)\ny = torch.tril(x)\n"
+    doc = _opened(session, tmp_path / "tril.py", text)
     answers: list = []
-    assert doc.ask("tensor", question(), lambda data, error: answers.append(data))
+    assert doc.ask("tensor", _question(doc, "y"), lambda data, error: answers.append(data))
     assert answers == []  # asked: the answer comes later
-    settle()
+    finish(doc)
     assert len(answers) == 1
     doc.set_source(text.replace("torch.tril(x)", "torch.tril(x, diagonal=-2)"))  # an edit
-    settle()
-    assert doc.ask("tensor", question(), lambda data, error: answers.append(data))
+    finish(doc)
+    assert doc.ask("tensor", _question(doc, "y"), lambda data, error: answers.append(data))
     assert len(answers) == 2  # answered at once: it came with the run
     torch.manual_seed(0)
     expected = torch.tril(torch.rand(300, 300), diagonal=-2)
     assert np.array_equal(answers[1]["plane"], expected.numpy())
+
+
+def test_an_answer_that_a_later_statement_made_stale_is_asked_again(session, tmp_path):
+    """The answer that came with the run told ``y`` as its own statement left it; a later
+    ``y.add_(5)`` changed it, so the view's ask goes to the kernel and gets the end state
+    (the autograd tab's ``.grad`` after a ``backward()`` is the same case)."""
+    text = "import torch\nx = torch.ones(4)\ny = x * 1\ny.add_(5)\n"
+    doc = _opened(session, tmp_path / "later.py", text)
+
+    answers: list = []
+    doc.ask("tensor", _question(doc, "y"), lambda data, error: answers.append(data))
+    finish(doc)
+    doc.set_source(text.replace("x * 1", "x * 2"))  # an edit: the question comes with it
+    finish(doc)
+    doc.ask("tensor", _question(doc, "y"), lambda data, error: answers.append(data))
+    assert len(answers) == 1  # not at once: the kept answer was stale
+    finish(doc)
+    assert np.array_equal(answers[1]["plane"].ravel(), (torch.ones(4) * 2 + 5).numpy())

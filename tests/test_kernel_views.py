@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 
 from app.explain.autograd_data import facts_data, facts_from, graph_data, graph_from
 from app.explain.autograd_graph import build_graph, grad_facts
-from app.recipe.evaluator import RecipeRun
 from app.recipe.kernel_results import KernelValue
+from app.recipe.results import RecipeRun
 
 RECIPE = '''\
 import torch

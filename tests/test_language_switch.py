@@ -14,7 +14,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from tests.test_autograd import recipe_text
-from tests.test_autograd_panel import make_panel
 from widgets.common.scale import display_scale
 from widgets.launch import make_window
 from widgets.shell.autosave_hook import start_autosave
@@ -174,9 +173,9 @@ def test_a_training_run_under_way_postpones_the_switch(qtbot, window, monkeypatc
     qtbot.waitUntil(lambda: not shiboken6.isValid(window))
 
 
-def test_autograd_lessons_are_shown_translated(qtbot, english):
+def test_autograd_lessons_are_shown_translated(qtbot, english, autograd_panel):
     install_translators("zh_CN")
-    panel, doc, _ = make_panel(qtbot, recipe_text("""
+    panel, doc, _ = autograd_panel(qtbot, recipe_text("""
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
         y = (x * x).sum()
         z = x * 3
@@ -190,15 +189,17 @@ def test_autograd_lessons_are_shown_translated(qtbot, english):
     assert "The first backward freed" not in error
 
     doc.select_name("z")  # three elements: backward needs a gradient, explained
+    doc.settle()
     assert "z 有 3 个元素" in panel._gradient_why.text()
     panel._hessian_button.click()
+    doc.settle()  # the kernel says why it has none
     assert "黑塞矩阵需要只有一个元素的输出" in panel._matrix_caption.text()
 
 
-def test_autograd_facts_keep_their_height_below_a_long_error(qtbot, english):
+def test_autograd_facts_keep_their_height_below_a_long_error(qtbot, english, autograd_panel):
     """The lesson under the graph takes room: the facts scroll, never drawn over each other."""
     install_translators("zh_CN")
-    panel, _, _ = make_panel(qtbot, recipe_text("""
+    panel, _, _ = autograd_panel(qtbot, recipe_text("""
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
         y = (x * x).sum()
         y.backward()

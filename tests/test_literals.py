@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
+from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq
 from app.i18n import Filled
-from app.recipe.evaluator import evaluate_expr
 from app.recipe.literals import (
     CONTEXT,
     InputError,
@@ -143,7 +143,7 @@ def test_data_text_reads_back_as_the_same_data_and_evaluates_to_it(value):
     expr = data_expr(value)
     text = data_text(expr)
     assert text is not None and parse_data(text) == value
-    assert torch.equal(torch.tensor(evaluate_expr(expr, {})), torch.tensor(value))
+    assert torch.equal(torch.tensor(value_of(expr, {})), torch.tensor(value))
 
 
 def test_data_text_of_nan_and_of_what_is_not_data():
@@ -164,7 +164,7 @@ def test_line_fields_read_each_kind():
     assert line_expr("any", "2.5", names) == Const(2.5)
     assert line_expr("str", "mean", names) == Const("mean")
     a, b = torch.ones(2), torch.zeros(2)
-    stacked = evaluate_expr(Call("torch.stack", (line_expr("tensors", "b, a", names),)),
+    stacked = value_of(Call("torch.stack", (line_expr("tensors", "b, a", names),)),
                             {"a": a, "b": b})
     assert torch.equal(stacked, torch.stack([b, a]))
 

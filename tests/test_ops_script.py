@@ -9,10 +9,10 @@ import torch
 
 from app.catalog import CATALOG
 from app.expr import Call, Const, Ref
-from app.recipe.evaluator import evaluate
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_recipe
+from tests.python_run import run_python
 
 HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 SKIP_CATEGORIES = {"output", "random"}
@@ -43,7 +43,7 @@ def test_every_op_round_trips_and_python_prints_what_the_lab_prints(tmp_path):
     text = write_recipe(built)
     parsed = read_recipe(text)
     assert parsed == built
-    first, second = evaluate(built), evaluate(parsed)
+    first, second = run_python(built), run_python(parsed)
     failed = [r.step.label for r in first.results if not r.ok]
     assert not failed, f"examples failed: {failed}"
     for name, value in first.namespace.items():

@@ -8,9 +8,9 @@ import itertools
 import pytest
 import torch
 
+from app.explain.probe import value_of
 from app.explain.provenance import Provenance, sources, trace
 from app.expr import Expr
-from app.recipe.evaluator import evaluate_expr
 from app.recipe.reader import read_recipe
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -118,7 +118,7 @@ def test_data_movement_matches_tracing_ids_by_hand(code: str) -> None:
     x = torch.arange(12.0).view(4, 3) + 100  # no zeros: tril's zeros stay recognisable
     ids = torch.arange(12.0).view(4, 3)
     e = expr(code, "x")
-    out_ids = evaluate_expr(e, {"x": ids + 1000})
+    out_ids = value_of(e, {"x": ids + 1000})
     for index in every_index(tuple(out_ids.shape)):
         value = int(out_ids[index]) - 1000
         want = [] if value < 0 else [tuple(int(i) for i in divmod(value, 3))]

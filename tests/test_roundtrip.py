@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from app.expr import BinOp, Call, Const, Ref, Seq
 from app.recipe.document import WELCOME
-from app.recipe.evaluator import evaluate
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe, read_recipe_file
 from app.recipe.writer import write_recipe
+from tests.python_run import run_python
 
 
 def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -27,8 +27,10 @@ def test_welcome_recipe_round_trips_to_identical_tensors():
     recipe = read_recipe_file(str(WELCOME))
     again = read_recipe(write_recipe(recipe))
     assert again == recipe
-    first, second = evaluate(recipe, stdout=None), evaluate(again, stdout=None)
-    for name, value in first.namespace.items():
+    first, second = run_python(recipe), run_python(again)
+    tensors = {n: v for n, v in first.namespace.items() if isinstance(v, torch.Tensor)}
+    assert tensors
+    for name, value in tensors.items():
         assert _same(value, second.namespace[name]), name
 
 
@@ -49,7 +51,7 @@ def test_special_floats_and_dtypes_survive():
     assert "(-2) ** 2" in text
     again = read_recipe(text)
     assert again.docstring == recipe.docstring
-    run = evaluate(again)
+    run = run_python(again)
     assert run.namespace["y"] == 4
     assert _same(run.namespace["x"], torch.tensor([math.nan, math.inf, -math.inf, -2.5],
                                                   dtype=torch.float64))
@@ -69,11 +71,9 @@ def test_saved_script_runs_with_python_and_prints_the_same(tmp_path):
     path.write_text(write_recipe(recipe))
     python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
                             check=True)
-    import io
 
-    out = io.StringIO()
-    evaluate(read_recipe_file(str(path)), stdout=out)
-    assert python.stdout == out.getvalue()
+    run = run_python(read_recipe_file(str(path)))
+    assert python.stdout == "".join(r.printed for r in run.results)
 
 
 _number = st.one_of(st.integers(-1000, 1000),
@@ -89,11 +89,11 @@ def test_any_literal_matrix_round_trips(rows, cols, data):
                                     (("dtype", Const(torch.float64)),)))])
     again = read_recipe(write_recipe(recipe))
     expected = torch.tensor(values, dtype=torch.float64)
-    assert _same(evaluate(again).namespace["t"], expected)
+    assert _same(run_python(again).namespace["t"], expected)
 
 
 def test_rename_updates_later_references():
     recipe = read_recipe("import torch\nx = torch.ones(2)\ny = torch.zeros_like(x)\n")
     recipe.rename(0, "input")
     assert recipe.steps[1].expr == Call("torch.zeros_like", (Ref("input"),))
-    assert evaluate(recipe).ok
+    assert run_python(recipe).ok

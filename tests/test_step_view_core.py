@@ -1,12 +1,14 @@
 """The selected step worked out for the explanations (``app.explain.step_view``): its
-inputs as they were before it ran, its output, its operands. Core tests: no QApplication;
-every value is compared with torch run directly."""
+inputs as they were before it ran, its output, its operands, from the kernel's copies.
+Core tests: no QApplication; every value is compared with torch run directly."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from app.catalog import CATALOG
+from app.explain.probe import value_of
 from app.explain.step_view import (
     make_step_view,
     op_key,
@@ -16,8 +18,6 @@ from app.explain.step_view import (
     with_param,
 )
 from app.expr import BinOp, Call, Const, Ref
-from app.recipe.document import Document
-from app.recipe.evaluator import evaluate_expr
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_expr
 
@@ -31,21 +31,20 @@ parts = torch.split(torch.arange(5), 2)
 """
 
 
-def _document(source: str, selected: int | None) -> Document:
-    doc = Document(read_recipe(source))
-    doc.select(selected)
-    return doc
+@pytest.fixture
+def _document(kernel_document):
+    return kernel_document
 
 
 def _expr(code: str):
     return read_recipe(f"import torch\nx = torch.zeros(1)\ny = {code}\n").steps[-1].expr
 
 
-def test_nothing_selected_gives_no_view():
+def test_nothing_selected_gives_no_view(_document):
     assert make_step_view(_document(SOURCE, None)) is None
 
 
-def test_an_operator_step_has_its_inputs_output_and_operands():
+def test_an_operator_step_has_its_inputs_output_and_operands(_document):
     sv = make_step_view(_document(SOURCE, 1))
     x = torch.arange(6.0).reshape(2, 3)
     assert sv is not None and sv.index == 1 and sv.step.name == "y"
@@ -57,7 +56,7 @@ def test_an_operator_step_has_its_inputs_output_and_operands():
     assert torch.equal(sv.value_of(BinOp("*", Ref("x"), Const(2))), x * 2)
 
 
-def test_a_call_step_names_its_op_and_receiver():
+def test_a_call_step_names_its_op_and_receiver(_document):
     sv = make_step_view(_document(SOURCE, 2))
     x = torch.arange(6.0).reshape(2, 3)
     assert sv.spec is CATALOG.get("torch.tril") and sv.op == "tril"
@@ -68,17 +67,16 @@ def test_a_call_step_names_its_op_and_receiver():
     assert torch.equal(method.output, x.sum(0)) and torch.equal(method.receiver(), x)
 
 
-def test_inputs_are_copies_and_live_values_share_the_output_memory():
-    sv = make_step_view(_document(SOURCE, 3))  # v = x.view(6): the same storage as x
+def test_inputs_and_output_are_the_kernels_copies(_document):
+    doc = _document(SOURCE, 3)  # v = x.view(6): in the kernel, the same storage as x
+    sv = make_step_view(doc)
     assert torch.equal(sv.output, torch.arange(6.0))
-    live, copy = sv.live["x"], sv.inputs["x"]
-    assert live.untyped_storage().data_ptr() == sv.output.untyped_storage().data_ptr()
-    assert copy.untyped_storage().data_ptr() != live.untyped_storage().data_ptr()
-    copy.fill_(-1)  # changing the copy leaves the run's tensor alone
-    assert torch.equal(sv.live["x"], torch.arange(6.0).reshape(2, 3))
+    sv.inputs["x"].fill_(-1)  # changing a copy changes neither the output nor a new view
+    assert torch.equal(sv.output, torch.arange(6.0))
+    assert torch.equal(make_step_view(doc).inputs["x"], torch.arange(6.0).reshape(2, 3))
 
 
-def test_a_later_in_place_op_does_not_change_the_inputs_shown():
+def test_a_later_in_place_op_does_not_change_the_inputs_shown(_document):
     source = "import torch\nx = torch.ones(2, 2)\ny = x * 3\nx.add_(5)\n"
     before = make_step_view(_document(source, 1))
     assert torch.equal(before.inputs["x"], torch.ones(2, 2))  # not the 6s the run now holds
@@ -89,7 +87,7 @@ def test_a_later_in_place_op_does_not_change_the_inputs_shown():
     assert torch.equal(in_place.output, torch.full((2, 2), 6.0))
 
 
-def test_a_step_that_makes_several_tensors_has_numbered_parts():
+def test_a_step_that_makes_several_tensors_has_numbered_parts(_document):
     sv = make_step_view(_document(SOURCE, 5))
     expected = torch.split(torch.arange(5), 2)
     parts = tensor_parts(sv.output)
@@ -100,7 +98,7 @@ def test_a_step_that_makes_several_tensors_has_numbered_parts():
     assert tensor_parts(3) == [] and [k for k, _ in tensor_parts([t, "a", t])] == [0, 2]
 
 
-def test_safe_value_is_none_for_nothing_and_for_what_fails():
+def test_safe_value_is_none_for_nothing_and_for_what_fails(_document):
     sv = make_step_view(_document(SOURCE, 1))
     assert safe_value(sv, None) is None
     assert safe_value(sv, Ref("missing")) is None
@@ -126,10 +124,10 @@ def test_with_param_keeps_how_the_call_is_spelled():
     for before, after in cases:
         changed = with_param(spec, _expr(before), "dim", Const(1))
         assert write_expr(changed) == after
-        assert torch.equal(evaluate_expr(changed, {"x": x}), x.sum(1))
+        assert torch.equal(value_of(changed, {"x": x}), x.sum(1))
     keep = with_param(spec, _expr("x.sum(0)"), "keepdim", Const(True))
     assert write_expr(keep) == "x.sum(0, keepdim=True)"
-    assert evaluate_expr(keep, {"x": x}).shape == x.sum(0, keepdim=True).shape == (1, 3)
+    assert value_of(keep, {"x": x}).shape == x.sum(0, keepdim=True).shape == (1, 3)
 
 
 def test_shape_text_writes_tuples_as_python_does():

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
-
 from app.explain.storage import shared_with, storage_map
-from app.recipe.evaluator import evaluate
 from app.recipe.reader import read_recipe
+from tests.python_run import run_python
 
 
 def test_clone_is_a_copy_and_zeros_like_is_new_memory():
-    run = evaluate(read_recipe("import torch\na = torch.arange(6)\nb = torch.zeros_like(a)\n"
-                               "c = torch.ones(3)\n"), stdout=io.StringIO())
+    run = run_python(read_recipe("import torch\na = torch.arange(6)\nb = torch.zeros_like(a)\n"
+                               "c = torch.ones(3)\n"))
     entries = storage_map(run.namespace)
     assert [e.base for e in entries] == [None, None, None]
     assert entries[0].strides == (1,) and entries[0].offset == 0

@@ -51,7 +51,7 @@ def test_dark_theme_changes_the_application_palette(theme, qapp):
 
 
 @pytest.mark.gui
-def test_views_redraw_in_the_new_theme(theme, qtbot):
+def test_views_redraw_in_the_new_theme(theme, qtbot, run_in_kernel):
     from PySide6.QtWidgets import QLabel
 
     from app.recipe.document import Document
@@ -61,6 +61,7 @@ def test_views_redraw_in_the_new_theme(theme, qtbot):
 
     doc = Document()
     doc.open_welcome()
+    run_in_kernel(doc)  # its first step ran: it shows in the "ok" colour
     steps = StepsPanel(doc, None)
     heatmap = HeatmapView()
     label = QLabel("a failure")

@@ -11,7 +11,6 @@ recipe still saves and reads back as itself.
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import Any
 
@@ -31,9 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import app.recipe.document
 from app.recipe.document import Document
-from app.recipe.evaluator import evaluate
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import write_recipe, write_step
 from widgets.ops.builder_panel import BuilderPanel
@@ -42,7 +39,8 @@ from widgets.recipe.steps_panel import StepsPanel
 from widgets.viewer.panel import ViewerPanel
 
 EXAMPLES = int(os.environ.get("TENSOR_LAB_UI_FUZZ_EXAMPLES", "40"))
-BUDGET = 16 * 2**20
+#: The kernel's memory budget, beyond what it holds when it starts.
+BUDGET = 256 * 2**20
 START = "import torch\nx = torch.arange(6.0)\nm = torch.ones(2, 3)\nn = torch.tensor([1, 0, 2])\n"
 
 #: What a student might type into any field: sensible, odd, huge and hostile.
@@ -87,9 +85,15 @@ ACTION = st.one_of(
 class Lab:
     """The panels under test, on one document and one undo stack."""
 
-    def __init__(self, qtbot: Any):
+    def __init__(self, qtbot: Any, kernel: Any):
+        from widgets.common.kernel_hook import KernelHook
+
         self.qtbot = qtbot
         self.document = Document(read_recipe(START))
+        self.document.kernel = kernel
+        self.hook = KernelHook(self.document)
+        self.document.evaluate()
+        self.settle()
         self.stack = QUndoStack()
         self.builder = BuilderPanel(self.document, self.stack)
         self.ops = OpPanel(self.document, self.stack)
@@ -99,7 +103,15 @@ class Lab:
         for w in self.widgets:
             w.resize(420, 800)
 
+    def settle(self) -> None:
+        """Wait until the kernel has run the recipe as the panels left it."""
+        doc = self.document
+        self.qtbot.waitUntil(lambda: doc.kernel_run is None and doc.waiting_since is None
+                             and not doc.asking, timeout=60_000)
+
     def close(self) -> None:
+        self.hook.detach()
+        self.hook.deleteLater()
         for w in self.widgets:
             w.close()
             w.deleteLater()
@@ -197,6 +209,7 @@ class Lab:
         elif kind == "move":
             self.steps.move_selected(args[0])
         QCoreApplication.processEvents()
+        self.settle()
 
     # -- checking ---------------------------------------------------------------------------
     def check(self) -> None:
@@ -255,29 +268,37 @@ def _has_editor(form: Any, name: str) -> bool:
     return True
 
 
+@pytest.fixture(scope="module")
+def fuzz_kernel():
+    """The kernel the panels' document runs in, with a small memory budget: random sizes
+    are fine for the lab but would make the test slow and big, and the budget's message
+    is what the test wants to see anyway."""
+    from app.kernel.session import KernelSession
+    from widgets.common.kernel_hook import VIEW_QUERIES
+
+    session = KernelSession(memory_budget=BUDGET, query_modules=VIEW_QUERIES)
+    session.start()
+    yield session
+    session.close()
+
+
 @pytest.fixture
 def guards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No modal dialogs (one would wait for a click that never comes), and a small budget.
-
-    Random sizes within the lab's 2 GiB budget are fine for the lab but would make the
-    test slow and big; the budget's refusals are what the test wants to see anyway.
-    """
+    """No modal dialogs: one would wait for a click that never comes."""
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"a dialog opened: {args[1:3]}")
     for name in ("question", "warning", "critical", "information", "about"):
         monkeypatch.setattr(QMessageBox, name, refuse)
     monkeypatch.setattr(QMessageBox, "exec", refuse)
-    monkeypatch.setattr(app.recipe.document, "evaluate",
-                        functools.partial(evaluate, budget_bytes=BUDGET))
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None, print_blob=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(actions=st.lists(ACTION, min_size=1, max_size=25))
-def test_random_actions_raise_nothing_and_show_every_failure(qtbot, guards,
+def test_random_actions_raise_nothing_and_show_every_failure(qtbot, guards, fuzz_kernel,
                                                              actions: list[tuple]) -> None:
-    lab = Lab(qtbot)
+    lab = Lab(qtbot, fuzz_kernel)
     try:
         with qtbot.capture_exceptions() as exceptions:
             lab.check()

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
 import pytest
 import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from app.expr import Call, Const, Ref
+from app.expr import Call, Const
+from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
 from app.tensor_info import tensor_stats
 from widgets.common.background import wait_for_jobs
 from widgets.viewer.heatmap_view import HeatmapView
 from widgets.viewer.panel import ViewerPanel
+from widgets.viewer.view import HEATMAP_CELLS
 
 pytestmark = pytest.mark.gui
 
@@ -28,17 +28,17 @@ def _size(*dims: int) -> tuple[Const, ...]:
 
 
 @pytest.fixture
-def doc() -> Document:
+def doc(run_in_kernel) -> Document:
     steps = [
         Step(None, Call("torch.manual_seed", (Const(0),))),
         Step("x", Call("torch.arange", (Const(12),))),
         Step("noise", Call("torch.randn", _size(4, 5))),
         Step("cube", Call("torch.rand", _size(2, 3, 4))),
-        Step("bad", Call("torch.zeros", (Const(-1),))),
-        Step("after", Call("print", (Ref("bad"),))),
         Step("n", Const(3)),
+        Step("bad", Call("torch.zeros", (Const(-1),))),
+        Step("after", Call("torch.ones", (Const(2),))),
     ]
-    return Document(Recipe(steps))
+    return run_in_kernel(Document(Recipe(steps)))
 
 
 @pytest.fixture
@@ -48,8 +48,17 @@ def panel(qtbot, doc: Document) -> ViewerPanel:
     return p
 
 
-def _value(doc: Document, name: str) -> torch.Tensor:
-    return doc.run.value(name)
+def _select(doc: Document, name: str) -> None:
+    """Select ``name``'s step and wait for what the viewer asks the kernel."""
+    doc.select_name(name)
+    doc.settle()
+
+
+def _seeded(*steps: str) -> dict[str, torch.Tensor]:
+    """The tensors of the doc fixture's first steps, made here by torch with its seed."""
+    torch.manual_seed(0)
+    made = {"x": torch.arange(12), "noise": torch.randn(4, 5), "cube": torch.rand(2, 3, 4)}
+    return {k: made[k] for k in steps}
 
 
 def _cells(panel: ViewerPanel, role: int = Qt.ItemDataRole.DisplayRole) -> list[list[object]]:
@@ -60,7 +69,7 @@ def _cells(panel: ViewerPanel, role: int = Qt.ItemDataRole.DisplayRole) -> list[
 
 def test_grid_shows_the_selected_tensor(panel: ViewerPanel, doc: Document):
     assert panel.status_text() == "Select a step to see its value."
-    doc.select_name("x")
+    _select(doc, "x")
     assert panel.title_text() == "x"
     assert (panel.table_model.rowCount(), panel.table_model.columnCount()) == (1, 12)
     assert _cells(panel) == [[str(i) for i in range(12)]]
@@ -69,8 +78,8 @@ def test_grid_shows_the_selected_tensor(panel: ViewerPanel, doc: Document):
     assert "dtype: torch.int64" in panel.facts_text()
     assert "max 11" in panel.stats_text()
 
-    doc.select_name("noise")
-    t = _value(doc, "noise")
+    _select(doc, "noise")
+    t = _seeded("x", "noise")["noise"]
     assert (panel.table_model.rowCount(), panel.table_model.columnCount()) == (4, 5)
     assert _cells(panel) == [[f"{v:.4g}" for v in row] for row in t.tolist()]
     tip = panel.table_model.data(panel.table_model.index(2, 3), TOOLTIP)
@@ -80,76 +89,74 @@ def test_grid_shows_the_selected_tensor(panel: ViewerPanel, doc: Document):
 
 
 def test_nd_tensor_dims_choose_the_plane(panel: ViewerPanel, doc: Document):
-    doc.select_name("cube")
-    t = _value(doc, "cube")
+    _select(doc, "cube")
+    t = _seeded("x", "noise", "cube")["cube"]
     assert panel.dims_visible()
     assert panel.plane_dims == (1, 2, {0: 0})
     np.testing.assert_array_equal(panel.table_model.values, t[0].numpy())
 
     panel.rows_dim_box.setCurrentIndex(0)  # rows along dim 0: dim 1 gets an index box
+    doc.settle()
     assert panel.plane_dims == (0, 2, {1: 0})
     assert not panel.index_box(0).isVisibleTo(panel) and panel.index_box(1).isVisibleTo(panel)
     panel.index_box(1).setValue(2)
+    doc.settle()
     np.testing.assert_array_equal(panel.table_model.values, t[:, 2, :].numpy())
     tip = panel.table_model.data(panel.table_model.index(1, 3), TOOLTIP)
     assert str(tip).startswith("cube[1, 2, 3] = ")
 
     panel.cols_dim_box.setCurrentIndex(0)  # the dim the rows show: the two swap
+    doc.settle()
     assert panel.plane_dims == (2, 0, {1: 2})
     np.testing.assert_array_equal(panel.table_model.values, t[:, 2, :].T.numpy())
 
 
 def test_failed_and_plain_steps_show_their_status(panel: ViewerPanel, doc: Document):
-    doc.select_name("bad")
+    _select(doc, "bad")
     result = doc.run.result_for("bad")
     assert result is not None and result.error in panel.status_text()
-    assert panel.status_text().startswith("RuntimeError")
+    with pytest.raises(RuntimeError) as torch_error:
+        torch.zeros(-1)
+    assert panel.status_text() == f"RuntimeError: {torch_error.value}"
     assert not panel.body_visible()
     assert panel.table_model.rowCount() == 0
-    doc.select_name("after")
-    assert "'bad'" in panel.status_text()
-    doc.select_name("n")
-    assert panel.status_text() == "int: 3"
+    _select(doc, "after")  # python stopped at the error
+    assert panel.status_text() == "Not run: an earlier step stopped the run."
+    _select(doc, "n")
+    assert "n: int 3" in panel.status_text()
 
 
 def test_follows_evaluation(panel: ViewerPanel, doc: Document):
-    doc.select_name("x")
+    _select(doc, "x")
     doc.recipe.replace_step(1, Step("x", Call("torch.arange", (Const(3),))))
+    doc.settle()
     assert panel.table_model.columnCount() == 3
     doc.recipe.replace_step(1, Step("x", Call("torch.zeros", (Const(-2),))))
+    doc.settle()
     assert "RuntimeError" in panel.status_text()
 
 
-def test_large_tensor_opens_lazily_as_a_heatmap(qtbot):
-    doc = Document(Recipe([Step("big", Call("torch.rand", _size(4096, 4096)))]))
+def test_large_tensor_opens_as_a_heatmap_of_an_even_sample(qtbot, run_in_kernel):
+    """A 4096² tensor stays in the kernel: the heatmap gets an even sample of it, about
+    its own resolution (``HEATMAP_CELLS``), and the statistics of all of it."""
+    doc = run_in_kernel(Document(Recipe([Step(None, Call("torch.manual_seed", (Const(0),))),
+                                         Step("big", Call("torch.rand", _size(4096, 4096)))])))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
-    doc.select(0)
-    big = _value(doc, "big")
-    model = panel.table_model
+    _select(doc, "big")
+    torch.manual_seed(0)
+    big = torch.rand(4096, 4096)
     assert panel.mode == "heatmap"
-    # Statistics and the full heatmap image come from background jobs.
-    qtbot.waitUntil(lambda: not panel.stats_pending() and not panel.heatmap.pending())
-    assert (model.rowCount(), model.columnCount()) == (4096, 4096)
-    # The model reads the tensor's own memory and formats cells on demand only.
-    assert np.shares_memory(model.values, big.numpy())
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        corner = model.data(model.index(4095, 4095))
-        block = [model.data(model.index(r, c)) for r in range(40) for c in range(20)]
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    assert corner == f"{big[4095, 4095].item():.4g}"
-    assert len(block) == 800
-    assert grown < 1_000_000
-    assert not any(isinstance(v, (list, dict, tuple, set)) and len(v) > 100
-                   for v in vars(model).values())
+    step = sample_steps(4096, 4096, HEATMAP_CELLS)
+    assert step == (8, 8)  # 512 x 512 cells of 16.7 million
+    np.testing.assert_array_equal(panel.table_model.values, big[::8, ::8].numpy())
+    assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(big))
 
     panel.set_mode("grid")  # the user can switch back, and a new run keeps the choice
     doc.evaluate()
+    doc.settle()
     assert panel.mode == "grid"
+    assert panel.table_model.values.size <= MAX_PLANE_CELLS  # still a sample: 2 million
 
 
 def test_heatmap_handles_non_finite_and_constant_planes(qtbot):
@@ -167,32 +174,33 @@ def test_heatmap_handles_non_finite_and_constant_planes(qtbot):
     assert view.image_item.image is None
 
 
-def test_big_tensor_statistics_and_heatmap_follow_from_the_background(qtbot):
-    """Above a million elements the panel paints first; the numbers then match torch's."""
-    doc = Document(Recipe([Step("big", Call("torch.randn", _size(2048, 1100))),
-                           Step("small", Call("torch.ones", _size(3, 3)))]))
+def test_big_tensor_statistics_and_heatmap_come_from_the_kernel(qtbot, run_in_kernel):
+    """The panel shows the header at once; the numbers, asked of the kernel, match torch's."""
+    doc = run_in_kernel(Document(Recipe([
+        Step(None, Call("torch.manual_seed", (Const(0),))),
+        Step("big", Call("torch.randn", _size(2048, 1100))),
+        Step("small", Call("torch.ones", _size(3, 3)))])))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
-    doc.select(0)
-    big = _value(doc, "big")
-    assert panel.stats_pending() and panel.heatmap.pending()
-    qtbot.waitUntil(lambda: not panel.stats_pending() and not panel.heatmap.pending())
-    assert panel.stats_text() == "   ".join(
-        f"{k} {v}" for k, v in tensor_stats(big))
+    doc.select_name("big")
+    assert panel.stats_pending()  # asked: the answer comes later
+    doc.settle()
+    torch.manual_seed(0)
+    big = torch.randn(2048, 1100)
+    assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(big))
+    step_r, step_c = sample_steps(2048, 1100, HEATMAP_CELLS)
+    sample = big[::step_r, ::step_c]
+    qtbot.waitUntil(lambda: not panel.heatmap.pending())
     lo, hi = panel.heatmap.levels()
-    assert (lo, hi) == pytest.approx((big.min().item(), big.max().item()))
-    image = panel.heatmap.image_item.image
-    assert image.shape == (1024, 550)  # blocks of 2 x 2 cells
-    expected = torch.nn.functional.avg_pool2d(big[None, None], 2)[0, 0]
-    assert np.allclose(image, expected.numpy(), atol=1e-6)
+    assert (lo, hi) == pytest.approx((sample.min().item(), sample.max().item()))
 
-    # A newer selection makes a slower job's result stale: it never overwrites.
-    doc.select(0)
-    doc.select(1)
-    qtbot.waitUntil(lambda: not panel.stats_pending())
+    # A newer selection makes an older answer stale: it never overwrites.
+    doc.select_name("big")
+    doc.select_name("small")
+    doc.settle()
     assert "min 1" in panel.stats_text()
     assert wait_for_jobs()
-    QCoreApplication.processEvents()  # deliver the finished jobs' late results
+    QCoreApplication.processEvents()  # deliver any late results
     assert "min 1" in panel.stats_text()
 
 

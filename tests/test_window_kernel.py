@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer
 
 from app.kernel.budget import GIB
 from app.kernel.session import KernelSession
-from widgets.shell.kernel_hook import VIEW_QUERIES
+from widgets.common.kernel_hook import VIEW_QUERIES
 
 LONG_LOOP = "import torch\nx = torch.ones(3)\ntotal = 0\nfor i in range(10**6):\n" \
             "    total += i\nprint(total)\n"

@@ -1,20 +1,10 @@
 """Catalogue entries for the nn lessons: modules, ``nn.Parameter``, the comparisons they need,
-and the builtins that show results (``len``, ``list``).
-
-Also described here, as data, because they are callables a recipe may use but not ops on
-tensors: the module methods (``net.parameters()``, ``drop.eval()``, ``sd.keys()`` ...) in
-``MODULE_METHODS``, the Python functions behind the builtins in ``BUILTINS``, the module
-attributes a recipe may read in ``MODULE_VALUE_TYPES``, and how big a module's output is
-from its input in ``OUTPUT_SIZE`` (checked against the budget before torch runs it).
-"""
+and the builtins that show results (``len``, ``list``)."""
 
 from __future__ import annotations
 
-import torch
-from torch import nn
-
 from app.catalog import autograd, creation, ops
-from app.catalog.spec import Catalog, OpSpec, Param
+from app.catalog.spec import OpSpec, Param
 from app.i18n import QT_TRANSLATE_NOOP
 
 _DEVICE = Param("device", "device", None, keyword_only=True,
@@ -174,78 +164,6 @@ _BUILTIN: list[OpSpec] = [
                                        "list(net.parameters()), list(sd.keys())."),
            "list(torch.arange(3))", provenance="none"),
 ]
-
-#: The Python functions behind the builtins entries.
-BUILTINS = {"len": len, "list": list}
-#: ``list(t)`` of a tensor makes one tensor per row: at most this many.
-MAX_LIST_ITEMS = 100_000
-
-
-def _method(name: str, summary: str, *params: Param, receivers: tuple[type, ...] = (nn.Module,),
-            returns_self: bool = False) -> OpSpec:
-    return OpSpec(name, "Module", "module method", params, summary, f"net.{name}()",
-                  provenance="none",
-                  extra={"receivers": receivers, "returns_self": returns_self})
-
-
-_RECURSE = Param("recurse", "bool", True,
-                 doc=QT_TRANSLATE_NOOP("Param", "Include the submodules' too."))
-
-#: Methods a recipe may call on a module (``net.parameters()``), as ``Module.<name>``;
-#: ``keys``/``values``/``items`` also on a state_dict.
-MODULE_METHODS = Catalog([
-    _method("parameters", QT_TRANSLATE_NOOP("OpSpec", "The module's parameters, its submodules' "
-                                                      "included, one by one: wrap it in list() "
-                                                      "to see them."), _RECURSE),
-    _method("named_parameters", QT_TRANSLATE_NOOP("OpSpec", "(name, parameter) pairs: the names "
-                                                            "are the attribute paths, such as "
-                                                            "fc.weight."),
-                                Param("prefix", "str", ""), _RECURSE),
-    _method("buffers", QT_TRANSLATE_NOOP("OpSpec", "The module's buffers (register_buffer), its "
-                                                   "submodules' included."),
-            _RECURSE),
-    _method("state_dict", QT_TRANSLATE_NOOP("OpSpec", "Every parameter and persistent buffer by "
-                                                      "name: what torch.save stores. Plain "
-                                                      "tensor attributes are not in it."),
-            Param("prefix", "str", "", keyword_only=True),
-            Param("keep_vars", "bool", False, keyword_only=True)),
-    _method("train", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
-                                                 "training mode (Dropout drops); returns the "
-                                                 "module."),
-                     Param("mode", "bool", True), returns_self=True),
-    _method("eval", QT_TRANSLATE_NOOP("OpSpec", "Switches the module and its submodules to "
-                                                "evaluation mode (Dropout passes everything "
-                                                "through); returns the module."),
-                    returns_self=True),
-    _method("register_buffer", QT_TRANSLATE_NOOP("OpSpec", "Adds a tensor the module keeps and "
-                                                           "saves but does not train."),
-            Param("name", "str", doc=QT_TRANSLATE_NOOP("Param", "The attribute name.")),
-            Param("tensor", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The buffer's value.")),
-            Param("persistent", "bool", True,
-                  doc=QT_TRANSLATE_NOOP("Param", "Also save it in the state_dict."))),
-    _method("zero_grad", QT_TRANSLATE_NOOP("OpSpec", "Clears the .grad of every parameter."),
-            Param("set_to_none", "bool", True,
-                  doc=QT_TRANSLATE_NOOP("Param", "Set .grad to None instead of zeros."))),
-    _method("keys", QT_TRANSLATE_NOOP("OpSpec", "The names, in order."),
-                    receivers=(nn.ModuleDict, dict)),
-    _method("values", QT_TRANSLATE_NOOP("OpSpec", "The values, in order."),
-                      receivers=(nn.ModuleDict, dict)),
-    _method("items", QT_TRANSLATE_NOOP("OpSpec", "(name, value) pairs, in order."),
-                     receivers=(nn.ModuleDict, dict)),
-])
-
-#: Types of the values a recipe may read as a module's attribute (``lin.weight``,
-#: ``drop.p``, ``drop.training``): tensors, submodules and plain settings, never callables.
-MODULE_VALUE_TYPES = (torch.Tensor, nn.Module, bool, int, float, str, type(None), torch.dtype,
-                      torch.device)
-
-#: How a module's output size follows from its input's: (the input attribute the last
-#: dimension is divided by, or None to keep it; the attribute it is multiplied by).
-OUTPUT_SIZE: dict[type, tuple[str | None, str]] = {
-    nn.Linear: ("in_features", "out_features"),
-    nn.Embedding: (None, "embedding_dim"),
-}
-
 
 def _not_yet_described(specs: list[OpSpec]) -> list[OpSpec]:
     """``specs`` less those another catalogue module already has, so they never clash."""

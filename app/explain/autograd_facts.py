@@ -18,7 +18,7 @@ import torch
 from app.explain.autograd_nodes import shape_text
 from app.expr import Attr, Call, Ref, references, walk
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.evaluator import RecipeRun, StepResult
+from app.recipe.results import RecipeRun, StepResult
 
 
 @dataclass(frozen=True)

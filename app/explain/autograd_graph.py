@@ -43,7 +43,7 @@ from app.explain.autograd_nodes import (
     shape_text,
 )
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.evaluator import RecipeRun
+from app.recipe.results import RecipeRun
 
 __all__ = [
     "EDGE_KINDS", "FREED", "MAX_NODES", "NODE_KINDS", "AutogradGraph", "GradFacts", "GraphEdge",

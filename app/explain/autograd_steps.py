@@ -16,8 +16,8 @@ import torch
 from app.explain.autograd_facts import read_grad
 from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Recipe, Step
+from app.recipe.results import RecipeRun
 
 
 # -- backward ---------------------------------------------------------------------------------

@@ -8,8 +8,7 @@ again with the input put in, under ``torch.no_grad()`` where the recipe has them
 
 The window finds the chain and writes its steps as Python (``chain_texts``); the kernel,
 which holds the values, runs them (``function_of_texts``, from the ``derivative`` query
-of ``app.explain.kernel_queries``). ``function_of`` does the same with the window's own
-evaluator, for a recipe it ran itself.
+of ``app.explain.kernel_queries``).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from typing import Any
 import torch
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.evaluator import RecipeRun, evaluate_expr
 from app.recipe.model import Recipe, Step
 from app.recipe.writer import write_step
 
@@ -84,25 +82,6 @@ def chain_texts(recipe: Recipe, input_name: str, output_name: str) -> list[list]
     """``chain_of``'s steps as ``[python, under_no_grad]`` pairs, for the kernel."""
     return [[s.expr.text if s.is_code else write_step(s), s.block == "no_grad"]  # type: ignore
             for s in chain_of(recipe, input_name, output_name)[1]]
-
-
-def function_of(recipe: Recipe, run: RecipeRun, input_name: str,
-                output_name: str) -> Callable[[torch.Tensor], torch.Tensor]:
-    """``f(X)``: the steps from ``input_name`` to ``output_name`` with X put in, evaluated
-    by the window's evaluator; every other name keeps the value it had in ``run``."""
-    in_index, chain = chain_of(recipe, input_name, output_name)
-    base: dict[str, Any] = {}
-    chained = {id(s) for s in chain}
-    for j, step in enumerate(recipe.steps[:len(run.results)]):
-        if id(step) is id(chain[-1]):
-            break  # later steps may bind the names again: their values are not the chain's
-        if step.name and id(step) not in chained and run.results[j].ok and j != in_index:
-            base[step.name] = run.results[j].value
-
-    def run_step(step: Step, ns: dict[str, Any]) -> None:
-        ns[step.name] = evaluate_expr(step.expr, ns)  # type: ignore[index]
-    return _function([(s, s.block == "no_grad") for s in chain], base, input_name,
-                     output_name, run_step)
 
 
 def function_of_texts(namespace: dict[str, Any], input_name: str, output_name: str,
@@ -174,22 +153,11 @@ def derivative(kind: str, f: Callable[[torch.Tensor], torch.Tensor], x: torch.Te
     return hess.reshape(x.numel(), x.numel())
 
 
-def jacobian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
-                    output_name: str) -> torch.Tensor:
-    """d output / d input as a matrix: row i is output element i, column j input element j
-    (the window's own values)."""
-    return _matrix("jacobian", recipe, run, input_name, output_name)
-
-
-def hessian_matrix(recipe: Recipe, run: RecipeRun, input_name: str,
-                   output_name: str) -> torch.Tensor:
-    """Second derivatives of a one-element output with respect to every pair of input
-    elements: entry (i, j) is d²output / d input[i] d input[j] (the window's own values)."""
-    return _matrix("hessian", recipe, run, input_name, output_name)
-
-
-def _matrix(kind: str, recipe: Recipe, run: RecipeRun, input_name: str,
-            output_name: str) -> torch.Tensor:
-    f = function_of(recipe, run, input_name, output_name)
-    x = input_value(run.namespace.get(input_name), input_name)
-    return derivative(kind, f, x, run.namespace.get(output_name), output_name)
+def derivative_in(kind: str, namespace: dict[str, Any], input_name: str, output_name: str,
+                  chain: list[list]) -> torch.Tensor:
+    """``jacobian`` or ``hessian`` of ``output_name`` with respect to ``input_name``, the
+    steps of ``chain`` (``chain_texts``) run again on ``namespace``'s values (in the
+    kernel: its namespace); ``FunctionError`` says why there is none."""
+    f = function_of_texts(namespace, input_name, output_name, chain)
+    x = input_value(namespace.get(input_name), input_name)
+    return derivative(kind, f, x, namespace.get(output_name), output_name)

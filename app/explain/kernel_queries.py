@@ -22,6 +22,7 @@ Runs in the kernel process, on its reader thread; torch is imported there alread
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict
 from typing import Any
 
@@ -30,18 +31,38 @@ import torch
 from app.explain.autograd_data import facts_data, graph_data, text_data
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
-from app.explain.derivatives import (
-    FunctionError,
-    derivative,
-    function_of_texts,
-    input_value,
-)
+from app.explain.derivatives import FunctionError, derivative_in
 from app.explain.storage import as_tensor, covered, partner, storage_map
 from app.explain.timing import time_text
 from app.exports import tensor_csv, tensor_literal
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register
-from app.recipe.evaluator import RecipeRun
+from app.kernel.source import statements
+from app.recipe.model import Step
+from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.results import RecipeRun, StepResult
+
+
+def recipe_run(values: Values, run_id: int) -> RecipeRun:
+    """The run as the explanations read it: the steps of its text (how each value was
+    made: ``detach()``, ``backward()``...), those of the statements that ran ``ok``, and
+    its namespace."""
+    namespace = values.user_namespace(run_id)
+    finished = values.finished()
+    return RecipeRun([StepResult(step, "ok" if index in finished else "skipped")
+                      for step, index in _steps(values.source)], namespace)
+
+
+@functools.lru_cache(maxsize=4)
+def _steps(source: str) -> tuple[tuple[Step, int | None], ...]:
+    """The steps of ``source`` with the index of the statement each is in."""
+    try:
+        steps = read_recipe(source).steps
+        found = statements(source)[0]
+    except (RecipeError, SyntaxError):
+        return ()
+    return tuple((step, next((s.index for s in found if s.line <= (step.line or 0)
+                              <= s.end_line), None)) for step in steps)
 
 
 def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
@@ -49,8 +70,8 @@ def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
     if not isinstance(value, torch.Tensor):
         raise QueryError(f"{name} is not a tensor")
-    namespace = values.user_namespace(int(args.get("run", 0)))
-    run = RecipeRun(namespace=namespace)
+    run = recipe_run(values, int(args.get("run", 0)))
+    namespace = run.namespace
     graph = build_graph(value, run, name, saved=bool(args.get("saved")))
     out: dict[str, Any] = {"graph": graph_data(graph), "requires_grad": value.requires_grad,
                            "numel": value.numel(),
@@ -74,8 +95,7 @@ def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     shown = {n: as_tensor(namespace[n]) for n in (name, *(pair or ()))}
     for n, t in shown.items():
         data = encode(t) if t is not None else None
-        if data is not None:  # the window gives the copy the strides it has here
-            data["strides"] = list(t.stride())
+        if data is not None:
             out["tensors"][n] = data
     if pair is not None and all(shown[n] is not None and n in out["tensors"] for n in pair):
         out["mask"] = covered(shown[pair[0]], shown[pair[1]]).numpy().copy()
@@ -102,9 +122,8 @@ def _derivative(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     namespace = values.user_namespace(int(args.get("run", 0)))
     x_name, out_name = str(args["input"]), str(args["output"])
     try:
-        f = function_of_texts(namespace, x_name, out_name, list(args["chain"]))
-        x = input_value(namespace.get(x_name), x_name)
-        matrix = derivative(str(args["kind"]), f, x, namespace.get(out_name), out_name)
+        matrix = derivative_in(str(args["kind"]), namespace, x_name, out_name,
+                               list(args["chain"]))
     except FunctionError as e:
         return {"why": text_data(e.args[0])}
     except (RuntimeError, TypeError, ValueError) as e:

@@ -17,7 +17,7 @@ each node in turn, to the recipe tensors the expression reads:
 - ``"elementwise"`` ops map each output element to the broadcast-aligned operand
   elements, and ``"reduction"`` ops to every element along the reduced ``dim``.
 
-Everything is evaluated with ``app.recipe.evaluator``, so only catalogue entries run.
+Everything is worked out with ``app.explain.probe``, so only catalogue entries run.
 The caller's tensors are never modified and the global random state is kept.
 The forward pass lives in ``app.explain.provenance_nodes``, the rules for each kind of op
 in ``app.explain.provenance_rules``; this module walks the masks between them.

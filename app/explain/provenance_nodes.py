@@ -13,8 +13,8 @@ from typing import Any
 
 import torch
 
+from app.explain.probe import value_of
 from app.expr import Attr, BinOp, Call, Const, Expr, Ref, Seq, Slice, Subscript, UnaryOp
-from app.recipe.evaluator import evaluate_expr
 
 
 @dataclass
@@ -35,7 +35,7 @@ def forward(expr: Expr, namespace: dict[str, Any]) -> OpNode:
         return OpNode(expr, expr, [], expr.value)
     template, parts = _split(expr)
     operands = [forward(p, namespace) for p in parts]
-    value = evaluate_expr(template, local_namespace(operands))
+    value = value_of(template, local_namespace(operands))
     return OpNode(expr, template, operands, value)
 
 

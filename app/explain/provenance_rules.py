@@ -15,9 +15,9 @@ from typing import Any
 import torch
 
 from app.catalog import CATALOG
+from app.explain.probe import value_of
 from app.explain.provenance_nodes import OpNode, local_namespace, no_elements, tensors_in
 from app.expr import Attr, BinOp, Call, Ref, Seq, Subscript, UnaryOp
-from app.recipe.evaluator import evaluate_expr
 
 #: Offsets added to the ids in the two tracing runs; far above any real index, so an
 #: index or mask operand replaced by ids always fails, and exact in float64.
@@ -100,9 +100,9 @@ def _by_ids(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge
         if not tensors_in(child.value):
             continue
         try:
-            a = evaluate_expr(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
+            a = value_of(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
                 child.value, OFFSET_A)}))
-            b = evaluate_expr(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
+            b = value_of(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
                 child.value, OFFSET_B)}))
         except Exception:  # noqa: BLE001 - an index or a mask cannot be replaced by ids
             control.append(i)
@@ -165,7 +165,7 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
         data[f"_p{k}"] = _ids(value, OFFSET_A, start)
         start += sum(t.numel() for t in tensors_in(value))
     try:
-        base = tensors_in(evaluate_expr(node.template, local_namespace(node.operands, **data)))
+        base = tensors_in(value_of(node.template, local_namespace(node.operands, **data)))
     except Exception:  # noqa: BLE001
         return used
     flat = original.detach().contiguous().reshape(-1)
@@ -173,7 +173,7 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
         for changed in _changes(flat, pos):
             probe = changed.reshape(original.shape)
             try:
-                out = tensors_in(evaluate_expr(node.template, local_namespace(
+                out = tensors_in(value_of(node.template, local_namespace(
                     node.operands, **data, **{f"_p{i}": probe})))
             except Exception:  # noqa: BLE001 - not a valid index: try the other change
                 continue
@@ -212,7 +212,7 @@ def _by_grad(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edg
         with contextlib.suppress(Exception), torch.enable_grad():
             # clones are not leaves themselves, so in-place ops on them are allowed
             replace = {f"_p{k}": leaf.clone() for k, leaf in leaves.items()}
-            out = tensors_in(evaluate_expr(node.template,
+            out = tensors_in(value_of(node.template,
                                            local_namespace(node.operands, **replace)))
             total = sum(((o.double() * torch.rand(o.shape, dtype=torch.float64, generator=gen)
                           * m).sum() for o, m in zip(out, masks, strict=True)
@@ -272,8 +272,8 @@ def _by_reduction(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterato
         return
     bound = spec.bind(expr)
     ns = local_namespace(node.operands)
-    dim = evaluate_expr(bound["dim"], ns) if "dim" in bound else None
-    keepdim = bool(evaluate_expr(bound["keepdim"], ns)) if "keepdim" in bound else False
+    dim = value_of(bound["dim"], ns) if "dim" in bound else None
+    keepdim = bool(value_of(bound["keepdim"], ns)) if "keepdim" in bound else False
     source = bound.get(spec.receiver) if not (isinstance(expr, Call) and expr.is_method) \
         else expr.args[0]
     for i, child in enumerate(node.operands):

@@ -4,19 +4,18 @@ before it ran, and its output. Qt-free; used by ``widgets.explain.op_view`` and 
 
 from __future__ import annotations
 
-import contextlib
-import io
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import BinOp, Call, Expr, Ref, UnaryOp, walk
+from app.explain.probe import value_of
+from app.expr import BinOp, Call, Expr, Ref, UnaryOp
 from app.recipe.document import Document
-from app.recipe.evaluator import StepResult, evaluate, evaluate_expr
 from app.recipe.kernel_results import KernelValue
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Step
+from app.recipe.results import StepResult
 
 
 @dataclass
@@ -37,8 +36,6 @@ class StepView:
         The values of the names the step reads, as they were before it ran (copies).
     output : Any
         What the step produced (None when it failed).
-    live : dict
-        The same values uncopied (the output may share their memory).
     """
 
     index: int
@@ -48,8 +45,6 @@ class StepView:
     op: str
     inputs: dict[str, Any]
     output: Any
-    live: dict[str, Any] = field(default_factory=dict)
-    """The values themselves, not copies: to tell which tensors share memory."""
 
     def value_of(self, expr: Expr) -> Any:
         """The value of a sub-expression of the step, worked out on copies of the inputs."""
@@ -57,7 +52,7 @@ class StepView:
             return self.inputs.get(expr.name)
         namespace = {k: v.clone() if isinstance(v, torch.Tensor) else v
                      for k, v in self.inputs.items()}
-        return evaluate_expr(expr, namespace)
+        return value_of(expr, namespace)
 
     def operands(self) -> dict[str, Expr]:
         """The step's top-level operands by parameter name (``left``/``right`` for operators)."""
@@ -89,44 +84,19 @@ def make_step_view(doc: Document) -> StepView | None:
     step = result.step
     spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
     op = spec.name if spec is not None else (op_key(step.expr) or "")
-    if isinstance(result.value, KernelValue):  # run in the kernel: its copies, if any
-        live, output = result.value.inputs, result.value.output
-        return StepView(i, step, result, spec, op, dict(live), output, live)
-    live, output = _values_at(doc, i, result)
-    return StepView(i, step, result, spec, op, {n: _copy(v) for n, v in live.items()},
-                    output, live)
-
-
-def _values_at(doc: Document, i: int, result: StepResult) -> tuple[dict[str, Any], Any]:
-    """The values step ``i`` read, as they were before it ran, and its output.
-
-    The evaluator keeps live tensors, so an in-place op at or after step ``i`` changes
-    what the run holds; then the recipe up to the step is run again.
-    """
-    step = result.step
-    if not any(_in_place(s.expr) for s in doc.recipe.steps[i:]):
-        values: dict[str, Any] = {}
-        for r in doc.run.results[:i]:  # the last binding before the step wins
-            if r.step.name in step.reads and r.ok:
-                values[r.step.name] = r.value
-        return {n: values[n] for n in step.reads if n in values}, result.value
-    # an in-place op changed the live tensors since: run the recipe up to here again
-    prefix = evaluate(Recipe(doc.recipe.steps[:i]), stdout=io.StringIO())
-    namespace = prefix.namespace
-    inputs = {n: namespace[n] for n in step.reads if n in namespace}
-    before = {n: _copy(v) for n, v in inputs.items()}  # the step may change them
-    output = None
-    if result.ok and tensor_parts(result.value):
-        block = torch.no_grad() if step.block == "no_grad" else contextlib.nullcontext()
-        with contextlib.suppress(Exception), block:
-            output = evaluate_expr(step.expr, dict(namespace))
-    return before, output
+    if not isinstance(result.value, KernelValue):  # not run (yet): nothing to show
+        return StepView(i, step, result, spec, op, {}, None)
+    # the kernel's copies of what the step read, before it ran, and of what it made (small
+    # values only: ``app.kernel.mirror``)
+    return StepView(i, step, result, spec, op,  # copies: a view may change what it is given
+                    {n: _copy(v) for n, v in result.value.inputs.items()},
+                    _copy(result.value.output))
 
 
 def _copy(value: Any) -> Any:
-    """A detached copy of a tensor, or of each tensor in a list or tuple."""
+    """A copy of a tensor (``requires_grad`` kept), or of each tensor in a list or tuple."""
     if isinstance(value, torch.Tensor):
-        return value.detach().clone()
+        return value.detach().clone().requires_grad_(value.requires_grad)
     if isinstance(value, (list, tuple)):
         return type(value)(_copy(v) for v in value)
     return value
@@ -139,12 +109,6 @@ def tensor_parts(value: Any) -> list[tuple[int | None, torch.Tensor]]:
     if isinstance(value, (list, tuple)):
         return [(k, v) for k, v in enumerate(value) if isinstance(v, torch.Tensor)]
     return []
-
-
-def _in_place(expr: Expr) -> bool:
-    """Whether ``expr`` calls an op that changes its tensor in place (``add_``)."""
-    return any(isinstance(n, Call) and (spec := CATALOG.get(n.op)) is not None
-               and spec.in_place for n in walk(expr))
 
 
 def op_key(expr: Expr) -> str | None:

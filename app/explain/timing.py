@@ -1,26 +1,23 @@
 """Time one recipe step on every device, with ``torch.utils.benchmark``.
 
-Qt-free. The inputs of the step are worked out once, copied to each device, and
-the step's expression alone is timed there. ``torch.utils.benchmark.Timer`` warms
+Qt-free; runs in the kernel (``app.explain.kernel_queries``), where the recipe's values
+are. The inputs of the step are copied to each device, and the step's expression alone
+is timed there. ``torch.utils.benchmark.Timer`` warms
 up, picks how many runs make a measurement, and synchronises CUDA around each
 block, so asynchronous GPU launches are not mistaken for finished work.
 """
 
 from __future__ import annotations
 
-import io
 import timeit
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
 from app.catalog import CATALOG
-from app.devices import Device
 from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp
-from app.recipe.evaluator import evaluate, evaluate_expr
-from app.recipe.model import Recipe
 
 #: Seconds of measuring per device; Timer repeats the step until it has this much.
 DEFAULT_MIN_RUN_TIME = 0.2
@@ -61,79 +58,6 @@ class TimingError(ValueError):
     """The step cannot be timed: it is not an expression, or its inputs failed."""
 
 
-def time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
-              min_run_time: float = DEFAULT_MIN_RUN_TIME,
-              inputs: Mapping[str, Any] | None = None,
-              progress: Callable[[int, int, str], None] | None = None) -> list[Timing]:
-    """Measure step ``index`` of ``recipe`` on every device in ``devices``.
-
-    Parameters
-    ----------
-    recipe : Recipe
-        The recipe; only steps before ``index`` are evaluated, once, for the inputs.
-    index : int
-        The step to time.
-    devices : sequence of Device or str
-        Where to time it, such as ``app.devices.available_devices()``.
-    min_run_time : float
-        Seconds of measurement per device (after warm-up).
-    inputs : mapping, optional
-        The values of the names the step reads, when the caller has them already; they
-        are copied, never changed (in-place ops run on the copies).
-    progress : callable, optional
-        Called as ``progress(i, n, device)`` before timing on each device.
-
-    Returns
-    -------
-    list of Timing
-        One per device, in order. A device where the step raises gets a ``Timing`` with
-        the message in ``error``.
-
-    Raises
-    ------
-    TimingError
-        The step is a ``print`` or seed call, or an input it reads could not be computed.
-    """
-    steps = iter_time_step(recipe, index, devices, min_run_time=min_run_time, inputs=inputs)
-    while True:
-        try:
-            i, n, device = next(steps)
-        except StopIteration as end:
-            return end.value
-        if progress is not None:
-            progress(i, n, device)
-
-
-def iter_time_step(recipe: Recipe, index: int, devices: Sequence[Device | str], *,
-                   min_run_time: float = DEFAULT_MIN_RUN_TIME,
-                   inputs: Mapping[str, Any] | None = None,
-                   ) -> Generator[tuple[int, int, str], None, list[Timing]]:
-    """:func:`time_step` as a generator: yields ``(i, n, device)`` before timing on each
-    device, and returns the list of ``Timing``.
-
-    A caller that stops iterating stops the measurement between two devices (a
-    background job cancelled at a ``yield``). ``TimingError`` is raised by the first
-    ``next``.
-    """
-    step = recipe.steps[index]
-    expr = step.expr
-    if isinstance(expr, Call) and expr.op in UNTIMED_OPS:
-        raise TimingError(f"{expr.op} steps are not timed")
-    if inputs is None:
-        inputs = _inputs_run(recipe, index)
-    missing = [n for n in step.reads if n not in inputs]
-    if missing:
-        raise TimingError(f"'{missing[0]}' could not be computed, so this step cannot run")
-    out: list[Timing] = []
-    for i, device in enumerate(devices):
-        device_id = device.id if isinstance(device, Device) else str(device)
-        yield i, len(devices), device_id
-        local = on_device(expr, device_id)
-        out.append(_time_on(lambda ns, e=local: evaluate_expr(e, ns),
-                            {n: inputs[n] for n in step.reads}, device_id, min_run_time))
-    return out
-
-
 def time_text(text: str, namespace: Mapping[str, Any], reads: Sequence[str], device: str,
               min_run_time: float = DEFAULT_MIN_RUN_TIME) -> Timing:
     """Time the Python expression ``text`` on ``device`` (in the kernel, where the
@@ -145,11 +69,6 @@ def time_text(text: str, namespace: Mapping[str, Any], reads: Sequence[str], dev
         return Timing(device, float("nan"), float("nan"), 0, str(e))
     return _time_on(lambda ns: eval(code, ns), dict(namespace), device,  # noqa: S307
                     min_run_time, moved=set(reads))
-
-
-def _inputs_run(recipe: Recipe, index: int) -> dict[str, Any]:
-    """The names bound by the steps before ``index`` (their prints are swallowed)."""
-    return evaluate(Recipe(recipe.steps[:index]), stdout=io.StringIO()).namespace
 
 
 def _time_on(run_once: Callable[[dict[str, Any]], Any], inputs: dict[str, Any], device: str,

@@ -239,7 +239,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
             start = 0
     runner = Runner(message.path, message.source, user_code=_user_code,
                     module=window.module if start else None, parsed=parsed)
-    values.start(message.run_id, keep_before=start)
+    values.start(message.run_id, keep_before=start, source=message.source)
     taps = [Tap("stdout"), Tap("stderr")]
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = taps
@@ -287,16 +287,20 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         before = user_names(runner.namespace)
         form = mirror.get(str(i))
         inputs = copy_values(runner.namespace, form.get("reads", [])) if form else None
-        outcome = runner.run_statement(i, record_loops=True)
+        outcome = runner.run_statement(i, record_loops=True,
+                                       keep_value=bool(form) and not form.get("name"))
         flusher.flush()
         bound = changed(before, runner.namespace)[:MAX_NAMES]
         values.keep(i, runner.namespace, bound)
         names = {name: summarize(runner.namespace[name]) for name in bound}
         copied = None
-        if form:
+        if form:  # the value it bound, or a bare call's (``x.add_(1)``)
             name = form.get("name")
-            copied = {"inputs": inputs, "output": copy_value(runner.namespace[name])
-                      if outcome.error is None and name in runner.namespace else None}
+            output = outcome.value if not name else runner.namespace.get(name)
+            copied = {"inputs": inputs,
+                      "output": copy_value(output) if outcome.error is None else None}
+            outcome.value = None  # python keeps no bare value, nor does the kernel
+            del output
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
                                        outcome.loop, copied))

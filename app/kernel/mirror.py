@@ -5,8 +5,9 @@ statement. To show it element by element, the window needs the values it read, a
 were before it ran, and the value it made: the kernel copies them (``snapshot`` before
 the statement, ``encode`` after) when they are small, and they travel as plain data,
 numpy arrays as raw frames (``protocol``). ``decode`` makes torch tensors of them again
-in the window. Anything larger than ``MIRROR_CELLS`` cells, or of a kind plain data
-cannot hold, is left out: the views ask the kernel about it instead.
+in the window, with the strides they have in the kernel. Anything larger than
+``MIRROR_CELLS`` cells, or of a kind plain data cannot hold, is left out: the views ask
+the kernel about it instead.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _tensor(torch: Any, t: Any) -> dict | None:
     except (RuntimeError, TypeError, NotImplementedError):
         return None
     return {"tensor": array, "dtype": dtype, "requires_grad": bool(t.requires_grad),
-            "device": str(t.device)}
+            "device": str(t.device), "strides": list(t.stride())}
 
 
 def snapshot(namespace: dict[str, Any], names: list[str]) -> dict[str, dict]:
@@ -95,6 +96,22 @@ def decode(data: dict | None) -> Any:
     t = torch.from_numpy(data["tensor"])
     if isinstance(dtype, torch.dtype) and t.dtype != dtype:
         t = t.to(dtype)
+    t = _strided(torch, t, data.get("strides"))
     if data.get("requires_grad") and (t.is_floating_point() or t.is_complex()):
         t.requires_grad_(True)
     return t
+
+
+def _strided(torch: Any, t: Any, strides: list[int] | None) -> Any:
+    """The copy ``t`` laid out with the strides the tensor has in the kernel (a
+    transpose's, a slice's: its values alone come back contiguous); as it is when they
+    overlap (an expanded tensor) or would need far more memory than its elements."""
+    if not strides or tuple(strides) == t.stride() or 0 in strides or len(strides) != t.ndim:
+        return t
+    span = 1 + sum((n - 1) * abs(s) for n, s in zip(t.shape, strides, strict=True))
+    if span > 4 * max(1, t.numel()):
+        return t
+    try:
+        return torch.empty_strided(t.shape, tuple(strides), dtype=t.dtype).copy_(t)
+    except RuntimeError:
+        return t

@@ -44,13 +44,20 @@ class Values:
         self._lock = threading.Lock()
         #: The run's namespace itself (names a graph's leaves, as the recipe calls them).
         self.namespace: dict[str, Any] = {}
+        #: The text the run runs (its steps tell the explanations how a value was made).
+        self.source = ""
 
-    def start(self, run_id: int, keep_before: int = 0) -> None:
-        """A new run: statements from ``keep_before`` on will report again."""
+    def start(self, run_id: int, keep_before: int = 0, source: str = "") -> None:
+        """A new run of ``source``: statements from ``keep_before`` on will report again."""
         with self._lock:
-            self.run_id = run_id
+            self.run_id, self.source = run_id, source
             self._by_statement = {i: v for i, v in self._by_statement.items()
                                   if i < keep_before}
+
+    def finished(self) -> set[int]:
+        """The statements of the run that have run (their values are kept)."""
+        with self._lock:
+            return set(self._by_statement)
 
     def keep(self, index: int, namespace: dict[str, Any], names: list[str]) -> None:
         with self._lock:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any
 
 from app.kernel import loops
 from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
@@ -46,6 +47,7 @@ class Outcome:
     error_line: int | None = None
     exit_code: int | None = None
     loop: dict | None = None  # a recorded top-level loop's report (``app.kernel.loops``)
+    value: Any = None  # an expression statement's value, when asked for (``keep_value``)
 
 
 class Runner:
@@ -97,26 +99,35 @@ class Runner:
         if sys.path and sys.path[0] != folder:
             sys.path[0] = folder
 
-    def run_statement(self, i: int, record_loops: bool = False) -> Outcome:
+    def run_statement(self, i: int, record_loops: bool = False,
+                      keep_value: bool = False) -> Outcome:
         """Run statement ``i``; exceptions become the ``Outcome`` (python's traceback printed).
 
         With ``record_loops``, a top-level ``for``/``while`` also reports its iterations
-        (``Outcome.loop``; the window's runs only, never ``tensor-lab run``).
+        (``Outcome.loop``; the window's runs only, never ``tensor-lab run``). With
+        ``keep_value``, an expression statement's value is kept in ``Outcome.value``
+        (python drops it; the window shows what ``x.add_(1)`` made).
         """
         statement, node = self.statements[i], self._nodes[i]
         outcome = Outcome(statement)
         start = time.perf_counter()
         recorder = None
+        expression = keep_value and isinstance(node, ast.Expr)
         if record_loops and loops.is_loop(node):
             rewritten, names, counter = loops.instrument(node)
             recorder = loops.LoopRecorder(self.namespace, names, counter)
             code = compile(ast.Module(body=rewritten, type_ignores=[]), self.filename,
                            "exec", flags=self.flags, dont_inherit=True)
+        elif expression:
+            code = compile(ast.Expression(node.value), self.filename,  # type: ignore[attr-defined]
+                           "eval", flags=self.flags, dont_inherit=True)
         else:
             code = compile_statement(node, self.filename, self.flags)
         try:
             with self.user_code():
-                if recorder is None:
+                if expression:
+                    outcome.value = eval(code, self.namespace)  # noqa: S307 - the user's code
+                elif recorder is None:
                     exec(code, self.namespace)
                 else:
                     try:

@@ -8,6 +8,10 @@ kernel answers it as soon as the statement it names is done. The answer waits he
 until the view asks (or goes to the view at once if it asked first), and the document
 holds an edit's repaint until the answers about the statements done have come: one
 repaint shows the result and what the views ask of it.
+
+An answer tells the state as the statements done so far left it. Once a later
+statement is done (a ``backward()`` fills in ``.grad``, an ``add_`` changes a tensor),
+a kept answer may be stale: a view that asks then is answered by the kernel anew.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ class Answers:
     def __init__(self) -> None:
         self.asked: dict[int, Callback] = {}
         self._standing: dict[str, dict] = {}  # kind: the last args asked, but the run
-        self._early: dict[str, tuple[dict, str]] = {}  # answered before anyone asked
+        #: Answered before anyone asked: the answer, and the last statement done then.
+        self._early: dict[str, tuple[dict, str, int]] = {}
+        self._done = -1  # the last statement of the run done
         self._prefetched: dict[int, tuple[str, str, dict]] = {}  # id: key, kind, args
         self._waiting: dict[str, list[Callback]] = {}  # key: views that asked already
 
@@ -46,8 +52,9 @@ class Answers:
         if kind in STANDING and "run" in args:
             self._standing[kind] = {k: v for k, v in args.items() if k != "run"}
         key = _key(kind, args)
-        if key in self._early:
-            on_answer(*self._early.pop(key))
+        early = self._early.pop(key, None)
+        if early is not None and early[2] == self._done:  # no statement done since
+            on_answer(early[0], early[1])
         elif key in self._waiting:
             self._waiting[key].append(on_answer)
         else:
@@ -59,6 +66,7 @@ class Answers:
         self._early.clear()
         self._prefetched.clear()
         self._waiting.clear()
+        self._done = -1
         asked, self._standing = self._standing, {}  # a view that stops asking is dropped
         return [(kernel.reserve_query_id(), kind, args) for kind, args in asked.items()]
 
@@ -76,13 +84,17 @@ class Answers:
         if early is not None:
             waiting = self._waiting.pop(early[0], [])
             if not waiting:
-                self._early[early[0]] = (data, error)
+                self._early[early[0]] = (data, error, self._done)
             for on_answer in waiting:
                 on_answer(data, error)
             return
         on_answer = self.asked.pop(query_id, None)
         if on_answer is not None:
             on_answer(data, error)
+
+    def step_done(self, index: int) -> None:
+        """Statement ``index`` of the run is done: answers kept from before are stale."""
+        self._done = index
 
     def coming(self, done: int) -> bool:
         """Whether answers about statements up to ``done`` are still on their way."""

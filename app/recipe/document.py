@@ -7,7 +7,6 @@ knows a view exists.
 from __future__ import annotations
 
 import codecs
-import io
 import os
 import tempfile
 import time
@@ -16,10 +15,10 @@ from collections.abc import Callable
 from psygnal import Signal
 
 from app.recipe.answers import Answers
-from app.recipe.evaluator import RecipeRun, StepResult, evaluate
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
 from app.recipe.reader import read_bytes, read_recipe
+from app.recipe.results import RecipeRun, StepResult
 from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR
 
@@ -69,8 +68,8 @@ class Document:
         self.held = False
         #: Why the open file cannot be read as Python (``open_unreadable``), or None.
         self.problem: str | None = None
-        #: The window's kernel (``app.kernel.session.KernelSession``), or None: then code
-        #: steps wait. ``work_folder`` is where an unsaved recipe runs.
+        #: The window's kernel (``app.kernel.session.KernelSession``), or None: then the
+        #: steps wait for one. ``work_folder`` is where an unsaved recipe runs.
         self.kernel = None
         self.work_folder = os.path.join(tempfile.gettempdir(), "tensor-lab-work")
         #: The kernel run under way, or None; how the last one ended (an ``Ended``).
@@ -96,30 +95,25 @@ class Document:
     def evaluate(self, resume: bool = False) -> RecipeRun:
         """Run the recipe again and tell the views (while held: an empty run, nothing runs).
 
-        With a kernel (the window's), the kernel runs it all and its reports fill the run
-        in; ``resume`` (an edit): it may go on from the first changed statement. Without
-        one, the core's evaluator runs the forms here (tests and the panels' demos).
+        The kernel (the window's) runs it all and its reports fill the run in; ``resume``
+        (an edit): it may go on from the first changed statement. Until a kernel is
+        attached, every step waits for it (``kernel``); the window's kernel hook runs the
+        document when it attaches one.
         """
         if self.held:
             self.run, self.output = RecipeRun(), ""
             self._forget_kernel_run()
             self.evaluated.emit(self.run)
             return self.run
-        if self.kernel is not None:  # the window's one way to run: its kernel runs it all
-            before, self.run = self.run, RecipeRun(
-                [StepResult(step, "kernel") for step in self.recipe.steps])
-            self._run_in_kernel(resume)
-            # An edit of a step shows when its results come: one repaint, and no blank
-            # frame between the old values and the new (``show_pending`` if they are slow).
-            same = resume and len(before.results) == len(self.run.results) > 0
-            self.waiting_since = time.monotonic() if same and self.kernel_run else None
-            if self.waiting_since is None:
-                self.evaluated.emit(self.run)
-            return self.run
-        out = io.StringIO()
-        self.run = evaluate(self.recipe, stdout=out)
-        self.output = out.getvalue()
-        self.evaluated.emit(self.run)
+        before, self.run = self.run, RecipeRun(
+            [StepResult(step, "kernel") for step in self.recipe.steps])
+        self._run_in_kernel(resume)
+        # An edit of a step shows when its results come: one repaint, and no blank
+        # frame between the old values and the new (``show_pending`` if they are slow).
+        same = resume and len(before.results) == len(self.run.results) > 0
+        self.waiting_since = time.monotonic() if same and self.kernel_run else None
+        if self.waiting_since is None:
+            self.evaluated.emit(self.run)
         return self.run
 
     # -- the kernel ----------------------------------------------------------------------------
@@ -203,6 +197,7 @@ class Document:
                     changed |= self.waiting_since is None  # else with the edit's result
                 if isinstance(event.message, protocol.StepDone):
                     self._done_upto = event.message.index
+                    self._answers.step_done(event.message.index)
                 before = state.progress
                 changed |= state.apply(event.message)
                 moved |= state.progress is not before

@@ -24,15 +24,17 @@ never executes, imports or compiles a recipe.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.expr import Call, walk
+from app.catalog import CATALOG
+from app.expr import Call, Code, walk
 from app.recipe.model import Recipe
-from app.recipe.modules import MODULE_CALL, ModuleDef
 from app.recipe.reader import RecipeError, read_recipe_file
 from app.resources import RECIPES_DIR
 
@@ -46,7 +48,7 @@ ERROR_MARKER = "Error lesson: this recipe stops with an error on purpose."
 #: The same line in the Chinese half.
 ERROR_MARKER_ZH = "错误课：本课的配方故意以一个错误结束。"
 #: Calls every recipe makes that say nothing about its lesson.
-_PLUMBING = frozenset({"print", "torch.manual_seed", MODULE_CALL})
+_PLUMBING = frozenset({"print", "torch.manual_seed"})
 
 _CATEGORY_LINE = re.compile(r"^\s*Category\s*:\s*(?P<name>\S.*?)\s*$", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -133,17 +135,46 @@ def for_display(text: str) -> str:
 def ops_used(recipe: Recipe) -> tuple[str, ...]:
     """The catalogue keys a recipe calls (``torch.gather``, ``Tensor.view``), in order.
 
-    ``print``, ``torch.manual_seed`` and calls of modules (``lin(x)``) are left out; calls
-    inside module classes count.
+    ``print`` and ``torch.manual_seed`` are left out. A code step's calls count where
+    the catalogue knows them (``nn.Conv2d`` in a class, ``.backward()`` in a loop): read
+    from its text with ``ast``, never run.
     """
     found: dict[str, None] = {}
     for step in recipe.steps:
-        exprs = step.expr.expressions() if isinstance(step.expr, ModuleDef) else (step.expr,)
-        for expr in exprs:
-            for node in walk(expr):
-                if isinstance(node, Call) and node.op not in _PLUMBING:
-                    found[node.op] = None
+        keys = _code_calls(step.expr.text) if isinstance(step.expr, Code) else (
+            node.op for node in walk(step.expr) if isinstance(node, Call))
+        for key in keys:
+            if key not in _PLUMBING:
+                found[key] = None
     return tuple(found)
+
+
+#: nn.Module's methods that lessons teach, found by name in code (``Module.<name>``).
+MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "state_dict",
+                            "load_state_dict", "register_buffer", "train", "eval",
+                            "zero_grad", "forward"})
+
+
+def _code_calls(text: str) -> Iterable[str]:
+    """The catalogue keys the calls in ``text`` name: ``torch.x``, ``nn.X``, ``F.x``
+    (however the module is spelled), tensor and module methods (``Tensor.x``)."""
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        path = ast.unparse(node.func) if len(text) < 100_000 else ""
+        for long, short in (("torch.nn.functional.", "F."), ("torch.nn.", "nn.")):
+            path = short + path[len(long):] if path.startswith(long) else path
+        if CATALOG.get(path) is not None:
+            yield path
+            continue
+        if CATALOG.get(f"Tensor.{node.func.attr}") is not None:  # x.view(...)
+            yield f"Tensor.{node.func.attr}"
+        elif node.func.attr in MODULE_METHODS:  # net.zero_grad()
+            yield f"Module.{node.func.attr}"
 
 
 @dataclass(frozen=True)

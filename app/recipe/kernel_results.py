@@ -19,8 +19,8 @@ from app.kernel import protocol
 from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
 from app.kernel.summary import summarize
-from app.recipe.evaluator import RecipeRun, StepResult
 from app.recipe.model import Recipe
+from app.recipe.results import RecipeRun, StepResult
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
 OUTPUT_LIMIT = 256 * 1024
@@ -129,11 +129,11 @@ class KernelRunState:
 
     def mirror_requests(self) -> dict[str, dict]:
         """For ``KernelSession.run``: the statements that are one form step each, with
-        the names the step reads and the name it binds."""
+        the names the step reads and the name it binds (None for a bare call)."""
         out = {}
         for index, steps in self.steps_of.items():
             step = self.run.results[steps[0]].step if len(steps) == 1 else None
-            if step is None or step.name is None or step.is_code:
+            if step is None or step.is_code:
                 continue
             out[str(index)] = {"reads": list(step.reads), "name": step.name}
         return out

@@ -1,21 +1,24 @@
 """Read a recipe file: Python text parsed with ``ast`` into steps, never executed.
 
-Anything outside the recipe subset is refused with a ``RecipeError`` naming the
-line, the column and the reason. Nothing in the file is run, imported or compiled
-to bytecode: the only thing done with its text is ``ast.parse``.
+Each top-level statement is a step. One the forms can show, such as
+``y = torch.tril(x, diagonal=1)`` (catalogue calls, operators and indexing, on
+literals and the names of earlier steps), is a form step: its expression becomes
+``app.expr`` nodes, and the places of its literals are kept so that a form edit
+rewrites just them. Any other statement is a code step, kept as its exact text:
+only the kernel runs it. A file that cannot be read as Python (a syntax error, not
+UTF-8 text, binary, too large) is refused with a ``RecipeError`` naming the line
+and the reason. Nothing in the file is run, imported or compiled to bytecode: the
+only thing done with its text is ``ast.parse``.
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import warnings
-from collections.abc import Iterable, Iterator
 
 import torch
 
 from app.catalog import CATALOG
-from app.catalog.nn import MODULE_METHODS
 from app.expr import (
     TENSOR_ATTRIBUTES,
     Attr,
@@ -32,7 +35,6 @@ from app.expr import (
 from app.kernel.source import first_line, node_text
 from app.recipe.code_steps import code_step
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
-from app.recipe.modules import MODULE_CALL, MODULE_CLASS_NAMES, read_class
 from app.training import script as training_script
 from app.training.settings import TrainingSettings
 
@@ -58,39 +60,6 @@ BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
            ast.GtE: ">="}
 UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
-
-_FORBIDDEN = {
-    ast.Lambda: "lambdas are not allowed in recipes",
-    ast.For: "loops are not allowed in recipes",
-    ast.AsyncFor: "loops are not allowed in recipes",
-    ast.While: "loops are not allowed in recipes",
-    ast.FunctionDef: "function definitions are not allowed in recipes",
-    ast.AsyncFunctionDef: "function definitions are not allowed in recipes",
-    ast.ClassDef: "class definitions are not allowed in recipes",
-    ast.If: "if statements are not allowed in recipes",
-    ast.Try: "try statements are not allowed in recipes",
-    ast.Delete: "del is not allowed in recipes",
-    ast.Global: "global is not allowed in recipes",
-    ast.Nonlocal: "nonlocal is not allowed in recipes",
-    ast.ListComp: "comprehensions are not allowed in recipes",
-    ast.SetComp: "comprehensions are not allowed in recipes",
-    ast.DictComp: "comprehensions are not allowed in recipes",
-    ast.GeneratorExp: "generator expressions are not allowed in recipes",
-    ast.JoinedStr: "f-strings are not allowed in recipes",
-    ast.Dict: "dicts are not allowed in recipes, except as nn.ModuleDict's argument",
-    ast.Set: "sets are not allowed in recipes",
-    ast.BoolOp: "'and'/'or' are not allowed in recipes",
-    ast.IfExp: "conditional expressions are not allowed in recipes",
-    ast.NamedExpr: "':=' is not allowed in recipes",
-    ast.Await: "await is not allowed in recipes",
-    ast.Yield: "yield is not allowed in recipes",
-    ast.AugAssign: "augmented assignment (+=) is not allowed: write the in-place method, "
-                   "for example x.add_(1)",
-    ast.Raise: "raise is not allowed in recipes",
-    ast.Assert: "assert is not allowed in recipes",
-    ast.Starred: "* unpacking is not allowed in recipes",
-}
-
 
 class RecipeError(ValueError):
     """A file that is not a recipe, with where and why.
@@ -180,10 +149,6 @@ class _Reader:
         self.step_spans: list[tuple[Span, ...]] = []
         self.imported: set[str] = set()
         self.bound: set[str] = set()
-        #: Names bound to what may be an nn.Module, and to recipe classes: they may be called.
-        self.modules: set[str] = set()
-        self.classes: set[str] = set()
-        self.in_method = False
         self.literals = 0
         self.training: TrainingSettings | None = None
         self.warnings: list[str] = []
@@ -200,7 +165,7 @@ class _Reader:
             saved = self.state()
             try:
                 steps.extend(self.statement(stmt, ""))
-            except RecipeError:  # not a form: a code step, kept as its text
+            except NotAForm:  # Python the forms cannot show: a code step, kept as its text
                 self.restore(saved)
                 steps.append(self.code(stmt))
         return Recipe(steps, docstring, self.training)
@@ -212,19 +177,19 @@ class _Reader:
                          self.comment_above_line(first))
         step = Step(None, step.expr, step.comment, "", first)
         for name in step.expr.binds:  # type: ignore[union-attr]
-            self.bind(name, None)
+            self.bind(name)
             if name in IMPORTS.values():
                 self.imported.add(name)
         self.step_spans.append(())
         return step
 
     def state(self) -> tuple:
-        return (set(self.imported), set(self.bound), set(self.modules), set(self.classes),
-                self.literals, self.training, list(self.warnings), len(self.step_spans))
+        return (set(self.imported), set(self.bound), self.literals, self.training,
+                list(self.warnings), len(self.step_spans))
 
     def restore(self, state: tuple) -> None:
-        (self.imported, self.bound, self.modules, self.classes, self.literals, self.training,
-         self.warnings, kept) = state
+        (self.imported, self.bound, self.literals, self.training, self.warnings,
+         kept) = state
         del self.step_spans[kept:]
 
     def statement(self, node: ast.stmt, block: str) -> list[Step]:
@@ -236,99 +201,37 @@ class _Reader:
         if training_script.is_settings(node):
             self.settings(node, block)  # type: ignore[arg-type]
             return []
-        if isinstance(node, ast.ClassDef):
-            return [self.class_(node, block)]
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
-                raise _err(node, "assign to one plain name, for example y = x.view(3, 4)")
+                raise _code(node, "assign to one plain name, for example y = x.view(3, 4)")
             name = node.targets[0].id
             if name in RESERVED_NAMES or name.startswith("__"):
-                raise _err(node.targets[0], f"'{name}' cannot be assigned in a recipe")
+                raise _code(node.targets[0], f"'{name}' cannot be assigned in a recipe")
             expr = self.form_expr(node.value)
-            self.bind(name, node.value)
+            self.bind(name)
             return [Step(name, expr, self.comment_above(node), block, node.lineno)]
         if isinstance(node, ast.Expr):
             if not isinstance(node.value, ast.Call):
-                raise _err(node, "a bare expression does nothing: assign it to a name")
+                raise _code(node, "a bare expression does nothing: assign it to a name")
             return [Step(None, self.form_expr(node.value), self.comment_above(node), block,
                          node.lineno)]
         if isinstance(node, ast.Pass):
             return []
-        raise _err(node, _FORBIDDEN.get(type(node),
-                                        f"'{type(node).__name__}' statements are not allowed"))
+        raise _code(node, f"a '{type(node).__name__}' statement")
 
-    def class_(self, node: ast.ClassDef, block: str) -> Step:
-        """``class Net(nn.Module): ...``: a ``ModuleDef`` step named after the class."""
-        if block or self.in_method:
-            raise _err(node, "a class is defined at the top level of a recipe, not in a block")
-        if node.name in RESERVED_NAMES or node.name.startswith("__"):
-            raise _err(node, f"'{node.name}' cannot name a class in a recipe")
-        defn = read_class(node, self)
-        self.bind(node.name, None, is_class=True)
-        self.step_spans.append(())  # a class is written again whole, never spliced
-        return Step(node.name, defn,  # type: ignore[arg-type]
-                    self.comment_above(node), "", node.lineno)
-
-    def bind(self, name: str, value: ast.expr | None, is_class: bool = False) -> None:
-        """Record that ``name`` is bound from here on, and whether it may be called."""
+    def bind(self, name: str) -> None:
+        """Record that ``name`` is bound from here on."""
         self.bound.add(name)
-        self.modules.discard(name)
-        self.classes.discard(name)
-        if is_class:
-            self.classes.add(name)
-        elif value is not None and self.module_like(value):
-            self.modules.add(name)
-
-    @contextlib.contextmanager
-    def method_scope(self, names: Iterable[str]) -> Iterator[None]:
-        """Read a method body: only its parameters (self first) and its own names are seen."""
-        saved = self.bound, self.modules, self.classes, self.in_method
-        self.bound = set(names)
-        self.modules, self.classes, self.in_method = self.bound & {"self"}, set(), True
-        try:
-            yield
-        finally:
-            self.bound, self.modules, self.classes, self.in_method = saved
-
-    def module_like(self, node: ast.expr) -> bool:
-        """Whether ``node`` may be an nn.Module: it may be called and its attributes read.
-
-        What it really is gets checked when the recipe is evaluated.
-        """
-        while True:  # walked without recursion, as _dotted is
-            if isinstance(node, (ast.Attribute, ast.Subscript)):
-                node = node.value
-                continue
-            if not isinstance(node, ast.Call):
-                return isinstance(node, ast.Name) and node.id in self.modules
-            func = node.func
-            if isinstance(func, ast.Name):
-                return func.id in self.classes
-            if not isinstance(func, ast.Attribute):
-                return False
-            method = MODULE_METHODS.get(f"Module.{func.attr}")
-            if method is None:
-                path = _dotted(func)
-                spec = CATALOG.get("nn." + path.removeprefix("torch.nn.").removeprefix("nn."))
-                return path.startswith(("nn.", "torch.nn.")) and spec is not None \
-                    and bool(spec.extra.get("module"))
-            if not method.extra["returns_self"]:
-                return False
-            node = func.value  # net.eval() is net
-
-    def refuse(self, node: ast.AST, reason: str, forbidden: bool = False) -> RecipeError:
-        """The error for ``node``; with ``forbidden``, the usual words for a refused kind."""
-        return _err(node, _FORBIDDEN.get(type(node), reason) if forbidden else reason)
 
     def settings(self, node: ast.Assign, block: str) -> None:
         """``training = dict(...)``: literals only, validated as ``TrainingSettings``."""
         if block or self.training is not None or "dict" in self.bound:
-            raise _err(node, "one 'training = dict(...)' is allowed, at the top level, "
+            raise _code(node, "one 'training = dict(...)' is allowed, at the top level, "
                              "with 'dict' not rebound")
         try:
             self.training, warnings = training_script.read_settings(node)
         except training_script.LiteralError as e:
-            raise _err(e.node, e.reason) from None
+            raise _code(e.node, e.reason) from None
         self.warnings += warnings
         self.bound.discard(training_script.NAME)  # the name is the settings dict now
 
@@ -339,14 +242,14 @@ class _Reader:
             if expected is not None and (alias.asname or alias.name) == expected:
                 self.imported.add(expected)
                 return
-        raise _err(node, "only 'import torch', 'import torch.nn as nn' and "
+        raise _code(node, "only 'import torch', 'import torch.nn as nn' and "
                          "'import torch.nn.functional as F' are allowed")
 
     def with_(self, node: ast.With, block: str) -> list[Step]:
         ok = (len(node.items) == 1 and node.items[0].optional_vars is None
               and _dotted(node.items[0].context_expr) == "torch.no_grad()")
         if not ok or block:
-            raise _err(node, "the only block allowed is 'with torch.no_grad():'")
+            raise _code(node, "the only block allowed is 'with torch.no_grad():'")
         self.need("torch", node)
         steps: list[Step] = []
         for stmt in node.body:
@@ -375,12 +278,12 @@ class _Reader:
         if module not in self.imported:
             full = {v: k for k, v in IMPORTS.items()}[module]
             spell = "import torch" if module == "torch" else f"import {full} as {module}"
-            raise _err(node, f"'{module}' is used before '{spell}'")
+            raise _code(node, f"'{module}' is used before '{spell}'")
 
     # -- expressions -----------------------------------------------------------
     def expr(self, node: ast.expr, depth: int) -> Expr:
         if depth > MAX_DEPTH:
-            raise _err(node, f"expression nested more than {MAX_DEPTH} levels deep")
+            raise _code(node, f"expression nested more than {MAX_DEPTH} levels deep")
         d = depth + 1
         if isinstance(node, ast.Constant):
             return self.constant(node)
@@ -388,8 +291,8 @@ class _Reader:
             if node.id in self.bound:
                 return Ref(node.id)
             if node.id in IMPORTS.values():
-                raise _err(node, f"the module '{node.id}' cannot be used as a value")
-            raise _err(node, f"'{node.id}' is not defined by an earlier step")
+                raise _code(node, f"the module '{node.id}' cannot be used as a value")
+            raise _code(node, f"'{node.id}' is not defined by an earlier step")
         if isinstance(node, (ast.List, ast.Tuple)):
             kind = "list" if isinstance(node, ast.List) else "tuple"
             return Seq(tuple(self.expr(e, d) for e in node.elts), kind)
@@ -405,7 +308,7 @@ class _Reader:
             return UnaryOp(UNARY[type(node.op)], operand)
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:
-                raise _err(node, "only single comparisons (==, !=, <, <=, >, >=) are allowed")
+                raise _code(node, "only single comparisons (==, !=, <, <=, >, >=) are allowed")
             return BinOp(COMPARE[type(node.ops[0])], self.expr(node.left, d),
                          self.expr(node.comparators[0], d))
         if isinstance(node, ast.Subscript):
@@ -414,22 +317,21 @@ class _Reader:
             return self.attribute(node, d)
         if isinstance(node, ast.Call):
             return self.call(node, d)
-        raise _err(node, _FORBIDDEN.get(type(node),
-                                        f"'{type(node).__name__}' is not allowed in recipes"))
+        raise _code(node, f"a '{type(node).__name__}' expression")
 
     def constant(self, node: ast.Constant) -> Const:
         value = node.value
         if isinstance(value, str):
             if len(value) > MAX_STRING:
-                raise _err(node, f"string longer than {MAX_STRING} characters")
+                raise _code(node, f"string longer than {MAX_STRING} characters")
         elif value is Ellipsis or value is None or isinstance(value, (bool, int, float, complex)):
             self.literals += 1
             if self.literals > MAX_LITERALS:
-                raise _err(node, f"more than {MAX_LITERALS} literal numbers in one recipe")
+                raise _code(node, f"more than {MAX_LITERALS} literal numbers in one recipe")
             if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-                raise _err(node, "integer literal does not fit in 64 bits")
+                raise _code(node, "integer literal does not fit in 64 bits")
         else:
-            raise _err(node, f"{type(value).__name__} literals are not allowed")
+            raise _code(node, f"{type(value).__name__} literals are not allowed")
         self.spans.append(_span(node))
         return Const(value)
 
@@ -443,7 +345,7 @@ class _Reader:
 
     def attribute(self, node: ast.Attribute, depth: int) -> Expr:
         if node.attr.startswith("_"):
-            raise _err(node, f"attribute '{node.attr}': private and dunder attributes are "
+            raise _code(node, f"attribute '{node.attr}': private and dunder attributes are "
                              "not allowed")
         if isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.value.id not in self.bound:
@@ -451,28 +353,23 @@ class _Reader:
                 self.need("torch", node)
                 self.spans.append(_span(node))
                 return Const(DTYPES[node.attr])
-            raise _err(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
+            raise _code(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
             return Attr(self.expr(node.value, depth), node.attr)
-        if self.module_like(node.value):  # lin.weight, seq[0].bias, drop.training
-            if node.attr in MODULE_CLASS_NAMES:
-                raise _err(node, f"'.{node.attr}' is a method of nn.Module, not a value: call "
-                                 "the module itself, as in lin(x)")
-            return Attr(self.expr(node.value, depth), node.attr)
-        raise _err(node, f"attribute '{node.attr}' is not allowed in recipes")
+        raise _code(node, f"attribute '{node.attr}' is not allowed in recipes")
 
     def call(self, node: ast.Call, depth: int) -> Expr:
         func = node.func
         for kw in node.keywords:
             if kw.arg is None:
-                raise _err(node, "** unpacking is not allowed in recipes")
+                raise _code(node, "** unpacking is not allowed in recipes")
         if isinstance(func, ast.Name) and func.id == "float" and func.id not in self.bound:
             return self.float_call(node)
         op, receiver = self.callee(func, depth)
         spec = CATALOG.get(op)
-        if spec is None and op != MODULE_CALL and op not in MODULE_METHODS:
+        if spec is None:
             what = "tensor method" if receiver is not None else "function"
-            raise _err(node, f"unknown {what} '{op.replace('Tensor.', '.')}': not in the "
+            raise _code(node, f"unknown {what} '{op.replace('Tensor.', '.')}': not in the "
                              "op catalogue")
         dicts = spec is not None and bool(spec.extra.get("dict_args"))
         args = tuple(self.argument(a, depth + 1, dicts) for a in node.args)
@@ -487,32 +384,25 @@ class _Reader:
         items = []
         for key, value in zip(node.keys, node.values, strict=True):
             if key is None:
-                raise _err(value, "** unpacking is not allowed in recipes")
+                raise _code(value, "** unpacking is not allowed in recipes")
             if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
-                raise _err(key, 'the keys of this dict are strings, such as "head"')
+                raise _code(key, 'the keys of this dict are strings, such as "head"')
             items.append(Seq((self.constant(key), self.expr(value, depth + 1)), "tuple"))
         return Seq(tuple(items), "dict")
 
     def callee(self, func: ast.expr, depth: int) -> tuple[str, Expr | None]:
         """The catalogue key a call names, and its receiver for a method."""
         if isinstance(func, ast.Name):
-            if func.id in self.bound:
-                if func.id == "self":
-                    raise _err(func, "a module cannot call itself")
-                if func.id in self.modules or func.id in self.classes:
-                    return MODULE_CALL, Ref(func.id)
-                raise _err(func, f"'{func.id}' is not a module or a recipe class: it cannot "
-                                 "be called")
+            if func.id in self.bound:  # a module, a function: Python, for the kernel
+                raise _code(func, f"'{func.id}' is not in the op catalogue")
             spec = CATALOG.get(func.id)
             if spec is not None and spec.namespace == "builtins":
                 return func.id, None
-            raise _err(func, f"unknown function '{func.id}'")
-        if isinstance(func, ast.Subscript) and self.module_like(func.value):
-            return MODULE_CALL, self.expr(func, depth + 1)
+            raise _code(func, f"unknown function '{func.id}'")
         if not isinstance(func, ast.Attribute):
-            raise _err(func, "only named functions and methods can be called")
+            raise _code(func, "only named functions and methods can be called")
         if func.attr.startswith("_"):
-            raise _err(func, f"'{func.attr}': private and dunder names are not allowed")
+            raise _code(func, f"'{func.attr}': private and dunder names are not allowed")
         path = _dotted(func)
         for prefix, module in (("torch.nn.functional.", "F"), ("torch.nn.", "nn"),
                                ("torch.", "torch"), ("F.", "F"), ("nn.", "nn")):
@@ -520,14 +410,9 @@ class _Reader:
             if path and path.startswith(prefix) and head not in self.bound:
                 rest = path[len(prefix):]
                 if "." in rest:
-                    raise _err(func, f"unknown function '{path}': not in the op catalogue")
+                    raise _code(func, f"unknown function '{path}': not in the op catalogue")
                 self.need(head if head in ("nn", "F") else "torch", func)
                 return f"{module}.{rest}", None
-        if CATALOG.get(f"Tensor.{func.attr}") is None:
-            if f"Module.{func.attr}" in MODULE_METHODS:
-                return f"Module.{func.attr}", self.expr(func.value, depth + 1)
-            if self.module_like(func.value):  # self.fc(x): call the submodule
-                return MODULE_CALL, self.expr(func, depth + 1)
         return f"Tensor.{func.attr}", self.expr(func.value, depth + 1)
 
     def float_call(self, node: ast.Call) -> Const:
@@ -540,7 +425,7 @@ class _Reader:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 self.spans.append(_span(node))
                 return Const(float(value))
-        raise _err(node, 'float() takes one literal: float("nan"), float("inf") or a number')
+        raise _code(node, 'float() takes one literal: float("nan"), float("inf") or a number')
 
 
 def _dotted(node: ast.expr) -> str:
@@ -572,5 +457,9 @@ def _span(node: ast.AST) -> Span:
             node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
-def _err(node: ast.AST, reason: str) -> RecipeError:
-    return RecipeError(getattr(node, "lineno", 0), getattr(node, "col_offset", -1) + 1, reason)
+class NotAForm(Exception):
+    """A statement the forms cannot show (its one argument says why): a code step."""
+
+
+def _code(node: ast.AST, why: str) -> NotAForm:
+    return NotAForm(f"line {getattr(node, 'lineno', 0)}: {why}")

@@ -26,7 +26,6 @@ from typing import Any
 from app.expr import Code, Const, Expr, walk
 from app.kernel.source import first_line
 from app.recipe.model import Recipe, Step
-from app.recipe.modules import ModuleDef
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import _const, _docstring, imports_needed, write_recipe, write_step
 from app.training import script as training_script
@@ -264,7 +263,7 @@ class _Sync:
 
     def _splice(self, unit: _Unit, old: Step, new: Step) -> str | None:
         if (old.name, old.block, old.comment) != (new.name, new.block, new.comment) \
-                or any(isinstance(e, ModuleDef | Code) for e in (old.expr, new.expr)) \
+                or any(isinstance(e, Code) for e in (old.expr, new.expr)) \
                 or _blank(old.expr) != _blank(new.expr):
             return None
         spans = self.old.literal_spans[unit.steps[0]] if unit.steps[0] < len(
@@ -297,8 +296,6 @@ class _Sync:
         """New text for ``group``, as the writer would put it."""
         lines: list[str] = []
         block = group[0].block
-        if any(isinstance(s.expr, ModuleDef) for s in group):
-            lines += ["", ""] if fresh else []
         if block:
             lines.append(f"with torch.{block}():")
         indent = "    " if block else ""

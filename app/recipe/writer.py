@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import math
+import textwrap
 
 import torch
 
 from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
 from app.recipe.model import Recipe, Step
-from app.recipe.modules import MODULE_CALL, ModuleDef, Parameter
 
 #: Lines longer than this wrap nested list literals one row per line.
 LINE_LENGTH = 100
@@ -27,14 +28,14 @@ def write_recipe(recipe: Recipe) -> str:
     out.extend(f"import {line}" for line in imports_needed(recipe))
     out.append("")
     block = ""
-    after_class = False
+    after_definition = False
     for step in recipe.steps:
-        is_class = isinstance(step.expr, ModuleDef)
-        if is_class or after_class:  # two blank lines around a class, as PEP 8 has it
+        definition = isinstance(step.expr, Code) and step.expr.kind in _DEFINITIONS
+        if definition or after_definition:  # two blank lines around a class, as PEP 8 has it
             while out and not out[-1]:
                 out.pop()
             out += ["", ""]
-        after_class = is_class
+        after_definition = definition
         if step.block != block:
             if step.block:
                 out.append(f"with torch.{step.block}():")
@@ -53,10 +54,12 @@ def write_recipe(recipe: Recipe) -> str:
     return text
 
 
+#: Code steps PEP 8 puts two blank lines around.
+_DEFINITIONS = frozenset({"ClassDef", "FunctionDef", "AsyncFunctionDef"})
+
+
 def write_step(step: Step, indent: str = "") -> str:
-    """One statement, ``name = expr`` or a bare call; a module class is its whole text."""
-    if isinstance(step.expr, ModuleDef):
-        return write_class(step.name or "Module", step.expr)
+    """One statement, ``name = expr`` or a bare call; a code step is its own text."""
     if isinstance(step.expr, Code):
         return step.expr.text
     head = f"{step.name} = " if step.name else ""
@@ -74,16 +77,25 @@ def write_expr(expr: Expr, wrap_at: int | None = None) -> str:
 def imports_needed(recipe: Recipe) -> list[str]:
     """The import lines (without ``import``) the recipe's steps use."""
     needed = ["torch"]
-    exprs = [e for s in recipe.steps
-             for e in (s.expr.expressions() if isinstance(s.expr, ModuleDef) else (s.expr,))]
-    ops = {n.op.split(".", 1)[0] for e in exprs for n in walk(e) if isinstance(n, Call)}
-    if any(isinstance(s.expr, ModuleDef) for s in recipe.steps):
-        ops.add("nn")  # class Net(nn.Module)
+    ops = {n.op.split(".", 1)[0] for s in recipe.steps for n in walk(s.expr)
+           if isinstance(n, Call)}
+    for step in recipe.steps:  # a class Net(nn.Module), a loop calling F.relu
+        if isinstance(step.expr, Code):
+            ops |= _names_read(step.expr.text) & {"nn", "F"}
     if "nn" in ops:
         needed.append("torch.nn as nn")
     if "F" in ops:
         needed.append("torch.nn.functional as F")
     return needed
+
+
+def _names_read(text: str) -> set[str]:
+    """The names a code step's text reads (parsed with ``ast``, never run)."""
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def _docstring(text: str) -> str:
@@ -143,10 +155,6 @@ class _Writer:
         args = list(e.args)
         if e.is_method:
             head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
-        elif e.op == MODULE_CALL:  # lin(x), Net()
-            head = self.fmt(args.pop(0), _PRIMARY)
-        elif e.op.startswith("Module."):  # net.parameters()
-            head = f"{self.fmt(args.pop(0), _PRIMARY)}.{e.name}"
         else:
             head = e.op
         parts = [self.fmt(a, 0) for a in args]
@@ -187,36 +195,3 @@ def _const(value: object) -> tuple[str, int]:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         return repr(value), _UNARY
     return repr(value), _PRIMARY
-
-
-# -- classes -------------------------------------------------------------------------------------
-def write_class(name: str, defn: ModuleDef) -> str:
-    """The class as Python text: the inverse of ``read_class``."""
-    lines = [f"class {name}(nn.Module):"]
-    if defn.docstring:
-        lines += [f"    {_docstring(defn.docstring)}", ""]
-    body = "        "
-    lines.append(f"    def __init__({_signature(defn.init_params)}):")
-    lines.append(f"{body}super().__init__()")
-    for step in defn.init:
-        lines += _comment(step.comment, body)
-        if step.name is None:
-            lines.append(body + write_step(step, body))
-        else:
-            lines.append(f"{body}self.{write_step(step, body + 'self.')}")
-    if defn.returns is not None:
-        lines += ["", f"    def forward({_signature(defn.forward_params)}):"]
-        for step in defn.forward:
-            lines += _comment(step.comment, body)
-            lines.append(body + write_step(step, body))
-        lines += _comment(defn.return_comment, body)
-        lines.append(f"{body}return {write_expr(defn.returns)}")
-    return "\n".join(lines)
-
-
-def _signature(params: tuple[Parameter, ...]) -> str:
-    return ", ".join(["self"] + [n if d is None else f"{n}={write_expr(d)}" for n, d in params])
-
-
-def _comment(text: str, indent: str) -> list[str]:
-    return [f"{indent}# {c}".rstrip() for c in text.splitlines()] if text else []

@@ -1630,7 +1630,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>KernelStatus</name>
     <message>
         <source>The kernel is running the recipe&apos;s code</source>
-        <extracomment>What the window&apos;s views ask a kernel, beyond a tensor&apos;s plane: loaded in the kernel, by name (the window itself never needs them imported). How long an edit&apos;s old values stay on show while the kernel runs it, in seconds (then its steps show as running). A run shows its busy line once it has lasted this long, in seconds. How often the window takes what the kernel reported, in milliseconds. How long one take may last (an output flood never holds the window longer). Takes are at least this far apart: a flood is taken at a bounded pace, a lone result (an edit&apos;s value, a view&apos;s answer) this much after the last take at most. How long a take waits after the first of a burst: a statement&apos;s end and the run&apos;s end come a millisecond apart, and one repaint shows both.</extracomment>
+        <extracomment>A run shows its busy line once it has lasted this long, in seconds.</extracomment>
         <translation>内核正在运行配方的代码</translation>
     </message>
     <message>
@@ -2877,18 +2877,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>请先添加一个张量：此运算需要它。</translation>
     </message>
     <message>
-        <source>Not run: its input &apos;{0}&apos; failed.</source>
-        <translation>未运行：它的输入“{0}”失败了。</translation>
-    </message>
-    <message>
-        <source>Not run: its input &apos;{0}&apos; could not run, because &apos;{1}&apos; failed.</source>
-        <translation>未运行：它的输入“{0}”无法运行，因为“{1}”失败了。</translation>
-    </message>
-    <message>
-        <source>{0}: {1}: {2}</source>
-        <translation>{0}：{1}：{2}</translation>
-    </message>
-    <message>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
     </message>
@@ -3102,51 +3090,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>The items as a Python list, so print shows them all: list(net.parameters()), list(sd.keys()).</source>
         <translation>把元素转成 Python 列表，这样 print 能全部显示出来：list(net.parameters())、list(sd.keys())。</translation>
-    </message>
-    <message>
-        <source>The module&apos;s parameters, its submodules&apos; included, one by one: wrap it in list() to see them.</source>
-        <extracomment>Methods a recipe may call on a module (``net.parameters()``), as ``Module.&lt;name&gt;``; ``keys``/``values``/``items`` also on a state_dict.</extracomment>
-        <translation>模块的参数（包括子模块的参数），逐个给出：用 list() 包起来才能看到它们。</translation>
-    </message>
-    <message>
-        <source>(name, parameter) pairs: the names are the attribute paths, such as fc.weight.</source>
-        <translation>(名字, 参数) 对：名字是属性路径，例如 fc.weight。</translation>
-    </message>
-    <message>
-        <source>The module&apos;s buffers (register_buffer), its submodules&apos; included.</source>
-        <translation>模块的缓冲区（register_buffer 注册的），包括子模块的。</translation>
-    </message>
-    <message>
-        <source>Every parameter and persistent buffer by name: what torch.save stores. Plain tensor attributes are not in it.</source>
-        <translation>按名字列出每个参数和持久缓冲区：也就是 torch.save 保存的内容。普通的张量属性不在其中。</translation>
-    </message>
-    <message>
-        <source>Switches the module and its submodules to training mode (Dropout drops); returns the module.</source>
-        <translation>把模块及其子模块切换到训练模式（Dropout 会丢弃元素）；返回该模块。</translation>
-    </message>
-    <message>
-        <source>Switches the module and its submodules to evaluation mode (Dropout passes everything through); returns the module.</source>
-        <translation>把模块及其子模块切换到评估模式（Dropout 让所有元素通过）；返回该模块。</translation>
-    </message>
-    <message>
-        <source>Adds a tensor the module keeps and saves but does not train.</source>
-        <translation>添加一个模块会保存、但不训练的张量。</translation>
-    </message>
-    <message>
-        <source>Clears the .grad of every parameter.</source>
-        <translation>清除每个参数的 .grad。</translation>
-    </message>
-    <message>
-        <source>The names, in order.</source>
-        <translation>所有键名，按顺序。</translation>
-    </message>
-    <message>
-        <source>The values, in order.</source>
-        <translation>所有值，按顺序。</translation>
-    </message>
-    <message>
-        <source>(name, value) pairs, in order.</source>
-        <translation>(名字, 值) 对，按顺序。</translation>
     </message>
     <message>
         <source>True where input {0} other, element by element, else False. The same as `input {1} other`; the result is a bool tensor, ready for masked_fill or where.</source>
@@ -3449,10 +3392,6 @@ the step failed</source>
     <message>
         <source>Fix: {0}</source>
         <translation>修正：{0}</translation>
-    </message>
-    <message>
-        <source>Not run: the step it depends on, &apos;{0}&apos;, failed.</source>
-        <translation>未运行：它依赖的步骤“{0}”失败了。</translation>
     </message>
     <message>
         <source>Not run.</source>
@@ -3759,27 +3698,6 @@ the step failed</source>
     <message>
         <source>What to list: parameters(), keys(), a tensor ...</source>
         <translation>要转成列表的对象：parameters()、keys()、张量……</translation>
-    </message>
-    <message>
-        <source>Include the submodules&apos; too.</source>
-        <extracomment>The Python functions behind the builtins entries. ``list(t)`` of a tensor makes one tensor per row: at most this many.</extracomment>
-        <translation>也包括子模块的。</translation>
-    </message>
-    <message>
-        <source>The attribute name.</source>
-        <translation>属性名。</translation>
-    </message>
-    <message>
-        <source>The buffer&apos;s value.</source>
-        <translation>缓冲区的值。</translation>
-    </message>
-    <message>
-        <source>Also save it in the state_dict.</source>
-        <translation>同时保存到 state_dict 中。</translation>
-    </message>
-    <message>
-        <source>Set .grad to None instead of zeros.</source>
-        <translation>把 .grad 设为 None，而不是全零。</translation>
     </message>
     <message>
         <source>A tensor or a number; it is broadcast against input.</source>
@@ -4161,10 +4079,6 @@ the step failed</source>
     <message>
         <source>Code: the kernel runs it, as python does.</source>
         <translation>代码：由内核运行，与 python 运行的方式相同。</translation>
-    </message>
-    <message>
-        <source>Blocked: it reads &apos;{0}&apos;, which failed.</source>
-        <translation>受阻：它读取的“{0}”失败了。</translation>
     </message>
 </context>
 <context>
@@ -5265,16 +5179,12 @@ strides {1}</translation>
     </message>
     <message>
         <source>Select a step to see its value.</source>
-        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. Longest repr shown for a value that is not a tensor. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions).</extracomment>
+        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions).</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
-    </message>
-    <message>
-        <source>Not run: it reads &apos;{name}&apos;, which failed.</source>
-        <translation>未运行：它读取的“{name}”失败了。</translation>
     </message>
     <message>
         <source>Not run: an earlier step stopped the run.</source>
@@ -5283,14 +5193,6 @@ strides {1}</translation>
     <message>
         <source>Code: the kernel runs it, as python does. Its values show when it has run.</source>
         <translation>代码：由内核运行，与 python 运行的方式相同。运行之后会显示它的值。</translation>
-    </message>
-    <message>
-        <source>This step gives no value.</source>
-        <translation>此步骤没有值。</translation>
-    </message>
-    <message>
-        <source>{type}: {value}</source>
-        <translation>{type}：{value}</translation>
     </message>
     <message>
         <source>The loop ran {0} iterations; at the end of iteration {1}:</source>

@@ -11,12 +11,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-import torch
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QUndoStack
 
-from app.explain.autograd_facts import grad_facts
-from app.explain.autograd_graph import build_graph
 from app.explain.autograd_layout import node_explanation
 from app.explain.autograd_nodes import AutogradGraph, GraphNode
 from app.explain.autograd_steps import (
@@ -25,16 +22,14 @@ from app.explain.autograd_steps import (
     backward_step,
     default_gradient,
     explain_error,
-    gradient_candidates,
     gradient_explanation,
     has_retain_grad,
     is_autograd_step,
-    leaves_with_grad,
     set_retain_grad,
 )
 from app.expr import Ref, references
 from app.recipe.document import Document
-from app.recipe.evaluator import RecipeRun
+from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
 from widgets.autograd.derivatives import Derivatives, derivative_inputs
 from widgets.autograd.graph_view import node_label, saved_value_text
@@ -185,25 +180,19 @@ class AutogradController(FollowsDocument, QObject):
             self._stale = True
             return
         self._stale = False
-        run = self._document.run
         previous = self._name
         self._name = self._target_name()
         target = kernel_target(self._document, self._name)
         self._remote_mode = target is not None
-        if target is not None:
+        if target is not None:  # the kernel reads the graph and sends it
             self._name, self._drawn_before = target[1], previous
             self._remote.ask(target[0], target[1], self._inspected, self._view.saved_shown())
             return
-        self._remote.forget()
-        value = run.namespace.get(self._name) if self._name else None
-        tensor = isinstance(value, torch.Tensor)
-        graph = build_graph(value, run, self._name, saved=self._view.saved_shown()) \
-            if tensor else AutogradGraph()
-        self._draw(graph, previous, value.requires_grad if tensor else None)
-        self._update_backward(value)
-        self._view.jacobian_page.set_inputs(derivative_inputs(
-            self._document, self._name if isinstance(value, torch.Tensor) else None))
-        self._show_error(run)
+        self._remote.forget()  # no tensor selected, or its run is on its way
+        self._draw(AutogradGraph(), previous, None)
+        self._set_backward(False, 0, [], [])
+        self._view.jacobian_page.set_inputs(derivative_inputs(self._document, None))
+        self._show_error(self._document.run)
 
     def _on_remote_answer(self, answer: RemoteAnswer, facts_only: bool) -> None:
         if not self._remote_mode or answer.name != self._name:
@@ -282,7 +271,6 @@ class AutogradController(FollowsDocument, QObject):
         return text
 
     def _show_node(self, node: GraphNode | None) -> None:
-        run = self._document.run
         name = self._inspected
         page = self._view.inspect_page
         heading = "" if node is None else (f"<b>{html.escape(node_label(node))}</b><br>"
@@ -291,13 +279,9 @@ class AutogradController(FollowsDocument, QObject):
                  + (f" = {v.tensor_name}" if v.tensor_name else "")
                  for v in (node.saved if node is not None else ())]
         page.show_heading(heading, saved)
-        if self._remote_mode:  # the kernel's facts (asked for, for another node's tensor)
-            facts = self._remote.facts_for(name, self._view.saved_shown()) \
-                if node is not None else None
-        else:
-            value = run.namespace.get(name) if name else None
-            facts = grad_facts(value, name, run) \
-                if isinstance(value, torch.Tensor) and name is not None else None
+        # the kernel's facts (asked for, for another node's tensor)
+        facts = self._remote.facts_for(name, self._view.saved_shown()) \
+            if self._remote_mode and node is not None else None
         if facts is not None and name is not None:
             page.show_facts(name, facts.rows(),
                             lesson_text(facts.why_no_grad) if facts.why_no_grad else "",
@@ -309,13 +293,6 @@ class AutogradController(FollowsDocument, QObject):
                 "AutogradPanel", "This node is an intermediate result with no name in the "
                 "recipe.") if node is not None else "")
             page.show_grad(None, None)
-
-    def _update_backward(self, value: Any) -> None:
-        tensor = isinstance(value, torch.Tensor)
-        gradients = [(n, n) for n in gradient_candidates(
-            self._document.run.namespace, self._name or "", value)] if tensor else []
-        self._set_backward(tensor and value.requires_grad, value.numel() if tensor else 0,
-                           gradients, leaves_with_grad(self._document.run, nonzero=True))
 
     def _set_backward(self, tracked: bool, numel: int, gradients: list[tuple[str, str]],
                       leaves: list[str]) -> None:

@@ -2,8 +2,7 @@
 
 A tensor the kernel made is differentiated there (the ``derivative`` query of
 ``app.explain.kernel_queries``): the window finds the steps from the input to the output
-and sends them as Python; the matrix comes back. A tensor the window made itself is
-differentiated here (``app.explain.derivatives``).
+and sends them as Python; the matrix comes back.
 """
 
 from __future__ import annotations
@@ -19,12 +18,9 @@ from app.explain.derivatives import (
     FunctionError,
     binds,
     chain_texts,
-    hessian_matrix,
-    jacobian_matrix,
 )
 from app.i18n import QT_TRANSLATE_NOOP
 from app.kernel.mirror import decode
-from app.kernel.summary import summarize
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from widgets.common.i18n_text import marked_text
@@ -60,9 +56,7 @@ def derivative_inputs(document: Document, output: str | None) -> list[str]:
 
 
 def _facts(value: Any, name: str) -> dict | None:
-    """What ``app.kernel.summary`` says of the tensor ``name``, held here or in the kernel."""
-    if isinstance(value, torch.Tensor):
-        return summarize(value)
+    """What the kernel's summary says of the tensor ``name`` (``app.kernel.summary``)."""
     if isinstance(value, KernelValue):
         summary = value.names.get(name)
         return summary if summary and summary.get("type") == "Tensor" else None
@@ -85,19 +79,16 @@ class Derivatives:
         doc = self._document
         result = doc.run.result_for(output)
         self._generation += 1
+        if result is None or not isinstance(result.value, KernelValue):
+            return  # not run (yet): nothing to differentiate
         try:
-            if result is not None and isinstance(result.value, KernelValue):
-                args = {"run": result.value.run_id, "input": x, "output": output,
-                        "kind": kind, "chain": chain_texts(doc.recipe, x, output)}
-                doc.ask("derivative", args, functools.partial(
-                    self._answered, self._generation, kind, output, x))
-                return
-            matrix = (jacobian_matrix if kind == "jacobian" else hessian_matrix)(
-                doc.recipe, doc.run, x, output)
-        except (FunctionError, RuntimeError, TypeError, ValueError) as e:
-            self._fail(e.args[0] if isinstance(e, FunctionError) and e.args else str(e))
+            args = {"run": result.value.run_id, "input": x, "output": output,
+                    "kind": kind, "chain": chain_texts(doc.recipe, x, output)}
+        except FunctionError as e:
+            self._fail(e.args[0] if e.args else str(e))
             return
-        self._show(kind, matrix, output, x)
+        doc.ask("derivative", args, functools.partial(
+            self._answered, self._generation, kind, output, x))
 
     def _answered(self, generation: int, kind: str, output: str, x: str, data: dict | None,
                   error: str) -> None:

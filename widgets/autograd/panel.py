@@ -62,6 +62,7 @@ if __name__ == "__main__":  # a quick look: python -m widgets.autograd.panel
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe("import torch\nx = torch.ones(2, 2, requires_grad=True)\n"
@@ -69,5 +70,4 @@ if __name__ == "__main__":  # a quick look: python -m widgets.autograd.panel
     doc.select_name("z")
     panel = AutogradPanel(doc, QUndoStack())
     panel.resize(1000, 600)
-    panel.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, panel))

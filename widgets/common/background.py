@@ -7,8 +7,8 @@ thread. torch and numpy release the GIL in their kernels, so the window keeps pa
 while a job runs.
 
     job = start_job(tensor_stats, t, on_done=self._on_stats, key=generation)
-    job = start_job(iter_time_step, recipe, index, devices,
-                    on_done=self._on_timed, on_progress=self._on_timing_progress)
+    job = start_job(scan_folder, folder, on_done=self._on_scanned,
+                    on_progress=self._on_scan_progress)
 
 ``on_done(key, result)`` runs on the GUI thread with the function's return value (a
 generator's ``return`` value) or, when it raised, a :class:`JobError`. Each value a
@@ -80,7 +80,7 @@ class _Worker:
       before ``start`` here, so nothing misses ``started``.
     - ``run`` leaves the warnings machinery alone: superqt's swaps the process-wide
       ``warnings.showwarning`` and filters for each run, which races with the GUI
-      thread's own ``catch_warnings`` (the evaluator records warnings) and with other jobs.
+      thread's own ``catch_warnings`` and with other jobs.
     - ``ended`` is set, in the pool thread, once the work is over.
     """
 

@@ -7,7 +7,6 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from app.explain.step_view import StepView, safe_value, shape_text
-from app.expr import Ref
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
 from widgets.explain.extra_base import Decoration, OpExtra
@@ -51,11 +50,7 @@ class StorageOrderExtra(OpExtra):
             label = sv.step.name or self.tr("result")
             grids.append(numbered_grid(self.tr("{0}: strides {1}").format(
                 label, shape_text(out.stride())), out))
-            receiver = sv.operands()[sv.spec.receiver] if sv.spec else None
-            live = sv.live.get(receiver.name) if isinstance(receiver, Ref) else None
-            shared = t.is_contiguous() if not isinstance(live, torch.Tensor) else \
-                out.untyped_storage().data_ptr() == live.untyped_storage().data_ptr()
-            if shared:
+            if t.is_contiguous():  # view and reshape read it anew; else reshape copies
                 text = self.tr("The same memory read with new strides: no element moved. "
                                "{0} numbers its elements (@: place in memory) in the same "
                                "order as {1}.")

@@ -14,10 +14,10 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QWidget
 
+from app.explain.probe import value_of
 from app.explain.step_view import StepView, safe_value, with_param
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
-from app.recipe.evaluator import evaluate_expr
 from app.recipe.writer import write_expr
 from widgets.common.undo import push_edit
 from widgets.explain.explained_grid import palette_colour
@@ -208,7 +208,7 @@ class SourceColourExtra(OpExtra):
         namespace["_sources"] = [torch.full(t.shape, k, dtype=torch.float64)
                                  for k, t in enumerate(sources)]
         try:
-            labels = evaluate_expr(template, namespace)
+            labels = value_of(template, namespace)
         except Exception:  # noqa: BLE001 - no colours rather than a crash
             return Decoration()
         self.labels = labels.to(torch.int64).numpy()

@@ -206,11 +206,8 @@ class OpExplainedController(FollowsDocument, QObject):
                 if lesson else "",
                 QCoreApplication.translate("OpView", "Fix: {0}").format(lesson_text(lesson.fix))
                 if lesson else "")
-        elif result.status in ("blocked", "skipped"):
-            view.show_failure(QCoreApplication.translate(
-                "OpView", "Not run: the step it depends on, '{0}', failed.").format(
-                result.blocked_by) if result.blocked_by
-                else QCoreApplication.translate("OpView", "Not run."))
+        elif result.status == "skipped":
+            view.show_failure(QCoreApplication.translate("OpView", "Not run."))
 
     def _show_cards(self, sv: StepView | None) -> None:
         inputs: list[CardContent] = []
@@ -231,9 +228,11 @@ class OpExplainedController(FollowsDocument, QObject):
         self._view.show_cards(inputs, outputs, failed=sv is not None and sv.result.status != "ok")
 
     def _show_extra(self, sv: StepView | None) -> Decoration:
-        # a step that did not run has no inputs to draw
-        kind = EXTRAS.get(sv.op) if sv is not None and sv.result.status in ("ok", "error") \
-            and not (isinstance(sv.result.value, KernelValue) and sv.output is None) else None
+        # what to draw: the output it made, or for a failure the inputs it was given (a
+        # step that did not run, or whose values were too large to copy, has none)
+        drawn = sv is not None and (sv.output is not None if sv.result.status == "ok"
+                                    else sv.result.status == "error" and bool(sv.inputs))
+        kind = EXTRAS.get(sv.op) if drawn else None
         if self.extra is not None and type(self.extra) is not kind:
             self._view.hide_extra(self.extra)
             self.extra = None

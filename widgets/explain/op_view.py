@@ -99,6 +99,7 @@ if __name__ == "__main__":
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe(
@@ -107,5 +108,4 @@ if __name__ == "__main__":
     doc.select(2)
     view = OpView(doc, QUndoStack())
     view.resize(900, 600)
-    view.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, view))

@@ -3,7 +3,9 @@
 A tree groups the recipe's tensors by the storage they read, with ``data_ptr``, storage
 offset and strides. Selecting one shows it next to the other tensor of its memory (its
 base, or its first view), with the base's cells that the view reads lit up: after an
-in-place edit through a view (``v.add_(1)``) the base shows the change too.
+in-place edit through a view (``v.add_(1)``) the base shows the change too. The map and
+the two tensors shown come from the kernel (its ``storage`` query): small copies, with
+the strides they have there.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.storage import StorageEntry, covered, partner, storage_map
+from app.explain.storage import StorageEntry, partner
 from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
@@ -45,17 +47,6 @@ def group_by_storage(entries: list[StorageEntry]) -> list[list[StorageEntry]]:
     for e in entries:
         groups.setdefault(e.storage_ptr, []).append(e)
     return list(groups.values())
-
-
-def _strided(copy: torch.Tensor, strides: list[int] | None) -> torch.Tensor:
-    """A kernel tensor's copy with the strides the tensor has there (its values alone
-    would come back contiguous); as it is when they overlap (an expanded tensor)."""
-    if copy is None or not strides or tuple(strides) == copy.stride() or 0 in strides:
-        return copy
-    try:
-        return torch.empty_strided(copy.shape, tuple(strides), dtype=copy.dtype).copy_(copy)
-    except RuntimeError:
-        return copy
 
 
 def kernel_run_id(document: Document) -> int | None:
@@ -149,10 +140,10 @@ class StorageView(FollowsDocument, QWidget):
         """Rebuild the table from the document's latest run."""
         self._stale = False
         self._remote = kernel_run_id(self._document)
-        if self._remote is not None:
+        if self._remote is not None:  # the kernel makes the map
             self._ask(self.selected or self._step_name())
             return
-        self._show_entries(storage_map(self._document.run.namespace))
+        self._show_entries([])  # no run yet
 
     def _show_entries(self, entries: list[StorageEntry]) -> None:
         self._entries = {e.name: e for e in entries}
@@ -238,14 +229,13 @@ class StorageView(FollowsDocument, QWidget):
 
     def _on_answer(self, asked: int, name: str | None, data: dict, error: str) -> None:
         if asked != self._asked or self._remote is None:
-            return  # a newer question, or the window's own values, since
+            return  # a newer question, or no run to ask about, since
         if error:
             data = {}
         entries = [StorageEntry(**{**e, "strides": tuple(e["strides"]),
                                    "shape": tuple(e["shape"])}) for e in data.get("entries", ())]
         self._answered = name
-        self._remote_values = {n: _strided(decode(d), d.get("strides"))
-                               for n, d in data.get("tensors", {}).items()}
+        self._remote_values = {n: decode(d) for n, d in data.get("tensors", {}).items()}
         mask = data.get("mask")
         self._remote_mask = None if mask is None else torch.from_numpy(mask)
         if [e.name for e in entries] != list(self._entries) \
@@ -299,8 +289,7 @@ class StorageView(FollowsDocument, QWidget):
 
     def _show_detail(self) -> None:
         name = self.selected
-        remote = self._remote is not None
-        namespace = self._remote_values if remote else self._document.run.namespace
+        namespace = self._remote_values
         entry = self._entries.get(name) if name else None
         if entry is None:
             self.summary.setText(self.tr("Select a tensor to see which tensors share its "
@@ -341,7 +330,7 @@ class StorageView(FollowsDocument, QWidget):
         self.other_card.show()
         base_card = self.other_card if entry.is_view else self.selected_card
         model = base_card.grid.table_model
-        mask = self._remote_mask if remote else covered(namespace[base], namespace[view])
+        mask = self._remote_mask
         if mask is not None:
             model.set_marks(
                 {model.cell_of(tuple(i)): "source" for i in mask.nonzero().tolist()})
@@ -357,6 +346,7 @@ if __name__ == "__main__":
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe("import torch\nx = torch.arange(6.0)\nv = x.view(2, 3)\n"
@@ -364,5 +354,4 @@ if __name__ == "__main__":
     doc.select(1)
     view = StorageView(doc)
     view.resize(700, 500)
-    view.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, view))

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 from app.catalog import CATALOG, OpSpec
 from app.expr import Call, Const
 from app.recipe.document import Document
-from app.recipe.evaluator import RecipeRun
 from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
+from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
 from widgets.common.bounded_text import bounded
 from widgets.common.doc_links import FollowsDocument
@@ -367,9 +367,10 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from widgets.common.kernel_hook import run_demo
+
     app = QApplication(sys.argv)
     doc = Document(Recipe([Step("a", Call("torch.ones", (Const(2), Const(3))))]))
     panel = BuilderPanel(doc, QUndoStack())
     panel.resize(380, 700)
-    panel.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, panel))

@@ -1,9 +1,8 @@
 """The op panel's error box: a failed step's error as a lesson.
 
-``ErrorLesson`` shows, for the selected step when it failed or could not run, torch's
-message, the usual cause and the fix (``app.catalog.error_lessons.explain``); a step blocked by a
-failed input names that input and shows its error. Without the lesson table, torch's
-message is shown alone. Its texts keep the ``OpPanel`` translation context.
+``ErrorLesson`` shows, for the selected step when it failed, torch's message, the usual
+cause and the fix (``app.catalog.error_lessons.explain``). Without the lesson table,
+torch's message is shown alone. Its texts keep the ``OpPanel`` translation context.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from app.expr import BinOp, Call, Expr, UnaryOp
-from app.recipe.evaluator import RecipeRun, StepResult
+from app.recipe.results import RecipeRun
 from widgets.common.i18n_text import lesson_text
 from widgets.common.theme import current_palette, error_style
 
@@ -71,31 +70,16 @@ class ErrorLesson(QFrame):
         return label
 
     def show_result(self, run: RecipeRun, index: int | None) -> None:
-        """Show the lesson of step ``index`` of ``run`` if it failed or was blocked, else hide."""
+        """Show the lesson of step ``index`` of ``run`` if it failed, else hide."""
         result = run.results[index] if index is not None and index < len(run.results) else None
-        if result is None or result.status not in ("error", "blocked"):
+        if result is None or result.status != "error":
             self.hide()
             return
-        failed = result
-        if result.status == "blocked":
-            bad = self._failed_input(run, result, index)  # type: ignore[arg-type]
-            if bad == result.blocked_by:
-                head = QCoreApplication.translate(
-                    "OpPanel", "Not run: its input '{0}' failed.").format(bad)
-            else:
-                head = QCoreApplication.translate(
-                    "OpPanel", "Not run: its input '{0}' could not run, because '{1}' "
-                               "failed.").format(bad, result.blocked_by)
-            failed = run.result_for(result.blocked_by) or result
-            self.error_label.setText(head + "\n" + QCoreApplication.translate(
-                "OpPanel", "{0}: {1}: {2}").format(
-                result.blocked_by, failed.error_type, failed.error))
-        else:
-            self.error_label.setText(QCoreApplication.translate("OpPanel", "{0}: {1}").format(
-                result.error_type, result.error))
+        self.error_label.setText(QCoreApplication.translate("OpPanel", "{0}: {1}").format(
+            result.error_type, result.error))
         lesson = None
-        if explain is not None and failed.status == "error":
-            lesson = explain(_op_key(failed.step.expr), failed.error_type, failed.error)
+        if explain is not None:
+            lesson = explain(_op_key(result.step.expr), result.error_type, result.error)
         self.cause_label.setText(QCoreApplication.translate("OpPanel", "Why: {0}").format(
             lesson_text(lesson.cause)) if lesson else "")
         self.fix_label.setText(QCoreApplication.translate("OpPanel", "Fix: {0}").format(
@@ -103,15 +87,3 @@ class ErrorLesson(QFrame):
         self.cause_label.setVisible(lesson is not None)
         self.fix_label.setVisible(lesson is not None)
         self.show()
-
-    @staticmethod
-    def _failed_input(run: RecipeRun, result: StepResult, index: int) -> str:
-        """The name ``result``'s step reads whose own step failed or was blocked."""
-        results = run.results[:index]
-        for name in result.step.reads:
-            for r in reversed(results):
-                if r.step.name == name:
-                    if not r.ok:
-                        return name
-                    break
-        return result.blocked_by

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 from app.catalog import CATALOG, OpSpec
 from app.expr import Expr, Ref
 from app.recipe.document import Document
-from app.recipe.evaluator import RecipeRun
 from app.recipe.model import Step
 from app.recipe.op_call import (
     BUILDER_CATEGORIES,
@@ -44,6 +43,7 @@ from app.recipe.op_call import (
     op_spec,
     signature,
 )
+from app.recipe.results import RecipeRun
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.layout_fence import LayoutFence
@@ -253,6 +253,7 @@ if __name__ == "__main__":
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe("import torch\nx = torch.ones(4, 4)\n"
@@ -260,5 +261,4 @@ if __name__ == "__main__":
     doc.select(1)
     panel = OpPanel(doc, QUndoStack())
     panel.resize(420, 900)
-    panel.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, panel))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import torch
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.expr import Call, Expr, Ref, Seq
+from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Step, check_name
 from app.recipe.op_call import (
     bind_op,
@@ -237,12 +237,13 @@ class StepEditing:
         doc = self._document
         steps = doc.recipe.steps if before is None else doc.recipe.steps[:before]
         names: dict[str, None] = {}
+        tensors = tensor_names(doc.run)  # what the kernel said the names hold
         for i, step in enumerate(steps):
             if not step.name:
                 continue
             names.pop(step.name, None)
             result = doc.run.results[i] if i < len(doc.run.results) else None
-            if result is None or not result.ok or isinstance(result.value, torch.Tensor):
+            if result is None or not result.ok or step.name in tensors:
                 names[step.name] = None  # a failed step still names its tensor-to-be
         return list(names)
 

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
-import torch
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -26,7 +22,6 @@ from app.explain.timing import (
     DEFAULT_MIN_RUN_TIME,
     UNTIMED_OPS,
     Timing,
-    iter_time_step,
     on_device,
 )
 from app.explain.timing import format_seconds as fmt
@@ -35,20 +30,10 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.writer import write_expr, write_step
-from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
-
-def _snapshot(value: Any) -> Any:
-    """A detached copy the worker may use while the GUI thread goes on evaluating."""
-    if isinstance(value, torch.Tensor):
-        return value.detach().clone()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_snapshot(v) for v in value)
-    return value
-
 
 class TimingView(FollowsDocument, QWidget):
     """A "Time it" button and a table: the selected step's median time on each device.
@@ -66,7 +51,7 @@ class TimingView(FollowsDocument, QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self._document = document
-        self._job: Job | str | None = None  # "kernel" while the kernel times it
+        self._busy = False  # while the kernel times a step
         self._timed_step: Step | None = None
         self.min_run_time = DEFAULT_MIN_RUN_TIME
         """Seconds of measuring per device."""
@@ -136,13 +121,13 @@ class TimingView(FollowsDocument, QWidget):
     # -- public --------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self._job is not None
+        return self._busy
 
     def start(self) -> None:
-        """Time the selected step on every available device: in the kernel, for a value it
-        made, one device per question; else off the GUI thread."""
+        """Time the selected step on every available device: the kernel times it, one
+        device per question (the window stays free)."""
         index = self._timeable_index()
-        if index is None or self._job is not None:
+        if index is None or self._busy:
             return
         doc = self._document
         step = doc.recipe.steps[index]
@@ -155,54 +140,39 @@ class TimingView(FollowsDocument, QWidget):
         self.progress.show()
         self._say(self.tr("Timing {0} …").format(write_step(step)))
         value = doc.run.results[index].value
-        if isinstance(value, KernelValue):
-            self._job = "kernel"
-            self._ask_kernel(value, step, [d.id for d in devices], [])
+        if not isinstance(value, KernelValue):  # _timeable_index: the step ran, in the kernel
             return
-        inputs = {n: _snapshot(doc.run.namespace[n]) for n in step.reads
-                  if n in doc.run.namespace}
-        measure = functools.partial(iter_time_step, min_run_time=self.min_run_time,
-                                    inputs=inputs)
-        self._job = start_job(measure, doc.recipe, index, devices,
-                              on_done=self._on_worker_done,
-                              on_progress=self._on_worker_progressed)
+        self._busy = True
+        self._ask_kernel(value, step, [d.id for d in devices], [])
 
     def _ask_kernel(self, value: KernelValue, step: Step, devices: list[str],
                     timings: list[Timing]) -> None:
         """Ask the kernel to time ``step`` on the next of ``devices``; the last answer
         shows them all."""
         if len(timings) == len(devices):
-            self._on_worker_measured(timings)
+            self._show_timings(timings)
             return
         device = devices[len(timings)]
-        self._on_worker_progressed(None, (len(timings), len(devices), device))
+        self._show_progress(None, (len(timings), len(devices), device))
         args = {"run": value.run_id, "text": write_expr(on_device(step.expr, device)),
                 "reads": list(step.reads), "device": device, "min_run_time": self.min_run_time}
 
         def answered(data: dict | None, error: str) -> None:
             if error or not data:
-                self._on_worker_failed(error or self.tr("The kernel did not answer."))
+                self._show_failure(error or self.tr("The kernel did not answer."))
                 return
             timings.append(Timing(**data))
             self._ask_kernel(value, step, devices, timings)
         if not self._document.ask("timing", args, answered):
-            self._on_worker_failed(self.tr("The kernel has stopped: run the recipe again."))
+            self._show_failure(self.tr("The kernel has stopped: run the recipe again."))
 
-    # -- worker to view (queued onto the GUI thread) ------------------------------------------
-    def _on_worker_progressed(self, _key: object, progress: tuple[int, int, str]) -> None:
+    # -- the kernel's answers to view ------------------------------------------------------
+    def _show_progress(self, _key: object, progress: tuple[int, int, str]) -> None:
         i, n, device = progress
         self.progress.setValue(i)
         self.progress.setFormat(self.tr("Timing on {0} ({1}/{2})").format(device, i + 1, n))
 
-    def _on_worker_done(self, _key: object, result: list[Timing] | JobError) -> None:
-        if isinstance(result, JobError):
-            # a step that cannot be timed says why; anything else also names the error
-            self._on_worker_failed(result.message if result.type == "TimingError"
-                                   else f"{result.type}: {result.message}")
-        else:
-            self._on_worker_measured(result)
-
-    def _on_worker_measured(self, timings: list[Timing]) -> None:
+    def _show_timings(self, timings: list[Timing]) -> None:
         self.timings = list(timings)
         self.table.setRowCount(len(timings))
         ok = [t.median_s for t in timings if t.ok]
@@ -233,7 +203,7 @@ class TimingView(FollowsDocument, QWidget):
             self._say(self.tr("Timed {0}").format(write_step(self._timed_step)))
         self._done()
 
-    def _on_worker_failed(self, message: str) -> None:
+    def _show_failure(self, message: str) -> None:
         self._say(message, error_style())
         self._done()
 
@@ -243,14 +213,14 @@ class TimingView(FollowsDocument, QWidget):
         self.status.setVisible(bool(text))
 
     def _done(self) -> None:
-        self._job = None
+        self._busy = False
         self.progress.hide()
         self._sync_button()
         self.finished.emit()
 
     # -- model to view ---------------------------------------------------------------------------
     def _on_model_selection_changed(self, index: int | None) -> None:
-        if self._job is None:
+        if not self._busy:
             self.timings = []
             self.table.setRowCount(0)
             self.table.hide()
@@ -263,7 +233,7 @@ class TimingView(FollowsDocument, QWidget):
 
     def _sync_button(self) -> None:
         index = self._timeable_index()
-        self.time_button.setEnabled(index is not None and self._job is None)
+        self.time_button.setEnabled(index is not None and not self._busy)
         if index is None:
             self.time_button.setToolTip(self.tr(
                 "Select a step that ran without an error to time it."))
@@ -279,7 +249,7 @@ class TimingView(FollowsDocument, QWidget):
             return None
         result = doc.run.results[index]
         expr = result.step.expr
-        if not result.ok or result.step.is_code \
+        if not result.ok or result.step.is_code or not isinstance(result.value, KernelValue) \
                 or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
             return None
         return index
@@ -291,11 +261,11 @@ if __name__ == "__main__":
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe("import torch\nx = torch.ones(500, 500)\ny = x @ x\n"))
     doc.select(1)
     view = TimingView(doc)
     view.resize(360, 240)
-    view.show()
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, doc, view))

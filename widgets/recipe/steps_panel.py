@@ -23,9 +23,9 @@ from widgets.common.undo import push_edit
 
 #: The palette role (``app.palette``) that colours each step status; the marks below
 #: tell the statuses apart without colour.
-STATUS_ROLES = {"ok": "ok", "error": "error", "blocked": "warning", "skipped": "muted",
+STATUS_ROLES = {"ok": "ok", "error": "error", "skipped": "muted",
                 "kernel": "muted"}
-_STATUS_MARK = {"ok": "●", "error": "✖", "blocked": "⊘", "skipped": "○", "kernel": "◌"}
+_STATUS_MARK = {"ok": "●", "error": "✖", "skipped": "○", "kernel": "◌"}
 
 
 class StepsPanel(FollowsDocument, QWidget):
@@ -130,9 +130,6 @@ class StepsPanel(FollowsDocument, QWidget):
                     tip += "\n\n" + result.error
                 elif result and result.status == "kernel":
                     tip += "\n\n" + self.tr("Code: the kernel runs it, as python does.")
-                elif result and result.status == "blocked":
-                    tip += "\n\n" + self.tr("Blocked: it reads '{0}', which failed.").format(
-                        result.blocked_by)
                 item.setToolTip(tip)
                 if step.name:
                     item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)

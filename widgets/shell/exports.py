@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 
 from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_literal
 from app.recipe.document import Document
-from app.recipe.evaluator import StepResult
 from app.recipe.kernel_results import shown_name, tensor_summary
+from app.recipe.results import StepResult
 from app.recipe.writer import write_recipe, write_step
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.viewer.heatmap_view import HeatmapView

@@ -17,6 +17,7 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_summary
 from app.settings import Settings
 from widgets.autograd.panel import AutogradPanel
+from widgets.common.kernel_hook import KernelHook
 from widgets.explain.op_view import OpView
 from widgets.explain.storage_view import StorageView
 from widgets.ops.builder_panel import BuilderPanel
@@ -29,7 +30,7 @@ from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
 from widgets.shell.exports import TensorExports
-from widgets.shell.kernel_hook import KernelHook, KernelStatus
+from widgets.shell.kernel_status import KernelStatus
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
@@ -114,7 +115,7 @@ class MainWindow(QMainWindow):
         self._tab_bars = DockTabBarGuard(self)
         self._files.refresh_recent_menu()
         self.shape_label = add_status_labels(self, self.settings.default_device)
-        self.kernel_hook = KernelHook(self)
+        self.kernel_hook = KernelHook(self.document, self)
         self.kernel_status = KernelStatus(self.document, self)
         self.statusBar().addWidget(self.kernel_status)
         self.replaced.connect(self._on_view_replaced)

@@ -18,8 +18,8 @@ from PySide6.QtCore import QCoreApplication, QObject
 from app.kernel.queries import MAX_PLANE_CELLS
 from app.kernel.summary import summary_tensor, summary_text
 from app.recipe.document import Document
-from app.recipe.evaluator import StepResult
 from app.recipe.kernel_results import KernelValue
+from app.recipe.results import StepResult
 from app.recipe.writer import write_step
 from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tuple_text
 from widgets.common.background import JobError, start_job
@@ -30,8 +30,6 @@ from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 #: Above this many elements the statistics are taken off the GUI thread: the tensor shows
 #: at once, and its statistics follow.
 SYNC_STATS_NUMEL = 1 << 20
-#: Longest repr shown for a value that is not a tensor.
-REPR_LIMIT = 1_000
 
 
 class ViewerController(FollowsDocument, QObject):
@@ -102,34 +100,18 @@ class ViewerController(FollowsDocument, QObject):
                 "ViewerPanel", "{kind}: {message}").format(kind=result.error_type,
                                                            message=result.error),
                 error=True)
-        elif result.status == "blocked":
-            view.show_header(step.label, code, QCoreApplication.translate(
-                "ViewerPanel", "Not run: it reads '{name}', which failed.").format(
-                name=result.blocked_by))
         elif result.status == "skipped":
             view.show_header(step.label, code, QCoreApplication.translate(
                 "ViewerPanel", "Not run: an earlier step stopped the run."))
         elif isinstance(result.value, KernelValue):
             self._show_kernel_value(step.label, code, result.value)
             return
-        elif result.status == "kernel":
+        else:  # its run is on its way: the mode the user chose stays for its value
             view.show_header(step.label, code, QCoreApplication.translate(
                 "ViewerPanel", "Code: the kernel runs it, as python does. Its values show "
                 "when it has run."))
-        elif isinstance(result.value, torch.Tensor):
-            view.show_header(step.label, code, "")
-            self._show_tensor(result.value, step.name or "value")
+            self._show_no_tensor(keep_mode=True)
             return
-        elif result.value is None:
-            view.show_header(step.label, code, QCoreApplication.translate(
-                "ViewerPanel", "This step gives no value."))
-        else:
-            text = repr(result.value)
-            if len(text) > REPR_LIMIT:
-                text = text[:REPR_LIMIT] + " …"
-            view.show_header(step.label, code, QCoreApplication.translate(
-                "ViewerPanel", "{type}: {value}").format(type=type(result.value).__name__,
-                                                         value=text))
         self._show_no_tensor()
 
     def _show_kernel_value(self, label: str, code: str, value: KernelValue,
@@ -229,10 +211,11 @@ class ViewerController(FollowsDocument, QObject):
         if self._loop_shown is not None:
             self._show_kernel_value(*self._loop_shown, iteration=iteration)
 
-    def _show_no_tensor(self) -> None:
+    def _show_no_tensor(self, keep_mode: bool = False) -> None:
         self._tensor = self._remote = None
         self._stats_generation += 1
-        self._auto_key = None
+        if not keep_mode:
+            self._auto_key = None
         self._view.show_no_tensor()
 
     def _show_tensor(self, t: torch.Tensor, name: str) -> None:

@@ -35,12 +35,13 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from widgets.common.kernel_hook import run_demo
+
     app = QApplication(sys.argv)
     document = Document()
     document.open_welcome()
     panel = ViewerPanel(document)
     panel.resize(560, 720)
     panel.setWindowTitle("Tensor viewer")
-    panel.show()
     document.select_name("cube")
-    sys.exit(app.exec())
+    sys.exit(run_demo(app, document, panel))

@@ -1,0 +1,68 @@
+"""What a run of a recipe gave each step: a ``StepResult`` per step, in a ``RecipeRun``.
+
+The window's kernel fills them in as it reports (``app.recipe.kernel_results``); the
+views read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.recipe.model import Step
+
+
+@dataclass
+class StepResult:
+    """What one step produced.
+
+    Parameters
+    ----------
+    status : str
+        ``ok``, ``error``, ``skipped`` (the run stopped before it, as python stops at an
+        error) or ``kernel`` (its run is on its way).
+    value : Any
+        The assigned value, or what a bare call returned.
+    error : str
+        torch's message, for ``error``.
+    error_type : str
+        The exception's class name, such as ``RuntimeError``.
+    """
+
+    step: Step
+    status: str = "ok"
+    value: Any = None
+    error: str = ""
+    error_type: str = ""
+    warnings: list[str] = field(default_factory=list)
+    printed: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass
+class RecipeRun:
+    """The outcome of evaluating a recipe: one ``StepResult`` per step, in order."""
+
+    results: list[StepResult] = field(default_factory=list)
+    namespace: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    @property
+    def errors(self) -> list[StepResult]:
+        return [r for r in self.results if r.status == "error"]
+
+    def value(self, name: str) -> Any:
+        return self.namespace[name]
+
+    def result_for(self, name: str) -> StepResult | None:
+        """The result of the last step assigning ``name``."""
+        for r in reversed(self.results):
+            if r.step.name == name:
+                return r
+        return None

@@ -1,0 +1,108 @@
+"""A document's kernel: a ``KernelSession`` for it, drained on the GUI thread by a timer.
+
+The window has one (``widgets.shell.main_window``); a panel's demo (``run_demo``) and the
+panels' tests make their own. The session lives with the document: a window made again
+(a language switch) takes the hook over, and the kernel with it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.kernel.session import KernelSession
+
+#: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
+#: by name (the window itself never needs them imported).
+VIEW_QUERIES = ("app.explain.kernel_queries",)
+#: How long an edit's old values stay on show while the kernel runs it, in seconds (then
+#: its steps show as running).
+PENDING_S = 0.15
+#: How often the window takes what the kernel reported, in milliseconds.
+POLL_MS = 30
+#: How long one take may last (an output flood never holds the window longer).
+POLL_BUDGET_S = 0.008
+#: A take of this many events or more is a flood.
+FLOOD_EVENTS = 64
+#: While the kernel floods the window (a take that used its whole budget), takes are at
+#: least this far apart, so the window keeps time for its own events.
+WAKE_GAP_S = 0.008
+#: How long a take waits after the first of a burst: a statement's end and the run's end
+#: come a millisecond apart, and one repaint shows both.
+WAKE_GATHER_S = 0.002
+
+
+class KernelHook(QObject):
+    """Starts nothing by itself: the first run of a code step starts the kernel;
+    ``warm`` starts it early (the window's launch does, while the window opens).
+
+    What the kernel reports is taken on a timer, and at once when it arrives after a
+    quiet spell (``_ready``, emitted from the session's thread, queued to this one).
+    """
+
+    _ready = Signal()
+
+    def __init__(self, document: Any, parent: QObject | None = None):
+        super().__init__(parent)
+        self._document = document
+        fresh = self._document.kernel is None
+        if fresh:
+            self._document.kernel = KernelSession(query_modules=VIEW_QUERIES)
+        self.session: KernelSession = self._document.kernel
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._drain)
+        self._timer.start()
+        self._last_take = 0.0
+        self._flooded = False  # the last take had more than its budget could hold
+        self._wake = QTimer(self)  # a take put off until WAKE_GAP_S after the last one
+        self._wake.setSingleShot(True)
+        self._wake.timeout.connect(self._drain)
+        self._ready.connect(self._on_ready)
+        self.session.on_events(self._ready.emit)
+        if fresh and self._document.recipe.steps:
+            self._document.evaluate()  # what ran before the window came runs in its kernel
+
+    def warm(self) -> None:
+        self.session.start()
+
+    def _on_ready(self) -> None:
+        gap = WAKE_GAP_S if self._flooded else 0.0  # else a lone result is taken at once
+        wait = max(WAKE_GATHER_S, gap - (time.monotonic() - self._last_take))
+        if not self._wake.isActive():
+            self._wake.start(round(wait * 1000))
+
+    def _drain(self) -> None:
+        self._last_take = time.monotonic()
+        events = self.session.poll(POLL_BUDGET_S)
+        if events:
+            self._document.take_kernel_events(events)
+        # a flood: many events, or more work than a take's budget (output, a loop's reports)
+        self._flooded = len(events) >= FLOOD_EVENTS \
+            or time.monotonic() - self._last_take >= POLL_BUDGET_S
+        self._document.show_pending(after=PENDING_S)
+
+    def detach(self) -> None:
+        """Leave the kernel to another window's hook (the window is made again)."""
+        self._timer.stop()
+        self.session.on_events(None)
+
+    def close(self) -> None:
+        """End the kernel (the window closes for good)."""
+        self._timer.stop()
+        self.session.on_events(None)
+        self.session.close()
+        if self._document.kernel is self.session:
+            self._document.kernel = None
+
+
+def run_demo(app: QApplication, document: Any, widget: QWidget) -> int:
+    """Show ``widget`` on ``document``, run by a kernel of its own, until the app quits
+    (the panels' ``python -m`` demos)."""
+    hook = KernelHook(document, widget)
+    app.aboutToQuit.connect(hook.close)
+    widget.show()
+    return app.exec()

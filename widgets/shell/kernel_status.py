@@ -1,0 +1,88 @@
+"""The status bar's kernel line: the statement running, the time, Stop, and how a run
+ended (the kernel itself is the document's: ``widgets.common.kernel_hook``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+
+from widgets.common.doc_links import listen
+from widgets.common.i18n_text import translate_core
+from widgets.common.icons import icon
+
+#: A run shows its busy line once it has lasted this long, in seconds.
+SHOW_AFTER_S = 0.25
+
+
+class KernelStatus(QWidget):
+    """The status bar's kernel line: a busy bar, what runs and for how long, and Stop."""
+
+    def __init__(self, document: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document = document
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)  # busy: a statement has no known end
+        self.busy.setMaximumWidth(80)
+        self.busy.setMaximumHeight(14)
+        self.busy.setTextVisible(False)
+        self.busy.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "The kernel is running the recipe's code"))
+        self.label = QLabel()
+        self.label.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "What the kernel runs now, and for how long; or how its last run "
+            "ended"))
+        self.stop_button = QToolButton()
+        self.stop_button.setIcon(icon("stop"))
+        self.stop_button.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the "
+            "values of finished steps stay"))
+        self.stop_button.clicked.connect(document.stop)
+        for w in (self.busy, self.label, self.stop_button):
+            policy = w.sizePolicy()  # hidden, they keep their room: the status bar keeps
+            policy.setRetainSizeWhenHidden(True)  # its height, and the views above theirs
+            w.setSizePolicy(policy)
+            layout.addWidget(w)
+        self._tick = QTimer(self)
+        self._tick.setInterval(200)
+        self._tick.timeout.connect(self._show)
+        listen(self, [(document.kernel_changed, self._on_model_kernel_changed)], True)
+        self._on_model_kernel_changed()
+
+    def _on_model_kernel_changed(self) -> None:
+        running = self._document.kernel_run is not None
+        self._tick.start() if running else self._tick.stop()
+        self._show()
+
+    def _show(self) -> None:
+        state = self._document.kernel_run
+        if state is not None and time.monotonic() - state.started < SHOW_AFTER_S:
+            state = None  # an edit's quick run: no flash of the busy line
+        self.busy.setVisible(state is not None)
+        self.stop_button.setVisible(state is not None)
+        if state is not None:
+            progress = state.progress
+            if progress is None:
+                text = QCoreApplication.translate("KernelStatus", "Starting the kernel…")
+            else:
+                text = QCoreApplication.translate(
+                    "KernelStatus", "Line {0}: {1}  ·  {2:.1f} s").format(
+                    progress.line, _short(progress.text), progress.elapsed)
+            self.label.setText(text)
+            self.label.setStyleSheet("")
+            return
+        ended = self._document.kernel_ended
+        if ended is not None and ended.reason:
+            self.label.setText(translate_core("Kernel", ended.message) or ended.reason)
+            self.label.setStyleSheet("color: palette(highlight);")
+        else:
+            self.label.setText("")
+
+
+def _short(text: str, limit: int = 48) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit - 1] + "…"
