@@ -96,3 +96,23 @@ def test_encode_and_decode_keep_values():
     assert mirror.encode(object()) is None
     assert torch.equal(mirror.decode(mirror.encode(torch.tensor([1 + 2j]))),
                        torch.tensor([1 + 2j]))
+
+
+def test_a_form_steps_large_values_come_when_asked_unless_changed_since(kernel_document):
+    """90,000 cells do not come with the report; Op explained asks for them
+    (``step_values``), and gets them as the step saw them, or hears that a later
+    statement changed them in place."""
+    from tests.conftest import finish
+
+    doc = kernel_document("import torch\nx = torch.arange(90000.0).view(300, 300)\n"
+                          "y = torch.tril(x, diagonal=1)\nx.add_(1)\n")
+    value = doc.run.result_for("y").value
+    assert value.inputs == {} and value.output is None  # too large for the report
+    answers: list = []
+    doc.ask("step_values", {"run": value.run_id, "statement": value.statement},
+            lambda data, error: answers.append((data, error)))
+    finish(doc)
+    (data, error), = answers
+    assert error == "" and data["changed"] == ["x"] and data["inputs"] == {}
+    expected = torch.tril(torch.arange(90000.0).view(300, 300), diagonal=1)
+    assert torch.equal(mirror.decode(data["output"]), expected)

@@ -246,3 +246,13 @@ def test_main_window_has_the_op_and_memory_tabs(qtbot, settle):
     qtbot.waitExposed(window)
     assert [c.label for c in window.op_view.input_cards] == ["x", "index"]
     assert window.document.modified is False  # the view never edits what it shows
+
+
+def test_a_step_too_large_for_its_report_is_explained_once_its_values_come(qtbot, make_view):
+    """300 x 300 cells: the view asks the kernel for them, then traces as for small ones."""
+    view, doc, _ = make_view("x = torch.arange(90000.0).view(300, 300)\ny = torch.tril(x)\n")
+    qtbot.waitUntil(lambda: bool(view.output_cards), timeout=30_000)
+    x = torch.arange(90000.0).view(300, 300)
+    assert np.array_equal(view.output_cards[0].grid.table_model.values, torch.tril(x).numpy())
+    explain(qtbot, view, (5, 2))  # below the diagonal: x[5, 2] itself
+    assert card(view, "x").grid.table_model.marks == {(5, 2): "source"}

@@ -26,6 +26,7 @@ from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
 from app.kernel.mirror import snapshot as copy_values
+from app.kernel.mirror import stamp
 from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
 from app.kernel.source import statements as source_statements
@@ -286,7 +287,9 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         channel.send(protocol.StepStarted(i, statement.line))
         before = user_names(runner.namespace)
         form = mirror.get(str(i))
-        inputs = copy_values(runner.namespace, form.get("reads", [])) if form else None
+        large: dict[str, tuple] = {}  # too large to copy now: stamped, for Op explained
+        inputs = copy_values(runner.namespace, form.get("reads", []), large) if form \
+            else None
         outcome = runner.run_statement(i, record_loops=True,
                                        keep_value=bool(form) and not form.get("name"))
         flusher.flush()
@@ -299,6 +302,8 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
             output = outcome.value if not name else runner.namespace.get(name)
             copied = {"inputs": inputs,
                       "output": copy_value(output) if outcome.error is None else None}
+            values.keep_large(i, large, stamp(output) if copied["output"] is None
+                              and outcome.error is None else None)
             outcome.value = None  # python keeps no bare value, nor does the kernel
             del output
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,

@@ -12,20 +12,23 @@ the kernel about it instead.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from app.kernel.summary import loaded_torch
 
-#: The most cells a tensor may have to be copied into the window.
+#: The most cells a tensor may have to be copied into the window with its step's report.
 MIRROR_CELLS = 1 << 16
+#: The most cells a tensor may have to be copied when Op explained asks for it.
+ASKED_CELLS = 1 << 22
 #: The most items of a list or tuple copied (``torch.chunk``'s parts).
 MAX_ITEMS = 64
 _PLAIN = (bool, int, float, str, type(None))
 
 
-def encode(value: Any) -> dict | None:
-    """``value`` as plain data (a tensor's values copied now), or None when too large
-    or of another kind."""
+def encode(value: Any, cells: int = MIRROR_CELLS) -> dict | None:
+    """``value`` as plain data (a tensor's values copied now), or None when it has more
+    than ``cells`` cells or is of another kind."""
     if isinstance(value, _PLAIN):
         if isinstance(value, str) and len(value) > 200:
             return None
@@ -33,7 +36,7 @@ def encode(value: Any) -> dict | None:
     if isinstance(value, list | tuple):
         if len(value) > MAX_ITEMS:
             return None
-        items = [encode(v) for v in value]
+        items = [encode(v, cells) for v in value]
         if any(item is None for item in items):
             return None
         return {"items": items, "tuple": isinstance(value, tuple)}
@@ -43,13 +46,13 @@ def encode(value: Any) -> dict | None:
     if isinstance(value, torch.dtype):
         return {"dtype": str(value).removeprefix("torch.")}
     if isinstance(value, torch.Tensor):
-        return _tensor(torch, value)
+        return _tensor(torch, value, cells)
     return None
 
 
-def _tensor(torch: Any, t: Any) -> dict | None:
+def _tensor(torch: Any, t: Any, cells: int) -> dict | None:
     if t.layout != torch.strided or t.is_quantized or t.device.type == "meta" \
-            or t.numel() > MIRROR_CELLS:
+            or t.numel() > cells:
         return None
     dtype = str(t.dtype).removeprefix("torch.")
     try:
@@ -63,15 +66,38 @@ def _tensor(torch: Any, t: Any) -> dict | None:
             "device": str(t.device), "strides": list(t.stride())}
 
 
-def snapshot(namespace: dict[str, Any], names: list[str]) -> dict[str, dict]:
-    """The values of ``names`` that can be copied, copied now (before a statement runs)."""
+def snapshot(namespace: dict[str, Any], names: list[str],
+             large: dict[str, Any] | None = None) -> dict[str, dict]:
+    """The values of ``names`` that can be copied, copied now (before a statement runs);
+    the tensors too large for that are stamped into ``large`` (``stamp``)."""
     out = {}
     for name in names:
         if name in namespace:
             data = encode(namespace[name])
             if data is not None:
                 out[name] = data
+            elif large is not None and stamp(namespace[name]) is not None:
+                large[name] = stamp(namespace[name])
     return out
+
+
+def stamp(value: Any) -> tuple | None:
+    """A weak reference to a tensor and its ``_version`` now: ``stamped`` tells later
+    whether it still holds the values it held then (None: not a tensor)."""
+    torch = loaded_torch()
+    if torch is None or not isinstance(value, torch.Tensor):
+        return None
+    try:
+        return weakref.ref(value), value._version
+    except TypeError:
+        return None
+
+
+def stamped(mark: tuple) -> Any:
+    """The tensor ``mark`` stamped, if it is alive and unchanged since; else None."""
+    ref, version = mark
+    value = ref()
+    return value if value is not None and value._version == version else None
 
 
 def decode(data: dict | None) -> Any:

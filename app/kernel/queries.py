@@ -8,6 +8,9 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   plane of it, at most ``cells`` cells (``MAX_PLANE_CELLS`` at most): past that, an even
   sample of its rows and columns, whose steps the answer gives. A heatmap asks for about
   its own resolution; the grid for every cell.
+- ``step_values``: a form step's tensors too large to come with its report, copied for
+  Op explained (up to ``mirror.ASKED_CELLS`` cells each), as long as no later statement
+  changed them in place (``Tensor._version`` tells).
 
 The window's explanations add their own kinds (``register``; the modules come with
 ``protocol.Warm``), such as ``autograd`` and ``storage`` (``app.explain.kernel_queries``).
@@ -46,6 +49,9 @@ class Values:
         self.namespace: dict[str, Any] = {}
         #: The text the run runs (its steps tell the explanations how a value was made).
         self.source = ""
+        #: For each form statement, the tensors too large to copy with its report,
+        #: stamped (``mirror.stamp``): ``inputs`` as it read them, and its ``output``.
+        self._large: dict[int, dict] = {}
 
     def start(self, run_id: int, keep_before: int = 0, source: str = "") -> None:
         """A new run of ``source``: statements from ``keep_before`` on will report again."""
@@ -53,6 +59,19 @@ class Values:
             self.run_id, self.source = run_id, source
             self._by_statement = {i: v for i, v in self._by_statement.items()
                                   if i < keep_before}
+            self._large = {i: v for i, v in self._large.items() if i < keep_before}
+
+    def keep_large(self, index: int, inputs: dict[str, tuple], output: tuple | None) -> None:
+        """Statement ``index``'s tensors too large to copy with its report, stamped."""
+        if inputs or output is not None:
+            with self._lock:
+                self._large[index] = {"inputs": inputs, "output": output}
+
+    def large(self, run_id: int, statement: int) -> dict:
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            return self._large.get(statement, {"inputs": {}, "output": None})
 
     def finished(self) -> set[int]:
         """The statements of the run that have run (their values are kept)."""
@@ -123,6 +142,28 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """A form step's values too large to come with its report (Op explained asks when it
+    shows the step): ``inputs`` as the step read them, its ``output``, copied now when
+    they have at most ``ASKED_CELLS`` cells; ``changed`` names those a later statement
+    changed in place (or that are gone), which cannot be shown as the step saw them."""
+    from app.kernel.mirror import ASKED_CELLS, encode, stamped
+
+    marks = values.large(int(args.get("run", 0)), int(args["statement"]))
+    cells = min(int(args.get("cells", ASKED_CELLS)), ASKED_CELLS)
+    out: dict[str, Any] = {"inputs": {}, "output": None, "changed": []}
+    for name, mark in [*marks["inputs"].items(), ("", marks["output"])]:
+        value = stamped(mark) if mark is not None else None
+        if mark is not None and value is None:
+            out["changed"].append(name)
+        data = encode(value, cells) if value is not None else None
+        if data is not None and name:
+            out["inputs"][name] = data
+        elif data is not None:
+            out["output"] = data
+    return out
+
+
 def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[int, int]:
     """Steps through the rows and the columns of a plane that keep about ``cells`` of it:
     the same step both ways, but for a side too short to need one."""
@@ -134,7 +175,7 @@ def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[in
     return step, step
 
 
-_HANDLERS: dict[str, Any] = {"tensor": _tensor}
+_HANDLERS: dict[str, Any] = {"tensor": _tensor, "step_values": _step_values}
 #: Set once the window's own query modules (``protocol.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

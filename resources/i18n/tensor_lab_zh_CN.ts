@@ -3383,6 +3383,7 @@ the step failed</source>
     </message>
     <message>
         <source>Select a step to see how its op works.</source>
+        <extracomment>The kernel value whose large tensors were asked for, and the one on its way.</extracomment>
         <translation>选择一个步骤以查看其运算如何工作。</translation>
     </message>
     <message>
@@ -3420,6 +3421,10 @@ the step failed</source>
     <message>
         <source>Code: the catalogue has no explanation for it yet. The Tensor viewer shows the values it left.</source>
         <translation>代码：目录里还没有对它的讲解。张量查看器显示它留下的值。</translation>
+    </message>
+    <message>
+        <source>Copying its values from the kernel…</source>
+        <translation>正在从内核复制它的值…</translation>
     </message>
     <message>
         <source>{0} has {1} elements: too many to explain element by element here ({2} at most). The Tensor viewer shows it.</source>

@@ -19,7 +19,7 @@ from PySide6.QtGui import QUndoStack
 from app.explain.provenance import Provenance, trace
 from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
 from app.expr import Expr, Ref, Seq
-from app.kernel.mirror import MIRROR_CELLS
+from app.kernel.mirror import ASKED_CELLS, decode
 from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
@@ -48,20 +48,22 @@ def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
         return f"{type(e).__name__}: {e}"
 
 
-def _kernel_hint(sv: StepView, value: KernelValue) -> str:
-    """Why a step the kernel ran shows no cells: code, a tensor too large to copy into
-    the window, or a result that is not a tensor."""
+def _kernel_hint(sv: StepView, value: KernelValue, asking: bool) -> str:
+    """Why a step the kernel ran shows no cells: code, a tensor being copied from the
+    kernel or too large to copy into the window, or a result that is not a tensor."""
     if sv.step.is_code or sv.spec is None and not sv.op:
         return QCoreApplication.translate(
             "OpView", "Code: the catalogue has no explanation for it yet. The Tensor viewer "
             "shows the values it left.")
     summary = value.names.get(sv.step.name or "", {})
+    if summary.get("type") == "Tensor" and asking:
+        return QCoreApplication.translate("OpView", "Copying its values from the kernel…")
     if summary.get("type") == "Tensor":
         cells = math.prod(summary.get("shape") or [])
         return QCoreApplication.translate(
             "OpView", "{0} has {1} elements: too many to explain element by element here "
             "({2} at most). The Tensor viewer shows it.").format(
-                sv.step.name, f"{cells:,}", f"{MIRROR_CELLS:,}")
+                sv.step.name, f"{cells:,}", f"{ASKED_CELLS:,}")
     if sv.output is not None:
         return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
             repr(sv.output)[:200])
@@ -105,6 +107,9 @@ class OpExplainedController(FollowsDocument, QObject):
         self._job: Job | None = None
         self._pending: tuple | None = None
         self._stale = True
+        #: The kernel value whose large tensors were asked for, and the one on its way.
+        self._fetched: KernelValue | None = None
+        self._fetching: KernelValue | None = None
         view.output_hovered.connect(self._on_view_output_hovered)
         view.output_left.connect(self._on_view_output_left)
         view.output_clicked.connect(self._on_view_output_clicked)
@@ -140,6 +145,7 @@ class OpExplainedController(FollowsDocument, QObject):
         self._cache.clear()
         self._pending = None
         sv = self.step_view = make_step_view(self._document)
+        self._fetch_large(sv)
         self._show_header(sv)
         self._show_cards(sv)
         self._view.decorate(self._show_extra(sv))
@@ -164,6 +170,31 @@ class OpExplainedController(FollowsDocument, QObject):
     def _on_model_selection_changed(self, _index: int | None) -> None:
         self._pinned = None
         self._refresh_if_shown()
+
+    def _fetch_large(self, sv: StepView | None) -> None:
+        """Ask the kernel, once, for the step's tensors too large to come with its report
+        (``step_values``); the step shows again when they come."""
+        value = sv.result.value if sv is not None else None
+        if not isinstance(value, KernelValue) or value is self._fetched or sv.step.is_code \
+                or sv.result.status not in ("ok", "error"):
+            return
+        reads = [n for n in sv.step.reads if n not in value.inputs]
+        if not reads and (sv.output is not None or not sv.result.ok):
+            return  # every value came with the report
+        self._fetched = self._fetching = value
+
+        def answered(data: dict, error: str) -> None:
+            self._fetching = None
+            if not error:
+                value.inputs.update({n: decode(d) for n, d in data.get("inputs", {}).items()})
+                if data.get("output") is not None:
+                    value.output = decode(data["output"])
+            step = self.step_view
+            if step is not None and step.result.value is value:
+                self._refresh_if_shown()
+        if not self._document.ask("step_values", {"run": value.run_id,
+                                                  "statement": value.statement}, answered):
+            self._fetching = None
 
     def _refresh_if_shown(self) -> None:
         if self._view.isVisible():
@@ -257,7 +288,7 @@ class OpExplainedController(FollowsDocument, QObject):
         view = self._view
         if sv is not None and sv.result.ok and not view.output_cards \
                 and isinstance(sv.result.value, KernelValue):
-            return _kernel_hint(sv, sv.result.value)
+            return _kernel_hint(sv, sv.result.value, self._fetching is sv.result.value)
         if sv is not None and sv.result.ok and not view.output_cards and sv.step.name:
             return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
                 repr(sv.result.value)[:200])
