@@ -175,7 +175,7 @@ def test_waiting_with_cancel_stops_the_jobs_as_quitting_does(qtbot, receiver):
 
 
 def test_a_job_leaves_the_warnings_machinery_alone(qtbot, receiver):
-    """The GUI thread records warnings (the evaluator); a running job must not swap them."""
+    """The GUI thread records warnings; a running job must not swap them."""
     gate = threading.Event()
     before = (warnings.showwarning, list(warnings.filters))
     job = start_job(_wait_for, gate, "x", on_done=receiver.on_done)

@@ -309,8 +309,8 @@ def message(e: BaseException) -> str:
 def check_sample(plan: Plan, text: str, path: Path) -> str | None:
     """None when the recipe ``text`` gives torch's result; else what differs."""
     try:
-        # Under `python` a torch warning is printed, not raised; the evaluator keeps it with
-        # its step the same way, so the reference must not turn it into an error either.
+        # Under `python` a torch warning is printed, not raised, and so it is in the kernel:
+        # the reference must not turn it into an error either.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             expected, ref_args = plan.reference()

@@ -256,3 +256,10 @@ def test_a_step_too_large_for_its_report_is_explained_once_its_values_come(qtbot
     assert np.array_equal(view.output_cards[0].grid.table_model.values, torch.tril(x).numpy())
     explain(qtbot, view, (5, 2))  # below the diagonal: x[5, 2] itself
     assert card(view, "x").grid.table_model.marks == {(5, 2): "source"}
+
+
+def test_a_large_step_changed_in_place_later_says_so(qtbot, make_view):
+    view, doc, _ = make_view("x = torch.arange(90000.0).view(300, 300)\ny = torch.tril(x)\n"
+                             "y.add_(1)\n", select=1)
+    qtbot.waitUntil(lambda: "in place" in view.hint.text(), timeout=30_000)
+    assert "y" in view.hint.text() and view.output_cards == []

@@ -1,10 +1,10 @@
 """What the kernel reports, applied to the window's run of a recipe.
 
-A recipe's code steps (and the steps that read their names) run only in the kernel: the
-window's own evaluation marks them ``kernel``. While the kernel runs the recipe's text,
-its reports fill those steps in: status, torch's message and the line inside the block,
-the step's printed output, the names it bound (``app.kernel.summary``) and a loop's
-iterations (``app.kernel.loops``).
+Every step runs in the kernel: a new run marks them all ``kernel`` (on their way). While
+the kernel runs the recipe's text, its reports fill them in: status, torch's message and
+the line inside the block, the step's printed output, the names it bound
+(``app.kernel.summary``), a loop's iterations (``app.kernel.loops``) and a form step's
+small values (``app.kernel.mirror``).
 """
 
 from __future__ import annotations
@@ -13,12 +13,9 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-import torch
-
 from app.kernel import protocol
 from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
-from app.kernel.summary import summarize
 from app.recipe.model import Recipe
 from app.recipe.results import RecipeRun, StepResult
 
@@ -50,9 +47,9 @@ class KernelValue:
 
 
 def tensor_names(run: RecipeRun) -> set[str]:
-    """The names that hold a tensor after ``run``: by the window's own values, or by what
-    the kernel said of the names each step bound (the last binding of a name counts)."""
-    kinds: dict[str, bool] = {n: isinstance(v, torch.Tensor) for n, v in run.namespace.items()}
+    """The names that hold a tensor after ``run``, by what the kernel said of the names
+    each step bound (the last binding of a name counts)."""
+    kinds: dict[str, bool] = {}
     for result in run.results:
         if isinstance(result.value, KernelValue):
             for name, summary in result.value.names.items():
@@ -61,11 +58,9 @@ def tensor_names(run: RecipeRun) -> set[str]:
 
 
 def tensor_summary(result: StepResult) -> dict | None:
-    """The facts of the tensor a step made (``app.kernel.summary``): the window's own
-    value's, or what the kernel said of the step's name (a code step's first tensor)."""
+    """The facts of the tensor a step made (``app.kernel.summary``), as the kernel said
+    them of the step's name (a code step's first tensor)."""
     value = result.value
-    if isinstance(value, torch.Tensor):
-        return summarize(value)
     name = shown_name(result)
     return value.names[name] if name is not None else None
 

@@ -3427,6 +3427,10 @@ the step failed</source>
         <translation>正在从内核复制它的值…</translation>
     </message>
     <message>
+        <source>A later statement changed {0} in place, so they cannot be shown as this step saw them. The Tensor viewer shows them now.</source>
+        <translation>后面的语句原地修改了 {0}，所以无法按这一步看到的样子显示它们。张量查看器显示它们现在的值。</translation>
+    </message>
+    <message>
         <source>{0} has {1} elements: too many to explain element by element here ({2} at most). The Tensor viewer shows it.</source>
         <translation>{0} 有 {1} 个元素：太多，无法在这里逐个元素讲解（最多 {2} 个）。张量查看器会显示它。</translation>
     </message>

@@ -86,7 +86,7 @@ class RemoteAutograd:
         return None
 
     def forget(self) -> None:
-        """The tab shows a value of the window's own: drop any answer still to come."""
+        """The tab shows no kernel value now: drop any answer still to come."""
         self._generation += 1
         self.last = None
 

@@ -48,9 +48,10 @@ def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
         return f"{type(e).__name__}: {e}"
 
 
-def _kernel_hint(sv: StepView, value: KernelValue, asking: bool) -> str:
+def _kernel_hint(sv: StepView, value: KernelValue, asking: bool, changed: list[str]) -> str:
     """Why a step the kernel ran shows no cells: code, a tensor being copied from the
-    kernel or too large to copy into the window, or a result that is not a tensor."""
+    kernel, changed in place since (``changed``) or too large to copy into the window, or
+    a result that is not a tensor."""
     if sv.step.is_code or sv.spec is None and not sv.op:
         return QCoreApplication.translate(
             "OpView", "Code: the catalogue has no explanation for it yet. The Tensor viewer "
@@ -58,6 +59,11 @@ def _kernel_hint(sv: StepView, value: KernelValue, asking: bool) -> str:
     summary = value.names.get(sv.step.name or "", {})
     if summary.get("type") == "Tensor" and asking:
         return QCoreApplication.translate("OpView", "Copying its values from the kernel…")
+    if summary.get("type") == "Tensor" and changed:
+        return QCoreApplication.translate(
+            "OpView", "A later statement changed {0} in place, so they cannot be shown as "
+            "this step saw them. The Tensor viewer shows them now.").format(
+                ", ".join(n or sv.step.name or "" for n in changed))
     if summary.get("type") == "Tensor":
         cells = math.prod(summary.get("shape") or [])
         return QCoreApplication.translate(
@@ -110,6 +116,7 @@ class OpExplainedController(FollowsDocument, QObject):
         #: The kernel value whose large tensors were asked for, and the one on its way.
         self._fetched: KernelValue | None = None
         self._fetching: KernelValue | None = None
+        self._changed: list[str] = []  # what a later statement changed of the fetched
         view.output_hovered.connect(self._on_view_output_hovered)
         view.output_left.connect(self._on_view_output_left)
         view.output_clicked.connect(self._on_view_output_clicked)
@@ -182,9 +189,11 @@ class OpExplainedController(FollowsDocument, QObject):
         if not reads and (sv.output is not None or not sv.result.ok):
             return  # every value came with the report
         self._fetched = self._fetching = value
+        self._changed = []
 
         def answered(data: dict, error: str) -> None:
             self._fetching = None
+            self._changed = list(data.get("changed", ())) if not error else []
             if not error:
                 value.inputs.update({n: decode(d) for n, d in data.get("inputs", {}).items()})
                 if data.get("output") is not None:
@@ -288,7 +297,9 @@ class OpExplainedController(FollowsDocument, QObject):
         view = self._view
         if sv is not None and sv.result.ok and not view.output_cards \
                 and isinstance(sv.result.value, KernelValue):
-            return _kernel_hint(sv, sv.result.value, self._fetching is sv.result.value)
+            value = sv.result.value
+            return _kernel_hint(sv, value, self._fetching is value,
+                                self._changed if self._fetched is value else [])
         if sv is not None and sv.result.ok and not view.output_cards and sv.step.name:
             return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
                 repr(sv.result.value)[:200])
