@@ -2,7 +2,9 @@
 
 Runs in the kernel, after the recipe: every tensor the namespace holds (shape, dtype,
 device and values), plain values (numbers, strings, lists of them; anything else as its
-``repr``), the error that ended the run, and the captured output.
+``repr``), the error that ended the run, the captured output, and ``training``: each
+statement whose run called ``backward()``, with its losses, learning rates and layers
+(``app.kernel.training``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from app.kernel.runner import Outcome, Runner
 from app.kernel.summary import loaded_torch
+from app.kernel.training import TrainingWatch
 
 #: What a recipe defines rather than computes: left out of the report's values.
 _DEFINITIONS = (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
@@ -88,11 +91,28 @@ def run_with_report(runner: Runner, after: Callable[[Outcome], None] | None = No
     """Run ``runner`` to its end, its output captured;
     python's exit code and the ``--json`` report of what it left."""
     report = RunReport()
+    watch = TrainingWatch(runner.namespace)
+    failed: list[bool] = []
+
+    def before(i: int) -> None:
+        if not watch.installed and not failed and loaded_torch() is not None:
+            try:  # once the recipe has torch; a watch that cannot be set never stops a run
+                watch.install()
+            except Exception:  # noqa: BLE001
+                failed.append(True)
+                watch.uninstall()
+        statement = runner.statements[i]
+        watch.statement = (i, statement.line)
 
     def add(outcome: Outcome) -> None:
         report.add(outcome)
         if after is not None:
             after(outcome)
-    with report.capture():
-        code = runner.run(add)
-    return code, report.finish(runner.namespace)
+    try:
+        with report.capture():
+            code = runner.run(add, before)
+    finally:
+        watch.uninstall()
+    finished = report.finish(runner.namespace)
+    finished["training"] = watch.report()
+    return code, finished

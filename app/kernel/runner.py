@@ -156,14 +156,18 @@ class Runner:
         except Exception:  # noqa: BLE001 - a report that fails is left out, never the run's
             return None
 
-    def run(self, after: Callable[[Outcome], None] | None = None) -> int:
-        """Run every statement until one ends the run; the exit code python would give."""
+    def run(self, after: Callable[[Outcome], None] | None = None,
+            before: Callable[[int], None] | None = None) -> int:
+        """Run every statement until one ends the run; the exit code python would give.
+        ``before(i)`` and ``after(outcome)`` are called around statement ``i``."""
         try:
             self.prepare()
         except SyntaxError as e:
             traceback.print_exception(type(e), e, None)
             return 1
         for i in range(len(self.statements)):
+            if before is not None:
+                before(i)
             outcome = self.run_statement(i)
             if after is not None:
                 after(outcome)

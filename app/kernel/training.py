@@ -1,0 +1,205 @@
+"""Every ``backward()`` of a run is a training step: what the loop did, collected in the
+kernel with torch's own global hooks, never by editing the recipe's code.
+
+- **loss**: the tensor ``backward()`` was called on (its mean, when it has more than one
+  element), at each step;
+- **layers**: for every leaf module the forward pass called while grad was enabled
+  (validation under ``no_grad`` does not count), the std of its output and, after
+  ``backward()``, the norm of its parameters' gradients; named by its path from the
+  recipe's own variable (``net.conv1``, ``model.0``);
+- **lr**: the learning rate of the first parameter group of each optimizer stepped.
+
+Steps are grouped by the top-level statement whose run called ``backward()``; a
+statement that runs more than ``MAX_STEPS`` of them keeps an even sample, with the step
+numbers listed. ``torch.Tensor.backward`` is wrapped while a watch is installed (the
+recipe's code stays as written); forward and optimizer hooks are torch's global ones.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+#: Steps kept per statement; past this, every other one is dropped, and so on.
+MAX_STEPS = 10_000
+
+
+class _Series:
+    """One statement's steps: losses, learning rates and each layer's numbers."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.stride = 1  # every `stride`-th step is kept
+        self.count = 0
+        self.steps: list[int] = []
+        self.loss: list[float] = []
+        self.lr: list[float | None] = []
+        self.layers: dict[str, dict[str, list[float | None]]] = {}
+
+    def add(self, loss: float | None, layers: dict[str, tuple]) -> None:
+        """A ``backward()``: its loss, and each layer's (std, grad norm)."""
+        step, self.count = self.count, self.count + 1
+        if step % self.stride:
+            return
+        kept = len(self.steps)
+        for path in layers:  # a layer first seen now: no numbers for the steps before
+            self.layers.setdefault(path, {"std": [None] * kept, "grad_norm": [None] * kept})
+        for path, series in self.layers.items():
+            std, norm = layers.get(path, (None, None))
+            series["std"].append(std)
+            series["grad_norm"].append(norm)
+        self.steps.append(step)
+        self.loss.append(loss)
+        self.lr.append(None)
+        if len(self.steps) > MAX_STEPS:
+            self._halve()
+
+    def stepped(self, lr: float) -> None:
+        """An optimizer stepped after the last kept ``backward()``: its learning rate."""
+        if self.lr and self.steps and self.steps[-1] == self.count - 1:
+            self.lr[-1] = lr
+
+    def _halve(self) -> None:
+        self.stride *= 2
+        keep = [i for i, s in enumerate(self.steps) if s % self.stride == 0]
+        self.steps = [self.steps[i] for i in keep]
+        self.loss = [self.loss[i] for i in keep]
+        self.lr = [self.lr[i] for i in keep]
+        for series in self.layers.values():
+            for key in ("std", "grad_norm"):
+                series[key] = [series[key][i] for i in keep]
+
+    def report(self) -> dict[str, Any]:
+        return {"line": self.line, "steps": list(self.steps), "loss": list(self.loss),
+                "lr": list(self.lr), "layers": self.layers}
+
+
+class TrainingWatch:
+    """Watches a run's ``backward()`` calls (``install``/``uninstall`` around the run).
+
+    ``namespace`` is the run's: it names the modules (``net.conv1``). ``statement`` is set
+    by the runner before each top-level statement runs.
+    """
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self.namespace = namespace
+        self.statement: tuple[int, int] | None = None  # (index, first line)
+        self.series: dict[int, _Series] = {}
+        self._pending: dict[int, tuple[Any, float | None]] = {}  # id: (module, std)
+        self._paths: dict[int, str] = {}
+        self._handles: list[Any] = []
+        self._original: Any = None
+
+    # -- installing -------------------------------------------------------------------
+    def install(self) -> None:
+        import torch
+        from torch.nn.modules.module import register_module_forward_hook
+        from torch.optim.optimizer import register_optimizer_step_post_hook
+
+        self._handles = [register_module_forward_hook(self._forward),
+                         register_optimizer_step_post_hook(self._stepped)]
+        self._original = original = torch.Tensor.backward
+        watch = self
+
+        def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
+            loss = watch._loss(tensor)
+            result = original(tensor, *args, **kwargs)
+            watch._backward_done(loss)
+            return result
+        backward.__doc__ = original.__doc__
+        torch.Tensor.backward = backward
+
+    @property
+    def installed(self) -> bool:
+        return self._original is not None
+
+    def uninstall(self) -> None:
+        if not self.installed:
+            return
+        import torch
+
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+        if self._original is not None:
+            torch.Tensor.backward = self._original
+            self._original = None
+
+    # -- the hooks --------------------------------------------------------------------
+    def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
+        import torch
+
+        if not torch.is_grad_enabled() or next(module.children(), None) is not None:
+            return  # validation under no_grad, or a container: its leaves report
+        if isinstance(output, torch.Tensor) and output.is_floating_point() \
+                and output.numel() > 1:
+            std = _finite(float(output.detach().float().std()))
+            self._pending[id(module)] = (module, std)
+
+    def _loss(self, tensor: Any) -> float:
+        try:
+            return float(tensor.detach().float().mean())
+        except (RuntimeError, TypeError):
+            return math.nan
+
+    def _backward_done(self, loss: float) -> None:
+        if self.statement is None:
+            return
+        index, line = self.statement
+        layers = {}
+        for module, std in self._pending.values():
+            layers[self._path(module)] = (std, _grad_norm(module))
+        self._pending = {}
+        series = self.series.get(index)
+        if series is None:
+            series = self.series[index] = _Series(line)
+        series.add(_finite(loss), layers)
+
+    def _stepped(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
+        if self.statement is None or self.statement[0] not in self.series:
+            return
+        groups = getattr(optimizer, "param_groups", None) or [{}]
+        lr = groups[0].get("lr")
+        if isinstance(lr, int | float):
+            self.series[self.statement[0]].stepped(float(lr))
+
+    # -- names ------------------------------------------------------------------------
+    def _path(self, module: Any) -> str:
+        path = self._paths.get(id(module))
+        if path is None:
+            self._paths = _module_paths(self.namespace)
+            path = self._paths.get(id(module)) or type(module).__name__
+            self._paths[id(module)] = path
+        return path
+
+    def report(self) -> list[dict[str, Any]]:
+        """One entry per statement that called ``backward()``, in order."""
+        return [self.series[i].report() for i in sorted(self.series)]
+
+
+def _module_paths(namespace: dict[str, Any]) -> dict[int, str]:
+    """Each module the recipe's variables hold, by its path from the first that holds it."""
+    import torch
+
+    paths: dict[int, str] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not isinstance(value, torch.nn.Module):
+            continue
+        for sub, module in value.named_modules():
+            paths.setdefault(id(module), f"{name}.{sub}" if sub else name)
+    return paths
+
+
+def _grad_norm(module: Any) -> float | None:
+    """The norm of all of ``module``'s own parameters' gradients; None without any."""
+    total, seen = 0.0, False
+    for p in module.parameters(recurse=False):
+        if p.grad is not None:
+            total += float(p.grad.detach().float().pow(2).sum())
+            seen = True
+    return _finite(math.sqrt(total)) if seen else None
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no NaN: a diverged step's loss is None."""
+    return value if math.isfinite(value) else None
