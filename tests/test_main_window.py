@@ -154,3 +154,16 @@ def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbo
     window.settle()
     assert window.viewer._code.text() == "low = torch.tril(m, diagonal=-3)"
     assert bar.value() == scrolled
+
+
+def test_the_first_launch_takes_85_percent_of_the_screen_centred(make_window):
+    window = make_window(show=False)  # no saved geometry: a first launch
+    window.restore_settings()
+    available = window.screen().availableGeometry()
+    least = window.minimumSizeHint()  # the window is never made smaller than its content
+    assert window.width() == max(round(0.85 * available.width()), least.width())
+    assert window.height() == max(round(0.85 * available.height()), least.height())
+    assert window.width() > 0.85 * available.width() - 1  # the offscreen screen is small
+    centre = window.frameGeometry().center()
+    assert abs(centre.x() - available.center().x()) <= 1  # and centred on it
+    assert abs(centre.y() - available.center().y()) <= 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QByteArray, QSignalBlocker, Signal
-from PySide6.QtGui import QCloseEvent, QUndoStack
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
@@ -42,6 +42,9 @@ from widgets.training.panel import TrainingPanel
 from widgets.viewer.panel import ViewerPanel
 
 __all__ = ["FILE_FILTER", "MainWindow"]
+
+#: How much of the screen's free area the window takes on the first launch.
+FIRST_SIZE = 0.85
 
 
 class MainWindow(QMainWindow):
@@ -186,12 +189,26 @@ class MainWindow(QMainWindow):
 
     # -- layout and settings ---------------------------------------------------------------
     def restore_settings(self) -> None:
-        """Put the window and its panels where the settings say they were."""
+        """Put the window and its panels where the settings say they were; on the first
+        launch, the window takes ``FIRST_SIZE`` of the screen, centred."""
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
+        else:
+            self.fit_to_screen(FIRST_SIZE)
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
             tidy_tab_bars(self)
+
+    def fit_to_screen(self, share: float) -> None:
+        """Take ``share`` of the width and height of the screen's free area, centred."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        available = screen.availableGeometry()
+        self.resize(round(available.width() * share), round(available.height() * share))
+        frame = self.frameGeometry()
+        frame.moveCenter(available.center())
+        self.move(frame.topLeft())
 
     def save_settings(self) -> None:
         """Remember the window's layout, and store every setting."""
