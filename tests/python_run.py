@@ -11,12 +11,26 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from app.kernel.runner import Runner
 from app.recipe.model import Recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.source_text import SourceRecipe
+
+
+@contextlib.contextmanager
+def as_a_kernel() -> Iterator[None]:
+    """This process as a kernel's for the block: python's own excepthook (pytest-qt has
+    its own); ``__main__``, argv and ``sys.path`` put back afterwards, which the runner
+    makes the recipe's, or a later test's spawned child cannot start."""
+    kept = sys.modules["__main__"], sys.argv, list(sys.path), sys.excepthook
+    sys.excepthook = sys.__excepthook__
+    try:
+        yield
+    finally:
+        sys.modules["__main__"], sys.argv, sys.path[:], sys.excepthook = kept
 
 
 def run_python(recipe: Recipe | str, path: str = "recipe.py") -> RecipeRun:
@@ -32,9 +46,7 @@ def run_python(recipe: Recipe | str, path: str = "recipe.py") -> RecipeRun:
     runner = Runner(path, recipe.source)
     run = RecipeRun([StepResult(step, "skipped") for step in recipe.steps])
     lines = recipe.step_lines()
-    kept = sys.modules["__main__"], sys.argv, list(sys.path), sys.excepthook
-    sys.excepthook = sys.__excepthook__  # python's, as in a kernel (pytest-qt has its own)
-    try:
+    with as_a_kernel():
         runner.prepare()
         for i, statement in enumerate(runner.statements):
             printed = io.StringIO()
@@ -45,8 +57,6 @@ def run_python(recipe: Recipe | str, path: str = "recipe.py") -> RecipeRun:
                     _fill(run.results[k], outcome, runner.namespace, printed.getvalue())
             if outcome.exit_code is not None:
                 break  # an error ends the run, as under python: later steps are skipped
-    finally:
-        sys.modules["__main__"], sys.argv, sys.path[:], sys.excepthook = kept
     run.namespace.update({k: v for k, v in runner.namespace.items() if not k.startswith("__")})
     return run
 

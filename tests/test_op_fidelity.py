@@ -42,6 +42,7 @@ from app.kernel.runner import Runner
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import DTYPES
 from app.recipe.writer import write_recipe
+from tests.python_run import as_a_kernel
 
 MAX_ELEMENTS = 10_000
 MAX_SAMPLES = int(os.environ.get("TENSOR_LAB_FIDELITY_SAMPLES", "20")) or None
@@ -288,16 +289,9 @@ def run_cli(path: Path, *flags: str) -> tuple[int, str, str]:
     JSON and no stderr. ``test_cli`` runs the real command."""
     assert flags == ("--json",)
     runner = Runner(str(path), path.read_text(encoding="utf-8"))
-    # The runner makes the recipe this process's __main__, with its argv and sys.path[0],
-    # as a kernel's: put them back, or a later test's spawned child cannot start.
-    kept = sys.modules["__main__"], sys.argv, list(sys.path), sys.excepthook
-    sys.excepthook = sys.__excepthook__  # python's, as in a kernel
-    try:
-        with warnings.catch_warnings(record=True):  # warned, not raised, as under python
-            warnings.simplefilter("always")
-            code, report = run_with_report(runner)
-    finally:
-        sys.modules["__main__"], sys.argv, sys.path[:], sys.excepthook = kept
+    with as_a_kernel(), warnings.catch_warnings(record=True):  # warned, as under python
+        warnings.simplefilter("always")
+        code, report = run_with_report(runner)
     return (cli.EXIT_OK if code == 0 else cli.EXIT_STEP_FAILED), json.dumps(report), ""
 
 
