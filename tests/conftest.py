@@ -263,6 +263,8 @@ def run_in_kernel(qtbot, panel_kernel):
     hooks = []
 
     def attach(document):
+        for hook, _ in hooks:  # one document takes the kernel's events at a time: two
+            hook.detach()      # hooks on one session would each take the other's
         document.kernel = panel_kernel
         hooks.append((KernelHook(document), document))
         document.settle = lambda timeout=60_000: _settle(qtbot, document, timeout)

@@ -88,11 +88,13 @@ class KernelHook(QObject):
     def detach(self) -> None:
         """Leave the kernel to another window's hook (the window is made again)."""
         self._timer.stop()
+        self._wake.stop()
         self.session.on_events(None)
 
     def close(self) -> None:
         """End the kernel (the window closes for good)."""
         self._timer.stop()
+        self._wake.stop()
         self.session.on_events(None)
         self.session.close()
         if self._document.kernel is self.session:
