@@ -31,11 +31,15 @@ from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
 from app.kernel.source import statements as source_statements
 from app.kernel.summary import changed, summarize, user_names
+from app.kernel.training import TrainingWatch
+from app.kernel.training_live import Controls, LiveFeed
 
 #: Most names one statement reports (a loop that binds a thousand names reports these).
 MAX_NAMES = 100
 
 _in_user_code = False
+#: The window's hand on a running training loop (set by the reader thread).
+_controls = Controls()
 #: A Stop that came between two statements (after one reported, before the next ran):
 #: the next statement starts with its KeyboardInterrupt.
 _interrupt_pending = False
@@ -158,6 +162,8 @@ def _read(conn: Connection, channel: Channel, inbox: queue.SimpleQueue,
             return
         if isinstance(message, protocol.Query):
             _answer(channel, values, message)
+        elif isinstance(message, protocol.TrainingControl):
+            _controls.apply(message)
         elif isinstance(message, protocol.Interrupt):
             if _in_user_code:
                 _thread.interrupt_main()
@@ -263,8 +269,14 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
             window.module = runner.module
             values.namespace = runner.namespace
             prefetch.answer(lambda statement: statement is not None and statement < start)
-            code = _run_statements(channel, runner, taps, flusher, values, window.marks,
-                                   start, message.stop_before, message.mirror, prefetch)
+            _controls.new_run()
+            watch = TrainingWatch(runner.namespace, LiveFeed(channel.send), _controls)
+            try:
+                code = _run_statements(channel, runner, taps, flusher, values, window.marks,
+                                       start, message.stop_before, message.mirror, prefetch,
+                                       watch)
+            finally:
+                watch.uninstall()
     finally:
         flusher.close()
         sys.stdout, sys.stderr = real
@@ -276,7 +288,8 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
 def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                     values: queries.Values, marks: checkpoints.Checkpoints, start: int = 0,
                     stop_before: int = -1, mirror: dict | None = None,
-                    prefetch: Prefetch | None = None) -> int:
+                    prefetch: Prefetch | None = None,
+                    watch: TrainingWatch | None = None) -> int:
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
     mirror = mirror or {}
@@ -290,9 +303,13 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         large: dict[str, tuple] = {}  # too large to copy now: stamped, for Op explained
         inputs = copy_values(runner.namespace, form.get("reads", []), large) if form \
             else None
+        if watch is not None:
+            watch.begin(i, statement.line)
         outcome = runner.run_statement(i, record_loops=True,
                                        keep_value=bool(form) and not form.get("name"))
         flusher.flush()
+        if watch is not None:
+            watch.end()  # the loop's last steps come before its statement's report
         bound = changed(before, runner.namespace)[:MAX_NAMES]
         values.keep(i, runner.namespace, bound)
         names = {name: summarize(runner.namespace[name]) for name in bound}

@@ -393,12 +393,14 @@ class LoopRecorder:
 
     def _packed(self, values: list) -> bytes:
         """``values`` as float64 bytes (NaN where one is not a number)."""
-        try:
-            return _doubles(len(values)).pack(*values)  # C, for plain numbers
-        except (struct.error, TypeError, OverflowError):  # unbound, or something else now
-            if any(type(v) not in _PLAIN and v is not MISSING for v in values):
-                self.fast = False  # may be big, or change in place: one iteration at a time
-            return struct.pack(f"{len(values)}d", *map(_as_float, values))
+        if all(map(_PLAIN.__contains__, map(type, values))):
+            try:  # C, for plain numbers (a tensor would pack too, through a warning
+                return _doubles(len(values)).pack(*values)  # about its grad: not here)
+            except (struct.error, OverflowError):
+                pass
+        if any(type(v) not in _PLAIN and v is not MISSING for v in values):
+            self.fast = False  # may be big, or change in place: one iteration at a time
+        return struct.pack(f"{len(values)}d", *map(_as_float, values))
 
     def _sample(self, n: int, values: tuple) -> None:
         # Plain scalars cannot change: summarized at the report, only if still kept then.

@@ -76,6 +76,18 @@ class Interrupt:
 
 
 @dataclass
+class TrainingControl:
+    """Steer the running training loop (supervisor to kernel; ``training_live.Controls``):
+    ``pause`` (True/False), one ``step`` to the next ``backward()``, a live ``lr`` (0 for
+    the recipe's own again) and whether a non-finite loss pauses (``nan_pause``)."""
+
+    pause: bool | None = None
+    step: bool = False
+    lr: float | None = None
+    nan_pause: bool | None = None
+
+
+@dataclass
 class Shutdown:
     """Leave at once (supervisor to kernel)."""
 
@@ -138,6 +150,24 @@ class StepDone:
 
 
 @dataclass
+class Training:
+    """A training loop's steps since the last such message (kernel to supervisor), from
+    statement ``index`` (first line ``line``): each step's number, ``loss`` and ``lr``
+    (None where there is none, or it was not finite), and for the ``layer_steps``, each
+    layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
+    waits now (``pause``, ``nan``), or "" when it runs."""
+
+    index: int
+    line: int
+    steps: list = field(default_factory=list)
+    loss: list = field(default_factory=list)
+    lr: list = field(default_factory=list)
+    layer_steps: list = field(default_factory=list)
+    layers: dict = field(default_factory=dict)
+    paused: str = ""
+
+
+@dataclass
 class Report:
     """``tensor-lab run --json``'s report of a finished run (kernel to supervisor):
     ``tensors``, ``values``, ``errors``, ``stdout``, ``stderr`` (``app.kernel.report``)."""
@@ -164,8 +194,8 @@ class Done:
 
 
 MESSAGES = {cls.__name__: cls for cls in (
-    RunFile, RunSource, Warm, Query, Interrupt, Shutdown, Ready, Resumed, StepStarted, Output,
-    StepDone, Answer, Report, Done)}
+    RunFile, RunSource, Warm, Query, Interrupt, TrainingControl, Shutdown, Ready, Resumed,
+    StepStarted, Output, StepDone, Training, Answer, Report, Done)}
 
 
 def encode(message: Any) -> bytes:

@@ -92,17 +92,9 @@ def run_with_report(runner: Runner, after: Callable[[Outcome], None] | None = No
     python's exit code and the ``--json`` report of what it left."""
     report = RunReport()
     watch = TrainingWatch(runner.namespace)
-    failed: list[bool] = []
 
     def before(i: int) -> None:
-        if not watch.installed and not failed and loaded_torch() is not None:
-            try:  # once the recipe has torch; a watch that cannot be set never stops a run
-                watch.install()
-            except Exception:  # noqa: BLE001
-                failed.append(True)
-                watch.uninstall()
-        statement = runner.statements[i]
-        watch.statement = (i, statement.line)
+        watch.begin(i, runner.statements[i].line)
 
     def add(outcome: Outcome) -> None:
         report.add(outcome)

@@ -13,6 +13,7 @@ or is restarted is replaced: ``KernelStarting``, then ``KernelReady``.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import math
 import queue
@@ -60,6 +61,7 @@ class _Run:
     deadline: float = math.inf
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
+    paused_at: float | None = None  # a paused training loop: its time limit waits too
 
 
 def _death_text(code: int | None) -> str:
@@ -152,6 +154,11 @@ class KernelSession:
         self.start()
         return query_id
 
+    def control(self, **changes) -> None:
+        """Steer the running training loop: ``pause``, ``step``, ``lr``, ``nan_pause``
+        (``protocol.TrainingControl``); obeyed at its next ``backward()``."""
+        self._commands.put(("control", protocol.TrainingControl(**changes)))
+
     def stop(self) -> None:
         """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
         self._commands.put(("stop",))
@@ -233,6 +240,9 @@ class KernelSession:
             self._start(command[1])
         elif kind == "ask":
             self._send_query(command[1])
+        elif kind == "control" and self._kernel is not None and self._kernel.alive:
+            with contextlib.suppress(OSError, ValueError):
+                self._kernel.send(command[1])
         elif kind == "stop" and run is not None:
             self._halt(run, "stopped", restore=True)
         elif kind == "restart":
@@ -290,7 +300,7 @@ class KernelSession:
         if kernel._over_budget.is_set():  # noqa: SLF001
             kernel.kill()
             self._out_of_memory(run, self._exit_code())
-        elif time.monotonic() > run.deadline:
+        elif time.monotonic() > run.deadline and run.paused_at is None:
             self._halt(run, "timeout", Filled(QT_TRANSLATE_NOOP(
                 "Kernel", "The run went past its time limit of {0} s."), f"{run.timeout:g}"),
                 restore=True)
@@ -311,8 +321,13 @@ class KernelSession:
             # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
             run.out_of_memory |= (is_out_of_memory(message.error, message.message)
                                   and "CUDA" not in message.message)
+        if isinstance(message, protocol.Training):
+            now = time.monotonic()
+            if run.paused_at is not None:  # the time it waited is not the recipe's
+                run.deadline += now - run.paused_at
+            run.paused_at = now if message.paused else None
         if isinstance(message, protocol.Resumed | protocol.StepStarted | protocol.Output
-                      | protocol.StepDone | protocol.Done):
+                      | protocol.StepDone | protocol.Training | protocol.Done):
             self._events.put(RunMessage(run.run_id, message))
 
     def _halt(self, run: _Run, reason: str, message: str | None = None,

@@ -13,15 +13,26 @@ Steps are grouped by the top-level statement whose run called ``backward()``; a
 statement that runs more than ``MAX_STEPS`` of them keeps an even sample, with the step
 numbers listed. ``torch.Tensor.backward`` is wrapped while a watch is installed (the
 recipe's code stays as written); forward and optimizer hooks are torch's global ones.
+
+Live (the window's runs, ``live=``): every step's loss and learning rate go to the window
+in batches (``app.kernel.training_live``), but a layer's std and gradient norm cost a
+reduction per layer, so they are taken only while that work stays under
+``LAYER_BUDGET`` of the loop's time; the window's ``Controls`` are obeyed at each
+``backward()``, before it runs.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
+
+from app.kernel.training_live import Controls, LiveFeed
 
 #: Steps kept per statement; past this, every other one is dropped, and so on.
 MAX_STEPS = 10_000
+#: Live, the share of a loop's time that taking layers' numbers may cost.
+LAYER_BUDGET = 0.04
 
 
 class _Series:
@@ -81,28 +92,59 @@ class TrainingWatch:
     by the runner before each top-level statement runs.
     """
 
-    def __init__(self, namespace: dict[str, Any]) -> None:
+    def __init__(self, namespace: dict[str, Any], live: LiveFeed | None = None,
+                 controls: Controls | None = None) -> None:
         self.namespace = namespace
         self.statement: tuple[int, int] | None = None  # (index, first line)
         self.series: dict[int, _Series] = {}
+        self.live, self.controls = live, controls
         self._pending: dict[int, tuple[Any, float | None]] = {}  # id: (module, std)
         self._paths: dict[int, str] = {}
         self._handles: list[Any] = []
         self._original: Any = None
+        self._failed = False
+        self._sampling = True  # this step's layers are taken
+        self._spent = 0.0  # seconds spent taking layers' numbers (live)
+        self._since = time.perf_counter()
+        self._nan_seen = False
+
+    def begin(self, index: int, line: int) -> None:
+        """Statement ``index`` (first line ``line``) runs next: installed once the recipe
+        has imported torch; a watch that cannot be installed never stops the run."""
+        from app.kernel.summary import loaded_torch
+
+        if not self.installed and not self._failed and loaded_torch() is not None:
+            try:
+                self.install()
+            except Exception:  # noqa: BLE001
+                self._failed = True
+                self.uninstall()
+        self.statement = (index, line)
+
+    def end(self) -> None:
+        """The statement ended: the window gets its last steps."""
+        if self.live is not None:
+            self.live.send()
 
     # -- installing -------------------------------------------------------------------
     def install(self) -> None:
         import torch
         from torch.nn.modules.module import register_module_forward_hook
-        from torch.optim.optimizer import register_optimizer_step_post_hook
+        from torch.optim.optimizer import (
+            register_optimizer_step_post_hook,
+            register_optimizer_step_pre_hook,
+        )
 
         self._handles = [register_module_forward_hook(self._forward),
                          register_optimizer_step_post_hook(self._stepped)]
+        if self.controls is not None:
+            self._handles.append(register_optimizer_step_pre_hook(self._set_lr))
         self._original = original = torch.Tensor.backward
         watch = self
 
         def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
             loss = watch._loss(tensor)
+            watch._before_backward(loss)
             result = original(tensor, *args, **kwargs)
             watch._backward_done(loss)
             return result
@@ -129,12 +171,15 @@ class TrainingWatch:
     def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
         import torch
 
-        if not torch.is_grad_enabled() or next(module.children(), None) is not None:
-            return  # validation under no_grad, or a container: its leaves report
+        if not self._sampling or not torch.is_grad_enabled() \
+                or next(module.children(), None) is not None:
+            return  # not this step, validation under no_grad, or a container
         if isinstance(output, torch.Tensor) and output.is_floating_point() \
                 and output.numel() > 1:
+            start = time.perf_counter()
             std = _finite(float(output.detach().float().std()))
             self._pending[id(module)] = (module, std)
+            self._spent += time.perf_counter() - start
 
     def _loss(self, tensor: Any) -> float:
         try:
@@ -142,10 +187,29 @@ class TrainingWatch:
         except (RuntimeError, TypeError):
             return math.nan
 
+    def _before_backward(self, loss: float) -> None:
+        """Live: the steps before this one are complete (their optimizer stepped): send
+        them when a frame is due, and wait here while the window pauses the loop."""
+        live, controls = self.live, self.controls
+        if live is None or self.statement is None:
+            return
+        live.at(self.statement)
+        nan = not math.isfinite(loss) and not self._nan_seen
+        if controls is not None and nan and controls.nan_pause:
+            self._nan_seen = True
+            controls.pause()
+        if controls is not None and controls.should_pause():
+            live.send("nan" if nan else "pause", always=True)
+            controls.wait()
+            live.send(always=True)  # running again
+        elif live.due():
+            live.send()
+
     def _backward_done(self, loss: float) -> None:
         if self.statement is None:
             return
         index, line = self.statement
+        start = time.perf_counter()
         layers = {}
         for module, std in self._pending.values():
             layers[self._path(module)] = (std, _grad_norm(module))
@@ -153,15 +217,30 @@ class TrainingWatch:
         series = self.series.get(index)
         if series is None:
             series = self.series[index] = _Series(line)
+        if self.live is not None:
+            self.live.add(self.statement, series.count, _finite(loss),
+                          layers if self._sampling else None)
+            self._spent += time.perf_counter() - start
+            # the next step's layers are taken while that work stays within its budget
+            self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
         series.add(_finite(loss), layers)
+
+    def _set_lr(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
+        """The window's live learning rate, applied before the optimizer steps."""
+        lr = self.controls.lr if self.controls is not None else None
+        if lr is not None and self.statement is not None:
+            for group in getattr(optimizer, "param_groups", None) or []:
+                group["lr"] = lr
 
     def _stepped(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
         if self.statement is None or self.statement[0] not in self.series:
             return
         groups = getattr(optimizer, "param_groups", None) or [{}]
         lr = groups[0].get("lr")
-        if isinstance(lr, int | float):
+        if isinstance(lr, int | float) and not isinstance(lr, bool):
             self.series[self.statement[0]].stepped(float(lr))
+            if self.live is not None:
+                self.live.stepped(float(lr))
 
     # -- names ------------------------------------------------------------------------
     def _path(self, module: Any) -> str:

@@ -21,6 +21,7 @@ from app.recipe.reader import read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR
+from app.training.live import LiveTraining
 
 WELCOME = RECIPES_DIR / "welcome.py"
 
@@ -51,6 +52,9 @@ class Document:
     output_added = Signal(str)
     """Emitted with the text the kernel's run printed since the last time (``output`` holds
     the bounded whole)."""
+    training_changed = Signal()
+    """Emitted when a training loop of the run reported steps, paused, went on or ended
+    (``training``)."""
 
     def __init__(self, recipe: Recipe | None = None):
         if not isinstance(recipe, SourceRecipe):
@@ -83,6 +87,8 @@ class Document:
         self.waiting_since: float | None = None
         #: The last kernel run before this one: what a resumed run keeps of it.
         self._last_kernel_run: KernelRunState | None = None
+        #: The runs' training loops, as they train (``app.training.live``).
+        self.training = LiveTraining()
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -180,6 +186,7 @@ class Document:
         from app.kernel.events import Answered, Ended, Restoring, RunMessage
 
         state, changed, moved, printed = self.kernel_run, False, False, ""
+        trained = self.training.version
         for event in events:
             if isinstance(event, Answered):
                 self._answers.answered(event.query_id, event.data, event.error)
@@ -192,6 +199,11 @@ class Document:
             if state is None:
                 continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
+                if isinstance(event.message, protocol.Training):
+                    self.training.add(state.run_id, state.source, event.message)
+                    continue
+                if isinstance(event.message, protocol.StepStarted):
+                    self.training.statement_started(state.run_id, event.message.index)
                 if isinstance(event.message, protocol.Resumed):
                     state.resume(event.message.start, state.before)
                     changed |= self.waiting_since is None  # else with the edit's result
@@ -205,6 +217,7 @@ class Document:
                 state.run_id = event.run_id
             elif isinstance(event, Ended) and event.run_id == state.run_id:
                 state.end()
+                self.training.run_ended(state.run_id)
                 self._answers.run_ended(self.kernel)
                 self.kernel_run, self.kernel_ended = None, event
                 self._last_kernel_run = state
@@ -225,6 +238,8 @@ class Document:
             self.evaluated.emit(self.run)
         if moved:
             self.kernel_changed.emit()
+        if self.training.version != trained:
+            self.training_changed.emit()
 
     def select(self, index: int | None) -> None:
         """Select step ``index`` (None clears the selection)."""

@@ -96,7 +96,7 @@ class KernelRunState:
 
     def __init__(self, recipe: Recipe, source: str, run: RecipeRun, run_id: int,
                  before: KernelRunState | None = None):
-        self.run, self.run_id = run, run_id
+        self.run, self.run_id, self.source = run, run_id, source
         #: The run this one followed: what a resumed run keeps comes from it, or, for the
         #: statements it never reported (it was replaced first), from the one before it.
         self.before = before

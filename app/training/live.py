@@ -1,0 +1,116 @@
+"""The training loops of a document's runs, as the kernel reports them while they train.
+
+Each top-level statement whose run called ``backward()`` is a ``Loop``: its steps' loss
+and learning rate, and each layer's output std and gradient norm at the steps the
+kernel sampled, kept in bounded ``History`` series the plots draw directly. A loop
+remembers the recipe text that made it, for the run comparison.
+
+``LiveTraining`` holds them: a statement that runs again starts its loop afresh, and a
+statement an edit did not run again (a resumed run) keeps its loop. Qt-free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from app.training.history import History
+
+
+@dataclass
+class LoopInfo:
+    """What the plots need to know of a loop (``widgets.training.plots.LivePlots``)."""
+
+    layer_names: list[str] = field(default_factory=list)
+    steps: int | None = None  # the x axis's end, when known
+    extent: tuple[float, float, float, float] | None = None  # a decision boundary's
+    points: Any = None
+    labels: Any = None
+
+
+class Loop:
+    """One statement's training loop in one run."""
+
+    def __init__(self, run_id: int, index: int, line: int, source: str) -> None:
+        self.run_id, self.index, self.line, self.source = run_id, index, line, source
+        self.history: History | None = None
+        self.info = LoopInfo()
+        self.paused = ""  # why the loop waits now ("pause", "nan"), "" while it runs
+        self.finished = False
+        self.steps = 0  # backward() calls reported
+
+    def add(self, message: Any) -> None:
+        """A ``protocol.Training`` batch."""
+        if self.history is None and message.layers:
+            self.info.layer_names = list(message.layers)
+        if self.history is None and (message.layers or message.steps):
+            self.history = History(len(self.info.layer_names) or 1)
+        self.paused = message.paused
+        if message.steps:
+            steps = np.asarray(message.steps, dtype=np.int64) + 1  # 1-based, as printed
+            self.history.loss.extend(steps, _floats(message.loss))
+            self.history.lr.extend(steps, _floats(message.lr))
+            self.history.step = int(steps[-1])
+            self.steps = int(steps[-1])
+        if message.layer_steps and self.info.layer_names:
+            steps = np.asarray(message.layer_steps, dtype=np.int64) + 1
+            for key, series in (("std", self.history.output_std),
+                                ("grad_norm", self.history.grad_norm)):
+                columns = [_floats(message.layers.get(path, {}).get(key) or
+                                   [None] * len(steps)) for path in self.info.layer_names]
+                series.extend(steps, np.stack(columns, axis=1))
+
+    @property
+    def last_loss(self) -> float | None:
+        value = self.history.loss.last() if self.history is not None else None
+        return None if value is None or not np.isfinite(value) else float(value)
+
+    @property
+    def last_lr(self) -> float | None:
+        value = self.history.lr.last() if self.history is not None else None
+        return None if value is None or not np.isfinite(value) else float(value)
+
+
+def _floats(values: list) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+class LiveTraining:
+    """Every loop of the document's runs, by statement; ``version`` grows with each change."""
+
+    def __init__(self) -> None:
+        self.loops: dict[int, Loop] = {}
+        self.version = 0
+
+    def statement_started(self, run_id: int, index: int) -> bool:
+        """Statement ``index`` runs in ``run_id``: the loops from it on, of older runs,
+        are over. True when one was dropped."""
+        old = [i for i, loop in self.loops.items() if i >= index and loop.run_id != run_id]
+        for i in old:
+            del self.loops[i]
+        self.version += bool(old)
+        return bool(old)
+
+    def add(self, run_id: int, source: str, message: Any) -> None:
+        loop = self.loops.get(message.index)
+        if loop is None or loop.run_id != run_id:
+            loop = self.loops[message.index] = Loop(run_id, message.index, message.line, source)
+        loop.add(message)
+        self.version += 1
+
+    def run_ended(self, run_id: int) -> None:
+        for loop in self.loops.values():
+            if loop.run_id == run_id:
+                loop.paused, loop.finished = "", True
+        self.version += 1
+
+    @property
+    def current(self) -> Loop | None:
+        """The loop to show: the last statement's that trained."""
+        return self.loops[max(self.loops)] if self.loops else None
+
+    def clear(self) -> None:
+        self.loops.clear()
+        self.version += 1

@@ -1,0 +1,173 @@
+"""A window run's training loops, live (``app.kernel.training_live``): the kernel sends
+every ``backward()``'s loss and learning rate in batches while the loop trains, and obeys
+the window's pause, single step, live learning rate and NaN pause at the next
+``backward()``. Stop ends a paused loop.
+
+Kernel tier: a real kernel process, polled as the window's timer polls it. Expected
+values are what the recipe itself printed, or counts a person can check.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.kernel import protocol
+from app.kernel.events import KernelReady, RunMessage
+from app.kernel.session import KernelSession
+from tests.test_kernel_service import Watcher
+
+MODEL = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+x = torch.randn(64, 4)
+y = x.sum(dim=1, keepdim=True)
+optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
+"""
+LOOP = MODEL + """\
+for step in range({steps}):
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(net(x), y)
+    loss.backward()
+    optimizer.step()
+    print(step, repr(loss.item()), optimizer.param_groups[0]["lr"])
+"""
+
+
+@pytest.fixture(scope="module")
+def watcher():
+    session = KernelSession(run_timeout=120)
+    session.start()
+    w = Watcher(session)
+    w.until(lambda e: isinstance(e, KernelReady))
+    yield w
+    session.close()
+
+
+def _batches(watcher: Watcher, run_id: int) -> list[protocol.Training]:
+    return watcher.messages(run_id, protocol.Training)
+
+
+def _steps(batches) -> list[int]:
+    return [s for b in batches for s in b.steps]
+
+
+def _next_batch(watcher: Watcher, run_id: int, test=lambda b: True, timeout: float = 60):
+    return watcher.until(lambda e: isinstance(e, RunMessage) and e.run_id == run_id
+                         and isinstance(e.message, protocol.Training) and test(e.message),
+                         timeout).message
+
+
+def test_a_loop_sends_every_step_in_batches_with_its_layers(watcher, tmp_path):
+    text = LOOP.format(steps=300)
+    run_id = watcher.session.run(text, str(tmp_path / "r.py"), str(tmp_path))
+    assert watcher.ended(run_id).exit_code == 0
+    batches = _batches(watcher, run_id)
+    assert _steps(batches) == list(range(300))
+    assert 1 < len(batches) <= 300  # batched, not one message per step ... nor one in all
+    loop_line = text.splitlines().index("for step in range(300):") + 1
+    assert {(b.index, b.line) for b in batches} == {(7, loop_line)}
+    printed = [line.split() for line in
+               "".join(o.text for o in watcher.messages(run_id, protocol.Output)).splitlines()]
+    assert [lo for b in batches for lo in b.loss] == [float(p[1]) for p in printed]
+    # python prints no warning here, so neither does the lab (the loop's report once read
+    # `loss`, which requires grad, through float(): a UserWarning on stderr)
+    assert not [o for o in watcher.messages(run_id, protocol.Output) if o.stream == "stderr"]
+    assert {lr for b in batches for lr in b.lr} == {0.05}
+    # the layers: std for each leaf the forward pass called, a gradient norm for Linears
+    sampled = [b for b in batches if b.layer_steps]
+    assert sampled and sampled[0].layer_steps[0] == 0  # the first step is always taken
+    assert set(sampled[0].layers) == {"net.0", "net.1", "net.2"}
+    first = sampled[0].layers
+    assert first["net.1"]["grad_norm"][0] is None and first["net.0"]["grad_norm"][0] > 0
+    assert 0 < first["net.1"]["std"][0] < 1  # tanh's output
+
+
+def test_pause_step_and_go_on_act_at_the_next_backward(watcher, tmp_path):
+    run_id = watcher.session.run(LOOP.format(steps=10**7), str(tmp_path / "r.py"))
+    _next_batch(watcher, run_id, lambda b: bool(b.steps))
+    watcher.session.control(pause=True)
+    paused = _next_batch(watcher, run_id, lambda b: b.paused == "pause")
+    last = _steps(_batches(watcher, run_id))[-1]
+    time.sleep(0.4)
+    watcher.poll()
+    assert _steps(_batches(watcher, run_id))[-1] == last  # nothing trains while paused
+    watcher.session.control(step=True)
+    _next_batch(watcher, run_id, lambda b: b.paused == "pause")
+    assert _steps(_batches(watcher, run_id))[-1] == last + 1  # one step, then paused again
+    assert paused.index == 7
+    watcher.session.control(pause=False)
+    _next_batch(watcher, run_id, lambda b: bool(b.steps) and b.steps[-1] > last + 50)
+    watcher.session.stop()
+    assert watcher.ended(run_id, timeout=20).reason == "stopped"
+
+
+def test_stop_ends_a_paused_loop_and_its_time_limit_waits(watcher, tmp_path):
+    run_id = watcher.session.run(LOOP.format(steps=10**7), str(tmp_path / "r.py"),
+                                 timeout=1.5)
+    _next_batch(watcher, run_id, lambda b: bool(b.steps))
+    watcher.session.control(pause=True)
+    _next_batch(watcher, run_id, lambda b: b.paused == "pause")
+    time.sleep(2.5)  # paused past the run's time limit: the limit counts running time only
+    watcher.poll()
+    assert not [e for e in watcher.events if getattr(e, "run_id", None) == run_id
+                and type(e).__name__ == "Ended"]
+    start = time.monotonic()
+    watcher.session.stop()
+    ended = watcher.ended(run_id, timeout=20)
+    assert ended.reason == "stopped" and time.monotonic() - start < 5
+    done = watcher.messages(run_id, protocol.StepDone)
+    assert done[-1].error == "KeyboardInterrupt"  # python's own Stop, the kernel kept
+
+
+def test_a_live_learning_rate_reaches_every_param_group_at_the_next_step(watcher, tmp_path):
+    text = LOOP.format(steps=10**7)
+    run_id = watcher.session.run(text, str(tmp_path / "r.py"))
+    _next_batch(watcher, run_id, lambda b: bool(b.steps))
+    watcher.session.control(lr=0.01)
+    _next_batch(watcher, run_id, lambda b: 0.01 in b.lr)
+    watcher.session.stop()
+    watcher.ended(run_id, timeout=20)
+    lrs = [lr for b in _batches(watcher, run_id) for lr in b.lr if lr is not None]
+    switch = lrs.index(0.01)
+    assert set(lrs[:switch]) == {0.05} and set(lrs[switch:]) == {0.01}
+    printed = "".join(o.text for o in watcher.messages(run_id, protocol.Output))
+    assert " 0.01\n" in printed  # the recipe's optimizer itself has the new rate
+    # the next run has the recipe's own rate again
+    again = watcher.session.run(LOOP.format(steps=5), str(tmp_path / "r.py"))
+    watcher.ended(again)
+    assert {lr for b in _batches(watcher, again) for lr in b.lr} == {0.05}
+
+
+NAN_LOOP = MODEL + """\
+for step in range(20):
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(net(x), y)
+    if step >= 5:
+        loss = loss * float("nan")
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_the_first_nan_loss_pauses_before_its_backward_once(watcher, tmp_path):
+    run_id = watcher.session.run(NAN_LOOP, str(tmp_path / "r.py"))
+    paused = _next_batch(watcher, run_id, lambda b: bool(b.paused))
+    assert paused.paused == "nan"
+    assert _steps(_batches(watcher, run_id)) == [0, 1, 2, 3, 4]  # step 5 has not run
+    watcher.session.control(pause=False)
+    assert watcher.ended(run_id).exit_code == 0
+    batches = _batches(watcher, run_id)
+    assert _steps(batches) == list(range(20))
+    assert [b.paused for b in batches if b.paused] == ["nan"]  # once, not at every NaN
+    assert [lo for b in batches for lo in b.loss][5:] == [None] * 15
+
+    watcher.session.control(nan_pause=False)
+    quiet = watcher.session.run(NAN_LOOP, str(tmp_path / "r.py"))
+    assert watcher.ended(quiet).exit_code == 0
+    assert not [b for b in _batches(watcher, quiet) if b.paused]
+    watcher.session.control(nan_pause=True)
