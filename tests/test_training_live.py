@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from app.kernel import protocol
-from app.kernel.events import KernelReady, RunMessage
-from app.kernel.session import KernelSession
+from app.kernel.events import RunMessage
+from tests import test_kernel_service
 from tests.test_kernel_service import Watcher
+
+#: One kernel for the module, as in the kernel service's tests.
+watcher = test_kernel_service.watcher
 
 MODEL = """\
 import torch
@@ -36,16 +37,6 @@ for step in range({steps}):
     optimizer.step()
     print(step, repr(loss.item()), optimizer.param_groups[0]["lr"])
 """
-
-
-@pytest.fixture(scope="module")
-def watcher():
-    session = KernelSession(run_timeout=120)
-    session.start()
-    w = Watcher(session)
-    w.until(lambda e: isinstance(e, KernelReady))
-    yield w
-    session.close()
 
 
 def _batches(watcher: Watcher, run_id: int) -> list[protocol.Training]:
