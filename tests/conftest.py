@@ -255,24 +255,28 @@ def panel_kernel():
 
 @pytest.fixture
 def run_in_kernel(qtbot, panel_kernel):
-    """``run_in_kernel(document)``: the document runs in the module's kernel, taken on
-    the GUI thread by a ``KernelHook`` as in the window; returns it once it has run.
+    """``run_in_kernel(document, settle=True)``: the document runs in the module's kernel,
+    taken on the GUI thread by a ``KernelHook`` as in the window; returns it once it has
+    run (at once with ``settle=False``).
     ``document.settle()`` waits again (after an edit)."""
     from widgets.common.kernel_hook import KernelHook
 
     hooks = []
 
-    def attach(document):
+    def attach(document, settle: bool = True):
         for hook, _ in hooks:  # one document takes the kernel's events at a time: two
             hook.detach()      # hooks on one session would each take the other's
         document.kernel = panel_kernel
         hooks.append((KernelHook(document), document))
         document.settle = lambda timeout=60_000: _settle(qtbot, document, timeout)
         document.evaluate()
-        document.settle()
+        if settle:  # else a long loop may still run: the test waits for what it needs
+            document.settle()
         return document
 
     yield attach
+    if panel_kernel is not None:
+        panel_kernel.stop()  # a loop a test left running
     for hook, document in hooks:
         hook.detach()
         document.kernel = None

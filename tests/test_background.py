@@ -217,28 +217,3 @@ def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch, run
     assert [t.device for t in view.timings] == ["cpu", "cpu"] and view.table.rowCount() == 2
     assert all(t.ok and t.median_s > 0 for t in view.timings)
     assert not view.running and not view.progress.isVisibleTo(view)
-
-
-def test_a_training_launch_that_fails_says_why(qtbot, monkeypatch):
-    from PySide6.QtGui import QUndoStack
-
-    from app.recipe.document import Document
-    from app.recipe.model import Recipe
-    from app.training.settings import TrainingSettings
-    from app.training.worker import TrainingRun
-    from widgets.training.panel import TrainingPanel
-
-    def no_process(run, layer):
-        raise OSError("no fork server")
-
-    monkeypatch.setattr(TrainingRun, "set_histogram_layer", no_process)
-    stack = QUndoStack()
-    panel = TrainingPanel(Document(Recipe(training=TrainingSettings())), stack)
-    stack.setParent(panel)
-    qtbot.addWidget(panel)
-    panel.start()
-    assert panel.state == "starting"
-    qtbot.waitUntil(lambda: panel.state != "starting", timeout=WAIT)
-    assert "OSError: no fork server" in panel.message.text()
-    assert panel._pending == []  # the queued start was not sent to a process that is not there
-    panel.shutdown()

@@ -21,7 +21,6 @@ from widgets.shell.main_window import MainWindow
 from widgets.shell.presenter import PRESENTER_HIDDEN_DOCKS
 from widgets.shell.settings_store import load_settings
 from widgets.shell.translators import install_translators
-from widgets.training.panel import TrainingPanel
 
 pytestmark = pytest.mark.gui
 
@@ -149,28 +148,34 @@ def test_presenter_mode_stays_on_across_the_switch(qtbot, window):
         display_scale().set_value(1.0)
 
 
-def test_a_training_run_under_way_postpones_the_switch(qtbot, window, monkeypatch):
-    state = ["running"]
-    monkeypatch.setattr(TrainingPanel, "state", property(lambda self: state[0]))
-    replaced: list[MainWindow] = []
-    window.replaced.connect(replaced.append)
+TRAINING = """\
+import torch
 
-    window.window_actions["view.language.zh_CN"].trigger()
+w = torch.zeros(3, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.01)
+for step in range(10**8):
+    optimizer.zero_grad()
+    loss = ((w - 1) ** 2).sum()
+    loss.backward()
+    optimizer.step()
+"""
 
-    assert replaced == []  # a switch is immediate: none happened
-    assert menu_titles(window) == list(MENUS)
-    assert window.statusBar().currentMessage().startswith(
-        "The language changes when the training run ends")
-    assert load_settings().language == "zh_CN"  # remembered at once all the same
 
-    state[0] = "finished"
-    with qtbot.waitSignal(window.replaced) as blocker:
-        window.training.state_changed.emit("finished")
-    new = blocker.args[0]
-    _opened.append(new)
-    assert "文件(&F)" in menu_titles(new)
-    assert _CJK.search(new.statusBar().currentMessage())
-    qtbot.waitUntil(lambda: not shiboken6.isValid(window))
+def test_a_training_loop_goes_on_through_the_switch(qtbot, window):
+    """The loop runs in the kernel, which the new window takes over: a switch is at once,
+    and the new window's Training tab shows the same loop, still training."""
+    window.document.set_source(TRAINING)
+    qtbot.waitUntil(lambda: window.training.loop is not None
+                    and window.training.loop.steps > 0, timeout=60_000)
+    loop = window.training.loop
+    new = switch(qtbot, window, "zh_CN")
+    assert new.training.loop is loop
+    before = loop.steps
+    qtbot.waitUntil(lambda: new.training.loop.steps > before + 10, timeout=30_000)
+    assert new.training.running and new.training.bar.stop_button.isEnabled()
+    new.training.bar.stop_button.click()
+    qtbot.waitUntil(lambda: new.document.kernel_run is None, timeout=30_000)
+    assert not new.training.running
 
 
 def test_autograd_lessons_are_shown_translated(qtbot, english, autograd_panel):

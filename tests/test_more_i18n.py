@@ -23,7 +23,6 @@ from app.catalog import CATALOG
 from app.i18n import Filled
 from app.recipe.document import Document
 from app.training import settings as s
-from app.training.model import build, summary
 from app.training.settings import CONTEXT, TrainingSettings, _Section
 from widgets.common.i18n_text import translate_core
 from widgets.recipe.docs_panel import DocsPanel, param_doc
@@ -116,14 +115,6 @@ def test_choice_names_are_chinese_and_the_saved_values_english(form):
     assert init.currentData() == "default" and init.currentText() == "PyTorch 默认"
 
 
-def test_the_summary_keeps_english_and_shows_the_count_in_chinese(chinese):
-    text = summary(build(TrainingSettings()))
-    assert "parameters: 4,482" in text  # the core (and a run's info) keep English
-    shown = translate_core(CONTEXT, text)
-    assert _chinese(CONTEXT, "parameters: {0}").format("4,482") in shown
-    assert "parameters:" not in shown
-    assert shown.startswith("Sequential(") and "0.weight: (64, 2)" in shown  # code, kept
-
 
 
 # -- what is wrong with the settings, and the layers' names ---------------------------------------
@@ -151,38 +142,6 @@ def test_what_is_wrong_with_the_settings_is_said_in_chinese(chinese, change, tem
     assert shown.startswith(_chinese(CONTEXT, template).split("{")[0])
     if values is not None:
         assert shown == _chinese(CONTEXT, template).format(*values)
-
-
-def test_a_refused_setting_is_explained_in_chinese_in_the_form(qtbot, chinese):
-    from PySide6.QtGui import QUndoStack
-
-    from app.recipe.model import Recipe
-    from widgets.training.panel import TrainingPanel
-
-    stack = QUndoStack()
-    panel = TrainingPanel(Document(Recipe(training=TrainingSettings())), stack)
-    stack.setParent(panel)
-    qtbot.addWidget(panel)
-    panel.form.editor("model.outputs").setValue(5)  # two spirals: cross-entropy needs two
-    said = panel.form.error_label.text()
-    assert _chinese(CONTEXT, "cross-entropy on {0} classes needs {0} outputs").format(2) in said
-    assert _chinese(CONTEXT, "Outputs") in said and "outputs" not in said
-
-
-def test_the_histogram_names_the_layers_in_chinese(qtbot, chinese):
-    from types import SimpleNamespace
-
-    from app.training.model import layers
-    from widgets.training.histogram import HistogramPlots
-
-    names = [layer.name for layer in layers(build(TrainingSettings()))]
-    assert names == ["hidden 1", "hidden 2", "output"]  # the core, the CSV columns: English
-    plots = HistogramPlots()
-    qtbot.addWidget(plots)
-    plots.set_run(SimpleNamespace(layer_names=names))
-    shown = [plots.layer_combo.itemText(i) for i in range(plots.layer_combo.count())]
-    hidden = _chinese(CONTEXT, "hidden {0}")
-    assert shown == [hidden.format(1), hidden.format(2), _chinese(CONTEXT, "output")]
 
 
 # -- the docs panel ------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ knows a view exists.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from psygnal import Signal
 
@@ -89,6 +90,7 @@ class Document:
         self._last_kernel_run: KernelRunState | None = None
         #: The runs' training loops, as they train (``app.training.live``).
         self.training = LiveTraining()
+        self._quiet = False  # edits for the next run (``for_next_run``)
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
@@ -361,11 +363,22 @@ class Document:
         if was:
             self.modified_changed.emit(False)
 
+    @contextlib.contextmanager
+    def for_next_run(self) -> Iterator[None]:
+        """Edits made inside are for the next run: the run under way goes on (a live
+        learning rate the window also gave the running loop)."""
+        self._quiet = True
+        try:
+            yield
+        finally:
+            self._quiet = False
+
     def _on_recipe_changed(self) -> None:
         if self.selected is not None and self.selected >= len(self.recipe.steps):
             self.selected = None
             self.selection_changed.emit(None)
-        self.evaluate(resume=True)
+        if not self._quiet:
+            self.evaluate(resume=True)
         self.modified_changed.emit(self.modified)
 
 

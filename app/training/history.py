@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.training.loop import MetricsChunk
-
 #: Points a loss or learning-rate history keeps: about 30 per pixel of a wide plot, so
 #: a run of 10^6 steps draws nearly as fast as one of 10^4 (issue 8's plot figure).
 HISTORY_POINTS = 1 << 15
@@ -118,21 +116,6 @@ class History:
         self.boundary: np.ndarray | None = None
         self.steps_per_second = 0.0
         self.step = 0
-
-    def add(self, chunk: MetricsChunk) -> None:
-        self.loss.extend(chunk.steps, chunk.loss)
-        self.lr.extend(chunk.steps, chunk.lr)
-        self.val_loss.extend(chunk.val_steps, chunk.val_loss)
-        self.output_std.extend(chunk.stat_steps, chunk.output_std)
-        self.grad_norm.extend(chunk.stat_steps, chunk.grad_norm)
-        if chunk.weights is not None:
-            self.weights, self.grads = chunk.weights, chunk.grads
-        if chunk.boundary is not None:
-            self.boundary = chunk.boundary
-        if len(chunk.steps):
-            self.step = int(chunk.steps[-1])
-            if chunk.elapsed > 0:
-                self.steps_per_second = len(chunk.steps) / chunk.elapsed
 
     def truncate(self, step: int) -> None:
         for series in (self.loss, self.lr, self.val_loss, self.output_std, self.grad_norm):

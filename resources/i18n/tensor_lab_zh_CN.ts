@@ -585,34 +585,8 @@
         <translation>{0} — 本机没有</translation>
     </message>
     <message>
-        <source>Run {0}</source>
-        <extracomment>The translation context of ``RunRecord.name`` (the unnamed one, as the run comparison&apos;s other texts).</extracomment>
-        <translation>运行 {0}</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <extracomment>Seconds between updates of the results in the table while a run trains.</extracomment>
-        <translation>是</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <source>Every visible run overlaid, one colour per run</source>
-        <translation>所有可见的运行叠加显示，每次运行一种颜色</translation>
-    </message>
-    <message>
-        <source>Loss (dashed: validation)</source>
-        <translation>损失（虚线：验证集）</translation>
-    </message>
-    <message>
         <source>step</source>
         <translation>步</translation>
-    </message>
-    <message>
-        <source>Layer output std</source>
-        <translation>层输出标准差</translation>
     </message>
     <message>
         <source>layer</source>
@@ -621,90 +595,6 @@
     <message>
         <source>Gradient norm per layer</source>
         <translation>每层梯度范数</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <source>Every run kept; untick a run to hide it from the plots</source>
-        <translation>保留的所有运行；取消勾选可在图中隐藏该运行</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Forget the selected runs and their metrics</source>
-        <translation>丢弃所选运行及其指标</translation>
-    </message>
-    <message>
-        <source>Layers at the first step</source>
-        <translation>第一步时的各层</translation>
-    </message>
-    <message>
-        <source>Layers at the latest step</source>
-        <translation>最新一步时的各层</translation>
-    </message>
-    <message>
-        <source>Which sample of the per-layer statistics to overlay: the first step shows the initialisation</source>
-        <translation>叠加哪一次的逐层统计：第一步显示初始化时的情况</translation>
-    </message>
-    <message>
-        <source>Only differences</source>
-        <translation>仅显示差异</translation>
-    </message>
-    <message>
-        <source>Show only the settings that differ between runs</source>
-        <translation>只显示各次运行之间不同的设置</translation>
-    </message>
-    <message>
-        <source>Each run&apos;s settings and results side by side; rows that differ are bold</source>
-        <translation>各次运行的设置和结果并排显示；不同的行以粗体显示</translation>
-    </message>
-    <message>
-        <source>first step</source>
-        <translation>第一步</translation>
-    </message>
-    <message>
-        <source>latest step</source>
-        <translation>最新一步</translation>
-    </message>
-    <message>
-        <source>Layer output std ({0})</source>
-        <translation>各层输出标准差（{0}）</translation>
-    </message>
-    <message>
-        <source>Gradient norm per layer ({0})</source>
-        <translation>各层梯度范数（{0}）</translation>
-    </message>
-    <message>
-        <source>Steps trained</source>
-        <translation>已训练步数</translation>
-    </message>
-    <message>
-        <source>Latest loss</source>
-        <translation>最新损失</translation>
-    </message>
-    <message>
-        <source>Latest validation loss</source>
-        <translation>最新验证损失</translation>
-    </message>
-    <message>
-        <source>Device used</source>
-        <translation>所用设备</translation>
-    </message>
-    <message>
-        <source>Live changes</source>
-        <translation>运行中的修改</translation>
     </message>
     <message>
         <source>use a finite number</source>
@@ -750,43 +640,6 @@
     <message>
         <source>Why the last edit could not be used; the recipe keeps its previous settings until it can</source>
         <translation>上一次修改为何无法使用；在可以使用之前，配方保持原有设置</translation>
-    </message>
-    <message>
-        <source>value</source>
-        <extracomment>Percentiles kept per sample; symmetric pairs become bands around the median. Seconds between samples kept for the bands over time.</extracomment>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>count</source>
-        <translation>计数</translation>
-    </message>
-    <message>
-        <source>The layer whose weights and gradients are sampled and shown</source>
-        <translation>对其权重和梯度进行采样并显示的层</translation>
-    </message>
-    <message>
-        <source>Layer:</source>
-        <translation>层：</translation>
-    </message>
-    <message>
-        <source>Left: the latest sample of the layer&apos;s weights and gradients. Right: their spread over time (bands: min–max, 7–93%, 16–84%, 31–69%; line: median)</source>
-        <translation>左：该层权重和梯度的最新采样。右：它们随时间的分布（色带：最小–最大、7–93%、16–84%、31–69%；线：中位数）</translation>
-    </message>
-    <message>
-        <source>Weights (now)</source>
-        <translation>权重（当前）</translation>
-    </message>
-    <message>
-        <source>Weights over time</source>
-        <translation>权重随时间变化</translation>
-    </message>
-    <message>
-        <source>Gradients (now)</source>
-        <translation>梯度（当前）</translation>
-    </message>
-    <message>
-        <source>Gradients over time</source>
-        <translation>梯度随时间变化</translation>
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
@@ -1410,6 +1263,33 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>EmptyPage</name>
+    <message>
+        <source>This recipe has no training loop yet.</source>
+        <translation>这个配方还没有训练循环。</translation>
+    </message>
+    <message>
+        <source>Any loop that calls loss.backward() is a training loop: when the recipe runs, this tab plots its loss, learning rate, and each layer&apos;s output std and gradient norm, live, and lets you pause it, step it and change its learning rate. Write one, or start from a lesson:</source>
+        <translation>任何调用 loss.backward() 的循环都是训练循环：配方运行时，这个标签页实时绘制它的损失、学习率，以及每一层输出的标准差和梯度范数，还可以暂停、单步执行、修改学习率。自己写一个，或者从一课开始：</translation>
+    </message>
+    <message>
+        <source>New training…</source>
+        <translation>新建训练…</translation>
+    </message>
+    <message>
+        <source>Write a short training recipe from a few choices: data, model, initialisation, optimizer, clipping</source>
+        <translation>根据几个选择写出一个简短的训练配方：数据、模型、初始化、优化器、梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Training lessons in the gallery:</source>
+        <translation>示例库中的训练课程：</translation>
+    </message>
+    <message>
+        <source>Open the lesson {0}</source>
+        <translation>打开课程 {0}</translation>
     </message>
 </context>
 <context>
@@ -2540,6 +2420,77 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
 </context>
 <context>
+    <name>LoopBar</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the recipe again from the top: its loop trains afresh</source>
+        <translation>从头重新运行配方：训练循环重新开始训练</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause the loop at its next backward(); click again to go on</source>
+        <translation>在下一次 backward() 时暂停循环；再点一次继续</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Train one step: on to the next backward(), then pause again</source>
+        <translation>训练一步：运行到下一次 backward()，然后再次暂停</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the run (KeyboardInterrupt in the recipe, as Ctrl+C under python)</source>
+        <translation>停止运行（在配方中引发 KeyboardInterrupt，和在 python 下按 Ctrl+C 一样）</translation>
+    </message>
+    <message>
+        <source>The recipe has more than one training loop: the one the plots show</source>
+        <translation>配方中有不止一个训练循环：这里选择图表显示哪一个</translation>
+    </message>
+    <message>
+        <source>Learning rate: while the loop trains, every optimizer it steps takes it at its next step; the recipe&apos;s lr= is rewritten for the next run</source>
+        <translation>学习率：循环训练时，它更新的每个优化器都在下一步采用这个值；配方中的 lr= 也会改写，供下次运行使用</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Pause at NaN</source>
+        <translation>遇到 NaN 时暂停</translation>
+    </message>
+    <message>
+        <source>Pause before the first backward() whose loss is NaN or infinite, so you can look at why</source>
+        <translation>在第一次损失为 NaN 或无穷大的 backward() 之前暂停，方便查看原因</translation>
+    </message>
+    <message>
+        <source>Where the loop trains: rewrites the recipe&apos;s device = ... line, so the saved file says so</source>
+        <translation>在哪个设备上训练：改写配方中的 device = ... 这一行，保存的文件也会写明</translation>
+    </message>
+    <message>
+        <source>The loop&apos;s step, loss and learning rate now</source>
+        <translation>循环当前的步数、损失和学习率</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Go on</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Tensor</source>
@@ -2650,17 +2601,8 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>配方有未保存的修改。要先保存吗？</translation>
     </message>
     <message>
-        <source>The language changes when the training run ends: Stop or Reset the run to switch now.</source>
-        <extracomment>Training states with a process that a rebuild of the window would end. Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must hold each one until Qt destroys it (napari&apos;s ``_QtMainWindow._instances`` does the same). A language waiting for the training run to end.</extracomment>
-        <translation>训练运行结束后才会切换语言：停止或重置这次运行即可立即切换。</translation>
-    </message>
-    <message>
-        <source>The training run ended, so the window now shows the language chosen.</source>
-        <translation>训练运行已结束，窗口现在以所选语言显示。</translation>
-    </message>
-    <message>
         <source>{0}[*] — Tensor Lab</source>
-        <extracomment>The language the texts were made in.</extracomment>
+        <extracomment>How much of the screen&apos;s free area the window takes on the first launch. The language the texts were made in.</extracomment>
         <translation>{0}[*] — Tensor Lab 张量实验室</translation>
     </message>
     <message>
@@ -4360,293 +4302,65 @@ strides {1}</translation>
 <context>
     <name>TrainingPanel</name>
     <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Train from the current step on (a new run when none is paused)</source>
-        <translation>从当前步开始训练（没有暂停的运行时开始新的运行）</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Pause after the current chunk of steps</source>
-        <translation>在当前这一批步骤之后暂停</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <source>Train exactly one step, then pause</source>
-        <translation>只训练一步，然后暂停</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>End the run; it stays in the comparison</source>
-        <translation>结束运行；它仍保留在对比中</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>End the run and clear the live plots; the next Start begins a new run</source>
-        <translation>结束运行并清空实时图表；下次“开始”将开始新的运行</translation>
-    </message>
-    <message>
-        <source>%v / %m steps</source>
-        <translation>%v / %m 步</translation>
-    </message>
-    <message>
-        <source>Steps trained of the steps set up</source>
-        <translation>已训练步数 / 设定步数</translation>
-    </message>
-    <message>
-        <source>Training speed over the latest chunk of steps</source>
-        <translation>最近一批步骤的训练速度</translation>
-    </message>
-    <message>
-        <source>Learning rate of the run (the schedule scales it); a change takes effect from the next step</source>
-        <translation>本次运行的学习率（由调度器缩放）；修改从下一步起生效</translation>
-    </message>
-    <message>
-        <source>Gradient clipping of the run, from the next step</source>
-        <translation>本次运行的梯度裁剪，从下一步起生效</translation>
-    </message>
-    <message>
-        <source>The largest gradient value, or the largest total norm, from the next step</source>
-        <translation>最大梯度值或最大总范数，从下一步起生效</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>关</translation>
-    </message>
-    <message>
-        <source>Also draw the training loss averaged over this many steps (0: off)</source>
-        <translation>另外绘制按这么多步平均的训练损失（0：关闭）</translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation>适应窗口</translation>
-    </message>
-    <message>
-        <source>Fit every plot to its data, and follow the data again after panning or zooming</source>
-        <translation>让每个图表适应其数据，并在平移或缩放后重新跟随数据</translation>
-    </message>
-    <message>
-        <source>Checkpoint</source>
-        <translation>检查点</translation>
-    </message>
-    <message>
-        <source>Save the run&apos;s model, optimizer and step, or load them to resume</source>
-        <translation>保存本次运行的模型、优化器和步数，或加载它们以继续训练</translation>
-    </message>
-    <message>
-        <source>Save Checkpoint...</source>
-        <translation>保存检查点...</translation>
-    </message>
-    <message>
-        <source>Load Checkpoint...</source>
-        <translation>加载检查点...</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Save the plots shown as PNG or SVG, or the run&apos;s metrics as CSV</source>
-        <translation>将显示的图表保存为 PNG 或 SVG，或将运行指标保存为 CSV</translation>
-    </message>
-    <message>
-        <source>Save Plots as PNG or SVG...</source>
-        <translation>将图表保存为 PNG 或 SVG...</translation>
-    </message>
-    <message>
-        <source>Save Metrics as CSV...</source>
-        <translation>将指标保存为 CSV...</translation>
-    </message>
-    <message>
-        <source>LR</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>Clip</source>
-        <translation>裁剪</translation>
-    </message>
-    <message>
-        <source>Smooth</source>
-        <translation>平滑</translation>
-    </message>
-    <message>
-        <source>What the training process reported last</source>
-        <translation>训练进程最后报告的内容</translation>
-    </message>
-    <message>
-        <source>print(model), the parameter count and every named_parameters shape</source>
-        <translation>print(model)、参数个数以及每个 named_parameters 的形状</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>概要</translation>
-    </message>
-    <message>
-        <source>The recipe names a device this machine lacks</source>
-        <translation>配方指定了本机没有的设备</translation>
-    </message>
-    <message>
-        <source>This recipe has no training setup.</source>
-        <translation>此配方没有训练设置。</translation>
-    </message>
-    <message>
-        <source>Live</source>
-        <translation>实时</translation>
-    </message>
-    <message>
-        <source>Loss, learning rate, layer statistics and decision boundary of the run</source>
-        <translation>本次运行的损失、学习率、层统计和决策边界</translation>
-    </message>
-    <message>
-        <source>Histogram</source>
-        <translation>直方图</translation>
-    </message>
-    <message>
-        <source>A layer&apos;s weights and gradients over time</source>
-        <translation>某一层的权重和梯度随时间的变化</translation>
-    </message>
-    <message>
-        <source>Compare runs</source>
-        <translation>比较运行</translation>
-    </message>
-    <message>
-        <source>Every run kept, overlaid, with settings side by side</source>
-        <translation>所有保留的运行叠加显示，设置并排对比</translation>
+        <source>What the loop is doing</source>
+        <extracomment>How often the plots take what the loop reported, in milliseconds (display rate).</extracomment>
+        <translation>循环正在做什么</translation>
     </message>
     <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <source>Train the recipe&apos;s MLP and watch it learn: loss, gradients, layer statistics, run comparison</source>
-        <translation>训练配方中的 MLP 并观察它的学习过程：损失、梯度、层统计、运行对比</translation>
+        <source>The recipe&apos;s training loop, live: loss, learning rate, each layer&apos;s output std and gradient norm</source>
+        <translation>配方的训练循环，实时显示：损失、学习率、每一层输出的标准差和梯度范数</translation>
     </message>
     <message>
-        <source>Add training setup</source>
-        <translation>添加训练设置</translation>
+        <source>Loop at line {0}</source>
+        <translation>第 {0} 行的循环</translation>
     </message>
     <message>
-        <source>{0} is not present on this machine: training runs on the CPU.</source>
-        <translation>本机没有 {0}：训练在 CPU 上运行。</translation>
+        <source>step {0}</source>
+        <translation>第 {0} 步</translation>
     </message>
     <message>
-        <source>{0}: {1}</source>
-        <translation>{0}：{1}</translation>
+        <source>loss {0}</source>
+        <translation>损失 {0}</translation>
     </message>
     <message>
-        <source>Change {0}</source>
-        <translation>修改 {0}</translation>
+        <source>loss NaN</source>
+        <translation>损失 NaN</translation>
     </message>
     <message>
-        <source>The run keeps the settings it started with; Reset, then Start to train with the new ones.</source>
-        <translation>运行会保持开始时的设置；先“重置”，再“开始”，即可使用新设置训练。</translation>
+        <source>lr {0}</source>
+        <translation>学习率 {0}</translation>
     </message>
     <message>
-        <source>lr {0} from step {1}</source>
-        <translation>从第 {1} 步起 lr {0}</translation>
+        <source>The loss of step {0} is not a number: the loop waits before its backward(). Look at the values, then Go on or Stop.</source>
+        <translation>第 {0} 步的损失不是一个数（NaN）：循环停在它的 backward() 之前。看一看各个值，然后选择继续或停止。</translation>
     </message>
     <message>
-        <source>clip {0} {1} from step {2}</source>
-        <translation>从第 {2} 步起 clip {0} {1}</translation>
+        <source>Paused before step {0}&apos;s backward().</source>
+        <translation>已暂停在第 {0} 步的 backward() 之前。</translation>
     </message>
     <message>
-        <source>Start or step a run first: a checkpoint saves a run.</source>
-        <translation>请先开始或单步运行：检查点保存的是一次运行。</translation>
+        <source>The loop ran {0} steps.</source>
+        <translation>循环运行了 {0} 步。</translation>
     </message>
     <message>
-        <source>Save Checkpoint</source>
-        <translation>保存检查点</translation>
+        <source>This file has not run yet: choose Run in the bar above the views.</source>
+        <translation>这个文件还没有运行：请在视图上方的提示栏中选择“运行”。</translation>
     </message>
     <message>
-        <source>PyTorch checkpoints (*.pt);;All files (*)</source>
-        <translation>PyTorch 检查点 (*.pt);;所有文件 (*)</translation>
+        <source>Change learning rate</source>
+        <translation>修改学习率</translation>
     </message>
     <message>
-        <source>Load Checkpoint</source>
-        <translation>加载检查点</translation>
-    </message>
-    <message>
-        <source>No run yet: there are no metrics to save.</source>
-        <translation>还没有运行：没有可保存的指标。</translation>
-    </message>
-    <message>
-        <source>Save Metrics</source>
-        <translation>保存指标</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv);;All files (*)</source>
-        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>The training process could not start: {0}</source>
-        <extracomment>Milliseconds between frames while a run trains (about 30 Hz), and while it waits. States in which the training process is working or about to.</extracomment>
-        <translation>训练进程无法启动：{0}</translation>
-    </message>
-    <message>
-        <source>Training paused: {0}</source>
-        <translation>训练已暂停：{0}</translation>
-    </message>
-    <message>
-        <source>Training stopped with an error: {0}</source>
-        <translation>训练因错误而停止：{0}</translation>
-    </message>
-    <message>
-        <source>Saved a checkpoint at step {0} to {1}</source>
-        <translation>已将第 {0} 步的检查点保存到 {1}</translation>
-    </message>
-    <message>
-        <source>Loaded step {0} from {1}; Start resumes from there</source>
-        <translation>已从 {1} 加载第 {0} 步；“开始”将从那里继续</translation>
-    </message>
-    <message>
-        <source>Finished: {0} steps.</source>
-        <translation>完成：{0} 步。</translation>
-    </message>
-    <message>
-        <source>{0:,.0f} steps/s</source>
-        <translation>{0:,.0f} 步/秒</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>The learning rate must be a number above 0.</source>
-        <translation>学习率必须是大于 0 的数。</translation>
-    </message>
-    <message>
-        <source>The clipping value must be a number above 0.</source>
-        <translation>裁剪值必须是大于 0 的数。</translation>
+        <source>Train on {0}</source>
+        <translation>在 {0} 上训练</translation>
     </message>
 </context>
 <context>
     <name>TrainingSettings</name>
-    <message>
-        <source>hidden {0}</source>
-        <translation>隐藏层 {0}</translation>
-    </message>
-    <message>
-        <source>output</source>
-        <translation>输出层</translation>
-    </message>
-    <message>
-        <source>parameters: {0}</source>
-        <translation>参数个数：{0}</translation>
-    </message>
     <message>
         <source>PyTorch default</source>
         <translation>PyTorch 默认</translation>

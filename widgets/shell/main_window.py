@@ -87,8 +87,9 @@ class MainWindow(QMainWindow):
         self.op_view = OpView(self.document, self.undo_stack)
         self.storage_view = StorageView(self.document)
         add_view_tabs(self.views, self.viewer, self.autograd, self.op_view, self.storage_view)
-        self.training = TrainingPanel(self.document, self.undo_stack)
-        self.training.add_to_tabs(self.views)  # shown while the recipe has a training setup
+        self.training = TrainingPanel(self.document, self.undo_stack,
+                                      language=lesson_language(self.settings.language))
+        self.training.add_to_tabs(self.views)
         self.trust_bar = TrustBar(self)
         self.setCentralWidget(_stacked(self.trust_bar, self.views))
         self.steps = StepsPanel(self.document, self.undo_stack)
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
                              (doc.evaluated, self._on_model_evaluated),
                              (doc.kernel_changed, self._on_model_kernel_changed),
                              (self.gallery.open_requested, self.open_from_gallery),
+                             (self.training.open_requested, self.open_from_gallery),
                              (self.gallery.reset_requested, self.reset_to_original),
                              (self.settings.events, self._on_model_settings_changed),
                              (self.settings.events.language, self._on_model_language)):
@@ -231,9 +233,8 @@ class MainWindow(QMainWindow):
         """Show the UI in ``language`` (a locale name; ``""`` follows the system) now.
 
         Installs its translation (``widgets.shell.translators.install_translators``) and
-        ``rebuild``-s the window. A training run under way or paused would end with the old
-        window, so then the switch waits until the run ends, and says so in the status bar.
-        Returns the new window, or None while the switch waits.
+        ``rebuild``-s the window; a training loop goes on in the kernel. Returns the new
+        window.
         """
         return self._language_switch.switch(language)
 
@@ -242,7 +243,7 @@ class MainWindow(QMainWindow):
 
         The new window shares the document, the undo stack (the undo history survives) and
         the settings, and gets this one's geometry, panel layout, view tab, presenter mode,
-        zoom, autosave and the training runs kept for comparison. This window is then hidden
+        zoom, autosave and the training loop shown. This window is then hidden
         and deleted without asking about unsaved changes: they live on in the document.
         ``replaced`` is emitted with the new window, which is also returned.
         """
@@ -313,7 +314,7 @@ class MainWindow(QMainWindow):
             return
         self.save_settings()
         self._set_model_connected(False)
-        self.training.shutdown()  # ends the training process, if one runs
+        self.training.shutdown()
         if self.kernel_hook is not None:
             self.kernel_hook.close()  # ends the kernel process
         super().closeEvent(event)

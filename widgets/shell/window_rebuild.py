@@ -1,10 +1,9 @@
 """A language switch makes the main window again: what carries over, and how the old one goes.
 
 ``MainWindow.switch_language`` asks ``LanguageSwitch``, which installs the translation and
-has the window ``rebuild`` itself, or waits while a training run would end with the old
-window. ``hand_over`` gives the new window the old one's place and state; ``detach_panels``
-lets the old panels go of the shared document. Texts keep the ``MainWindow`` translation
-context.
+has the window ``rebuild`` itself (a training loop goes on: it runs in the kernel, which
+the new window takes over). ``hand_over`` gives the new window the old one's place and
+state; ``detach_panels`` lets the old panels go of the shared document.
 """
 
 from __future__ import annotations
@@ -12,19 +11,16 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from widgets.common.scale import display_scale
 from widgets.shell.autosave_hook import AutosaveHook
 from widgets.shell.dock_layout import tidy_tab_bars
-from widgets.training.panel import BUSY
 
 if TYPE_CHECKING:
     from widgets.shell.main_window import MainWindow
 
-#: Training states with a process that a rebuild of the window would end.
-LIVE_RUN = (*BUSY, "paused")
 #: Windows made by ``MainWindow.rebuild``. Python owns a top-level widget, so something must
 #: hold each one until Qt destroys it (napari's ``_QtMainWindow._instances`` does the same).
 _REBUILT: list[QMainWindow] = []
@@ -48,8 +44,8 @@ def detach_panels(window: QWidget) -> None:
 def hand_over(old: MainWindow, new: MainWindow, presenting: bool) -> None:
     """Give ``new`` the place and state of ``old``, which it replaces, and show it.
 
-    The geometry, the panel layout, the view tab, the training runs kept for comparison
-    and the autosave; then presenter mode (``presenting``: it was on) or the zoom.
+    The geometry, the panel layout, the view tab, the training loop shown and the
+    autosave; then presenter mode (``presenting``: it was on) or the zoom.
     """
     _REBUILT.append(new)
     new.destroyed.connect(functools.partial(_forget_window, id(new)))
@@ -60,9 +56,7 @@ def hand_over(old: MainWindow, new: MainWindow, presenting: bool) -> None:
     new.restoreState(old.saveState())
     tidy_tab_bars(new)
     new.views.setCurrentIndex(old.views.currentIndex())
-    records = old.training.kept_runs()  # their metrics are plain data
-    if records:
-        new.training.adopt_runs(records)
+    new.training.shown_index = old.training.shown_index
     for hook in old.findChildren(AutosaveHook, options=Qt.FindChildOption.FindDirectChildrenOnly):
         hook.setParent(new)
     if old.isVisible():
@@ -78,47 +72,22 @@ def _forget_window(key: int) -> None:
 
 
 class LanguageSwitch(QObject):
-    """Switches ``window`` to another language now, or when its training run has ended.
+    """Switches ``window`` to another language: installs the translation, and has the
+    window ``rebuild`` itself in it.
 
     Parameters
     ----------
     window : MainWindow
-        Its ``training`` panel says whether a run is live; ``rebuild`` makes the window
-        again. Also the Qt parent.
+        Also the Qt parent.
     """
 
     def __init__(self, window: MainWindow):
         super().__init__(window)
         self._window = window
-        #: A language waiting for the training run to end.
-        self.pending: str | None = None
-        window.training.state_changed.connect(self._on_view_training_state)
 
     def switch(self, language: str) -> MainWindow | None:
-        """What ``MainWindow.switch_language`` does: the new window, or None while waiting."""
-        window = self._window
-        if window.training.state in LIVE_RUN:
-            self.pending = None if language == window.language else language
-            window.statusBar().showMessage(QCoreApplication.translate(
-                "MainWindow", "The language changes when the training run ends: Stop or Reset "
-                "the run to switch now.") if self.pending is not None else "")
-            return None
+        """What ``MainWindow.switch_language`` does: the new window."""
         from widgets.shell.translators import install_translators
 
-        self.pending = None
         install_translators(language)
-        return window.rebuild()
-
-    def _on_view_training_state(self, state: str) -> None:
-        if self.pending is not None and state not in LIVE_RUN:
-            QTimer.singleShot(0, self._switch_to_pending)  # after the panel's update
-
-    def _switch_to_pending(self) -> None:
-        language = self.pending
-        if language is None or self._window.training.state in LIVE_RUN:
-            return
-        new = self._window.switch_language(language)
-        if new is not None:
-            new.statusBar().showMessage(QCoreApplication.translate(
-                "MainWindow", "The training run ended, so the window now shows the language "
-                "chosen."), 8000)
+        return self._window.rebuild()

@@ -1,365 +1,260 @@
-"""The training lab: set up an MLP, its data and its training in forms, train it, watch it.
+"""The Training tab: the recipe's own training loop, watched live while the kernel runs it.
 
-The setup lives in the recipe (``Recipe.training``): every form edit is an undoable
-recipe edit, so it is saved with the file. Training runs in a separate process
-(``app.training.TrainingRun``); a display-rate ``QTimer`` polls it (never blocking) and
-feeds the plots of the visible page. Every run is kept for comparison until deleted.
-
-``TrainingPanel`` holds the forms, the plot pages and the messages; its other parts are
-mixed in: ``RunControls`` (``widgets.training.controls``: the controls bar),
-``RunLifecycle`` (``widgets.training.runs``: launching and polling the run) and
-``RunFiles`` (``widgets.training.files``: checkpoints and exports).
+Every ``backward()`` of a run is a training step (``app.kernel.training``); the document
+keeps each loop's numbers as they come (``Document.training``). This tab plots the loop
+it shows at display rate, and steers it: pause, one step, stop, a live learning rate and
+the NaN pause go to the kernel (``KernelSession.control``); the learning rate and the
+device are also literals of the recipe (``app.training.fields``), rewritten for the next
+run. With no loop in the recipe, it offers "New training…" and the gallery's training
+lessons (``EmptyPage``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QShowEvent, QUndoStack
+from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFontDatabase, QShowEvent, QUndoStack
-from PySide6.QtWidgets import (
-    QGroupBox,
-    QLabel,
-    QPlainTextEdit,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
-
-from app.devices import available_devices
 from app.recipe.document import Document
-from app.training.runs import RunRecord
-from app.training.settings import CONTEXT as SETTINGS_CONTEXT
-from app.training.settings import SettingsError, TrainingSettings
-from app.training.setup import harmonise, summary_text, with_value
-from app.training.worker import TrainingRun, warm_up
-from widgets.common.background import Job
-from widgets.common.i18n_text import translate_core
-from widgets.common.theme import error_style, role_style, set_style_sheet
+from app.recipe.reader import RecipeError, read_recipe
+from app.training.fields import fields, with_value
+from app.training.live import Loop
+from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
-from widgets.training.controls import RunControls
-from widgets.training.files import RunFiles, metrics_columns
-from widgets.training.form import SettingsForm
-from widgets.training.histogram import HistogramPlots
+from widgets.training.empty_page import EmptyPage
+from widgets.training.loop_bar import LoopBar
 from widgets.training.plots import LivePlots
-from widgets.training.run_compare import RunComparison
-from widgets.training.runs import BUSY, FRAME_MS, RunLifecycle
 
-# The window and the tests import these from here.
-__all__ = ["BUSY", "TrainingPanel", "metrics_columns"]
+#: How often the plots take what the loop reported, in milliseconds (display rate).
+FRAME_MS = 33
 
 
-# -- the panel -------------------------------------------------------------------------------------
-class TrainingPanel(RunControls, RunLifecycle, RunFiles, QWidget):
-    """Forms for the recipe's training setup, run controls, live plots and run comparison.
+class TrainingPanel(QWidget):
+    """The loop's controls, its live plots, or (no loop yet) how to get one.
 
     Parameters
     ----------
     document : Document
-        The open recipe; the panel edits ``recipe.training`` through ``undo_stack``.
     undo_stack : QUndoStack, optional
-    parent : QWidget, optional
-
-    Attributes
-    ----------
-    form : SettingsForm
-    run : TrainingRun or None
-        The current run (the one the controls steer).
-    record : RunRecord or None
-        The current run's entry in ``compare``.
-    plots : LivePlots
-    histogram : HistogramPlots
-    compare : RunComparison
-    frame_timer : QTimer
-        Polls the run and refreshes the visible plots at display rate.
+        Where its edits of the recipe's literals go.
+    language : str
+        The lessons' language (their titles).
     """
 
-    state_changed = Signal(str)
-    """Emitted with the current run's new state (``starting``, ``running``, ``paused``...)."""
-    run_event = Signal(object)
-    """Emitted with every ``app.training.Event`` the training process reports."""
-    has_setup_changed = Signal(bool)
-    """Emitted when the recipe gains or loses its training setup."""
+    new_requested = Signal()
+    """The user asked for a new training recipe ("New training…")."""
+    open_requested = Signal(str)
+    """The user asked to open a gallery lesson, by path."""
 
     def __init__(self, document: Document, undo_stack: QUndoStack | None = None,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, language: str = "en"):
         super().__init__(parent)
-        self.document = document
-        self.undo_stack = undo_stack
-        self.run: TrainingRun | None = None
-        self.record: RunRecord | None = None
-        self._draft: dict[str, Any] | None = None  # edits that do not validate yet
-        self._shown: TrainingSettings | None = None
-        self._runs = 0
-        self._warmed = False
-        self._tabs: QTabWidget | None = None
-        self._launcher: Job | None = None  # the job starting the training process
-        self._pending: list[tuple[str, tuple[Any, ...]]] = []
-        self._pages: tuple[LivePlots, HistogramPlots, RunComparison] | None = None
-        self._speed_due = 0
+        self.document, self.undo_stack, self.language = document, undo_stack, language
+        self.bar = LoopBar()
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setToolTip(self.tr("What the loop is doing"))
+        self.empty = EmptyPage()
+        self.empty.new_requested.connect(self.new_requested.emit)
+        self.empty.open_requested.connect(self.open_requested.emit)
+        self.plots = LivePlots()
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(self.plots)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.message)
+        layout.addWidget(self.pages, 1)
+        self.shown_index: int | None = None  # the loop picked, by statement; None: the last
+        self._loop: Loop | None = None
+        self._layers: tuple[str, ...] = ()
+        self._drawn = -1  # the training version the plots show
+        self._lessons_listed = False
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
-        self._build()
+        self._connect_bar()
         self._set_model_connected(True)
-        self._on_model_recipe_changed()
+        self._on_model_training()
 
-    # -- construction ----------------------------------------------------------------------------
-    def _build(self) -> None:
-        controls, live = self._build_controls()
+    # -- wiring ----------------------------------------------------------------------------
+    def _connect_bar(self) -> None:
+        bar = self.bar
+        bar.run_clicked.connect(self.document.run_again)
+        bar.pause_toggled.connect(lambda on: self._control(pause=on))
+        bar.step_clicked.connect(lambda: self._control(step=True))
+        bar.stop_clicked.connect(self.document.stop)
+        bar.lr_edited.connect(self.set_lr)
+        bar.nan_pause_toggled.connect(lambda on: self._control(nan_pause=on))
+        bar.device_chosen.connect(self.set_device)
+        bar.loop_chosen.connect(self._on_view_loop_chosen)
 
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setToolTip(self.tr("What the training process reported last"))
-        # Its line is kept even when empty: a message appearing as a run starts must not
-        # resize the plots, which would redraw every axis for several frames.
-        self.message.setMinimumHeight(self.message.fontMetrics().lineSpacing())
-
-        self.form = SettingsForm()
-        self.form.edited.connect(self._on_view_field_edited)
-        self.summary = QPlainTextEdit()
-        self.summary.setReadOnly(True)
-        self.summary.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.summary.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.summary.setMinimumHeight(140)
-        self.summary.setToolTip(self.tr("print(model), the parameter count and every "
-                                        "named_parameters shape"))
-        box = QGroupBox(self.tr("Summary"))
-        QVBoxLayout(box).addWidget(self.summary)
-        self.form.add_to_page(0, box, stretch=1)
-        self.device_warning = QLabel()
-        self.device_warning.setWordWrap(True)
-        self.device_warning.setStyleSheet(role_style("warning"))
-        self.device_warning.setToolTip(self.tr("The recipe names a device this machine lacks"))
-        self.device_warning.hide()
-        self.no_setup = QLabel(self.tr("This recipe has no training setup."))
-        self.no_setup.setWordWrap(True)
-        left = QWidget()
-        left.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 40)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.no_setup)
-        left_layout.addWidget(self.form, 1)
-        left_layout.addWidget(self.device_warning)
-
-        self.views = QTabWidget()  # the plot pages are made when first needed
-        self.views.setDocumentMode(True)
-        self.views.currentChanged.connect(lambda _i: self._refresh_views(force=True))
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.views, 1)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setSizes([330, 950])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(controls)
-        layout.addLayout(live)
-        layout.addWidget(self.message)
-        layout.addWidget(split, 1)
-
-    def _ensure_pages(self) -> None:
-        """Make the plot pages: a dozen plots take a while, so not before they are needed."""
-        if self._pages is not None:
-            return
-        self._pages = (LivePlots(), HistogramPlots(), RunComparison())
-        plots, histogram, compare = self._pages
-        plots.smoothing = self.smoothing_spin.value()
-        histogram.layer_changed.connect(self._on_view_histogram_layer)
-        compare.run_deleted.connect(self._on_view_run_deleted)
-        with QSignalBlocker(self.views):
-            for widget, text, tip in (
-                    (plots, self.tr("Live"), self.tr("Loss, learning rate, layer statistics "
-                                                     "and decision boundary of the run")),
-                    (histogram, self.tr("Histogram"), self.tr("A layer's weights and "
-                                                              "gradients over time")),
-                    (compare, self.tr("Compare runs"), self.tr("Every run kept, overlaid, "
-                                                               "with settings side by side"))):
-                self.views.setTabToolTip(self.views.addTab(widget, text), tip)
-
-    @property
-    def plots(self) -> LivePlots:
-        """The live plots page."""
-        self._ensure_pages()
-        assert self._pages is not None
-        return self._pages[0]
-
-    @property
-    def histogram(self) -> HistogramPlots:
-        self._ensure_pages()
-        assert self._pages is not None
-        return self._pages[1]
-
-    @property
-    def compare(self) -> RunComparison:
-        """The run comparison page (every run kept)."""
-        self._ensure_pages()
-        assert self._pages is not None
-        return self._pages[2]
-
-    # -- the runs kept -----------------------------------------------------------------------------
-    def kept_runs(self) -> list[RunRecord]:
-        """The runs kept for comparison, oldest first (none before the pages were made)."""
-        return list(self._pages[2].runs) if self._pages is not None else []
-
-    def adopt_runs(self, records: list[RunRecord]) -> None:
-        """Keep ``records`` (another panel's runs) for comparison; new runs number on after them.
-
-        The records' metrics are plain data that outlive their processes.
-        """
-        for record in records:
-            self.compare.add_run(record)
-        self._runs = max([self._runs, *(r.number for r in records)])
+    def _set_model_connected(self, connect: bool) -> None:
+        doc = self.document
+        for signal, slot in ((doc.training_changed, self._on_model_training),
+                             (doc.kernel_changed, self._update_bar),
+                             (doc.held_changed, self._update_bar),
+                             (doc.recipe.changed, self._update_bar)):
+            signal.connect(slot) if connect else signal.disconnect(slot)
 
     def detach(self) -> None:
         """Stop following the document, for good: the window that shows this retires."""
+        self.frame_timer.stop()
         self._set_model_connected(False)
 
-    def _set_model_connected(self, connect: bool) -> None:
-        signal, slot = self.document.recipe.changed, self._on_model_recipe_changed
-        signal.connect(slot) if connect else signal.disconnect(slot)
-
     def add_to_tabs(self, tabs: QTabWidget) -> int:
-        """Be a "Training" tab of ``tabs``, shown while the recipe has a training setup."""
+        """Be the "Training" tab of ``tabs`` (always there: with no loop it says how to
+        get one)."""
         index = tabs.addTab(self, self.tr("Training"))
-        tabs.setTabToolTip(index, self.tr("Train the recipe's MLP and watch it learn: loss, "
-                                          "gradients, layer statistics, run comparison"))
-        tabs.setTabVisible(index, self.settings is not None)
-        if self.settings is not None:
-            tabs.setCurrentIndex(index)
-        self._tabs = tabs
-        self.has_setup_changed.connect(self._on_model_has_setup)
+        tabs.setTabToolTip(index, self.tr("The recipe's training loop, live: loss, learning "
+                                          "rate, each layer's output std and gradient norm"))
         return index
 
-    def _on_model_has_setup(self, on: bool) -> None:
-        tabs = self._tabs
-        if tabs is not None:
-            tabs.setTabVisible(tabs.indexOf(self), on)
-            if on:
-                tabs.setCurrentWidget(self)
-
-    # -- the setup ----------------------------------------------------------------------------
-    @property
-    def settings(self) -> TrainingSettings | None:
-        """The recipe's training setup."""
-        return self.document.recipe.training
-
-    def add_setup(self, settings: TrainingSettings | None = None) -> None:
-        """Give the recipe a training setup (the defaults unless ``settings``), undoably."""
-        new = settings or TrainingSettings()
-        push_edit(self.undo_stack, self.document.recipe, lambda r: r.set_training(new),
-                  self.tr("Add training setup"))
-
-    def _on_model_recipe_changed(self) -> None:
-        settings = self.settings
-        if settings is self._shown and settings is not None:
-            return  # another part of the recipe changed
-        had = self._shown is not None
-        self._shown, self._draft = settings, None
-        self.no_setup.setVisible(settings is None)
-        self.form.setVisible(settings is not None)
-        if settings is not None:
-            self.form.set_settings(settings)
-            self.form.set_error(None)
-            self.summary.setPlainText(translate_core(SETTINGS_CONTEXT, summary_text(settings)))
-            self._show_device_warning(settings)
-            if self.run is None or self.run.state not in BUSY + ("paused",):
-                self._show_live_controls(settings.optimizer.lr, settings.clip.mode,
-                                         settings.clip.value)
-        else:
-            self.device_warning.hide()
-            self.reset()
-        if had != (settings is not None):
-            self.has_setup_changed.emit(settings is not None)
-        self._update_buttons()
-
-    def _show_device_warning(self, settings: TrainingSettings) -> None:
-        present = {d.id for d in available_devices()}
-        missing = settings.device not in present
-        self.device_warning.setVisible(missing)
-        if missing:
-            self.device_warning.setText(self.tr(
-                "{0} is not present on this machine: training runs on the CPU.").format(
-                settings.device))
-
-    def _on_view_field_edited(self, name: str, value: Any) -> None:
-        label = self.form.label_of(name)
-        if isinstance(value, ValueError):
-            self.form.set_error(name, self.tr("{0}: {1}").format(label, value))
-            return
-        base = self._draft or (self.settings or TrainingSettings()).to_literal()
-        literal = with_value(base, name, value)
-        if name in ("data.kind", "data.classes", "loss"):
-            literal = harmonise(literal)
-        try:
-            new = TrainingSettings.from_literal(literal)
-        except SettingsError as e:
-            self._draft = literal
-            shown = self.form.label_of(e.field) if e.field in self.form.names else e.field
-            self.form.set_error(e.field, self.tr("{0}: {1}").format(
-                shown, translate_core(SETTINGS_CONTEXT, e.reason)))
-            return
-        self._draft = None
-        self.form.set_error(None)
-        push_edit(self.undo_stack, self.document.recipe, lambda r: r.set_training(new),
-                  self.tr("Change {0}").format(label), merge_key=("training", name))
-        if self._live():
-            self._say(self.tr("The run keeps the settings it started with; Reset, then Start "
-                              "to train with the new ones."), "muted")
-
-    # -- showing and closing ----------------------------------------------------------------------
     def shutdown(self) -> None:
-        """End the training process, if any (the window calls this when it closes)."""
-        self._close_run()
-
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        self.shutdown()
-        super().closeEvent(event)
+        """The window closes: the loop ends with its kernel."""
+        self.frame_timer.stop()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        self._ensure_pages()
-        if not self._warmed:  # the first run starts faster with the fork server ready
-            self._warmed = True
-            warm_up()
+        if not self._lessons_listed:
+            self._lessons_listed = True
+            self._list_lessons()
+        self.frame_timer.start()
+        self._on_frame()
 
-    # -- the plot pages' signals -------------------------------------------------------------------
-    def _on_view_histogram_layer(self, index: int) -> None:
-        if self._live():
-            self._command("set_histogram_layer", index)
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().hideEvent(event)
+        self.frame_timer.stop()
 
-    def _on_view_run_deleted(self, record: RunRecord) -> None:
-        if record is self.record:
-            self.reset()
-            self.record = None
-            self._update_buttons()
+    def _list_lessons(self) -> None:
+        from app.recipe.gallery import scan
 
-    # -- messages ---------------------------------------------------------------------------------
-    def _say(self, text: str, role: str) -> None:
+        try:
+            entries = scan().in_category("training")
+        except OSError:
+            entries = []
+        self.empty.set_lessons(entries, self.language)
+
+    # -- the loop shown --------------------------------------------------------------------
+    @property
+    def loop(self) -> Loop | None:
+        """The loop the tab shows: the one picked, else the recipe's last."""
+        loops = self.document.training.loops
+        if self.shown_index in loops:
+            return loops[self.shown_index]
+        return self.document.training.current
+
+    def _on_view_loop_chosen(self, index: int) -> None:
+        self.shown_index = index
+        self._on_model_training()
+
+    def _on_model_training(self) -> None:
+        loops = self.document.training.loops
+        self.pages.setCurrentWidget(self.plots if loops else self.empty)
+        self.bar.show_loops([(i, self.tr("Loop at line {0}").format(loop.line))
+                             for i, loop in sorted(loops.items())],
+                            self.loop.index if self.loop is not None else None)
+        loop = self.loop
+        layers = tuple(loop.info.layer_names) if loop is not None else ()
+        if loop is not self._loop or layers != self._layers:
+            self._loop, self._layers, self._drawn = loop, layers, -1
+            self.plots.set_run(loop.info if loop is not None else None)
+        self._update_bar()
+        if not self.frame_timer.isActive():
+            self._on_frame()
+
+    def _on_frame(self) -> None:
+        version = self.document.training.version
+        loop = self._loop
+        if version == self._drawn or loop is None or loop.history is None:
+            return
+        self._drawn = version
+        self.plots.refresh(loop.history, force=loop.finished)
+
+    # -- the bar ------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        loop = self.loop
+        return self.document.kernel_run is not None and loop is not None \
+            and not loop.finished
+
+    def _update_bar(self) -> None:
+        doc, loop = self.document, self.loop
+        found = fields(doc.recipe.source)
+        running = self.running
+        lr = loop.last_lr if running and loop is not None else None
+        if lr is None and "lr" in found:
+            lr = float(found["lr"].value)
+        device = found.get("device")
+        self.bar.show_state(runnable=not doc.held and bool(doc.recipe.steps),
+                            running=running, paused=loop.paused if running else "",
+                            text=self._state_text(loop), lr=lr,
+                            lr_editable=running or "lr" in found,
+                            device=device.value if device is not None else None)
+        self._show_message(loop, running)
+
+    def _state_text(self, loop: Loop | None) -> str:
+        if loop is None:
+            return ""
+        parts = [self.tr("step {0}").format(loop.steps)]
+        if loop.last_loss is not None:
+            parts.append(self.tr("loss {0}").format(f"{loop.last_loss:.4g}"))
+        elif loop.steps:
+            parts.append(self.tr("loss NaN"))
+        if loop.last_lr is not None:
+            parts.append(self.tr("lr {0}").format(f"{loop.last_lr:g}"))
+        return "  ·  ".join(parts)
+
+    def _show_message(self, loop: Loop | None, running: bool) -> None:
+        text, role = "", "muted"
+        if loop is not None and running and loop.paused == "nan":
+            text, role = self.tr("The loss of step {0} is not a number: the loop waits before "
+                                 "its backward(). Look at the values, then Go on or Stop."
+                                 ).format(loop.steps + 1), "error"
+        elif loop is not None and running and loop.paused:
+            text = self.tr("Paused before step {0}'s backward().").format(loop.steps + 1)
+        elif loop is not None and loop.finished:
+            text = self.tr("The loop ran {0} steps.").format(loop.steps)
+        elif loop is None and self.document.held:
+            text = self.tr("This file has not run yet: choose Run in the bar above the views.")
         self.message.setText(text)
-        set_style_sheet(self.message, error_style() if role == "error" else role_style(role))
-        self.message.show()
+        self.message.setVisible(bool(text))
+        set_style_sheet(self.message, role_style(role))
 
-    def _note(self, text: str) -> None:
-        if self.record is not None:
-            self.record.notes.append(text)
+    # -- what the user asks -------------------------------------------------------------------
+    def _control(self, **changes) -> None:
+        kernel = self.document.kernel
+        if kernel is not None:
+            kernel.control(**changes)
 
+    def set_lr(self, lr: float) -> None:
+        """A new learning rate: the running loop takes it at its next step, and the
+        recipe's literal says it for the next run (without running again now)."""
+        running = self.running
+        if running:
+            self._control(lr=lr)
+        found = fields(self.document.recipe.source).get("lr")
+        if found is not None and found.value != lr:
+            text = with_value(self.document.recipe.source, found, lr)
+            if running:
+                with self.document.for_next_run():
+                    self._edit(text, self.tr("Change learning rate"))
+            else:
+                self._edit(text, self.tr("Change learning rate"))
 
-if __name__ == "__main__":  # a preview: python -m widgets.training.panel [RECIPE]
-    import sys
+    def set_device(self, device: str) -> None:
+        """Train on ``device``: the recipe's ``device = ...`` line says it, and it runs."""
+        found = fields(self.document.recipe.source).get("device")
+        if found is not None and found.value != device:
+            self._edit(with_value(self.document.recipe.source, found, device),
+                       self.tr("Train on {0}").format(device))
 
-    from PySide6.QtWidgets import QApplication
-
-    from app.recipe.document import RECIPES_DIR
-
-    app = QApplication(sys.argv)
-    doc = Document()
-    doc.open(sys.argv[1] if len(sys.argv) > 1 else RECIPES_DIR / "training_spirals.py")
-    panel = TrainingPanel(doc)
-    panel.resize(1280, 800)
-    panel.show()
-    sys.exit(app.exec())
+    def _edit(self, text: str, label: str) -> None:
+        try:
+            loaded = read_recipe(text)
+        except RecipeError:
+            return
+        push_edit(self.undo_stack, self.document.recipe,
+                  lambda r: r.restore((loaded.steps, loaded.docstring, loaded.training, text)),
+                  label)

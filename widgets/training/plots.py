@@ -135,7 +135,8 @@ class LivePlots(QWidget):
         self._show_points(info)
         self._seen.clear()
         self._relayout()
-        self.fitter.x_limit = float(info.steps) if info is not None else None
+        self.fitter.x_limit = float(info.steps) if info is not None and info.steps \
+            else None
         self.fitter.follow_all()
 
     def _show_points(self, info) -> None:

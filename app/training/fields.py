@@ -1,0 +1,134 @@
+"""The knobs of a training recipe, found in its text: the literals a form may rewrite.
+
+A training recipe is Python, so its settings are literals in its code, wherever the
+author put them. ``fields`` finds the ones a form can show, with ``ast`` (nothing runs):
+
+- ``lr``, ``momentum``, ``weight_decay``: keywords (or ``lr`` as the second argument)
+  of an optimizer call, ``torch.optim.SGD(net.parameters(), lr=0.01)``;
+- ``clip``: the limit of ``clip_grad_norm_`` / ``clip_grad_value_``;
+- ``device``: a top-level ``device = "cpu"`` (or ``torch.device("cpu")``);
+- any other top-level ``name = <number>``, such as ``steps = 100`` or ``width = 32``.
+
+``with_value`` rewrites one literal in the text and nothing else. Qt-free.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+#: Keywords of an optimizer call offered as fields.
+OPTIMIZER_KEYWORDS = ("lr", "momentum", "weight_decay")
+_CLIPS = ("clip_grad_norm_", "clip_grad_value_")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One literal: its ``name``, ``value``, and where its text is (character offsets)."""
+
+    name: str
+    value: Any
+    start: int
+    end: int
+    line: int
+
+
+def fields(source: str) -> dict[str, Field]:
+    """Every field of ``source``, by name (the first of a name wins); {} when unreadable."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    offsets = _Offsets(source)
+    found: dict[str, Field] = {}
+
+    def add(name: str, node: ast.expr) -> None:
+        value = _number(node)
+        if value is None and name == "device":
+            value = _device(node)
+            node = _device_node(node) or node
+        if value is not None and name not in found:
+            found[name] = Field(name, value, offsets.at(node.lineno, node.col_offset),
+                                offsets.at(node.end_lineno, node.end_col_offset), node.lineno)
+
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            add(statement.targets[0].id, statement.value)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _dotted(node.func)
+        if ".optim." in f".{name}" and name.rsplit(".", 1)[-1][:1].isupper():
+            for keyword in node.keywords:
+                if keyword.arg in OPTIMIZER_KEYWORDS:
+                    add(keyword.arg, keyword.value)
+            if len(node.args) > 1:
+                add("lr", node.args[1])
+        elif name.rsplit(".", 1)[-1] in _CLIPS:
+            limit = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg in ("max_norm", "clip_value")), None)
+            if limit is not None:
+                add("clip", limit)
+    return found
+
+
+def with_value(source: str, field: Field, value: Any) -> str:
+    """``source`` with ``field``'s literal replaced by ``value`` (``repr``; a device as a
+    string)."""
+    text = repr(str(value)) if field.name == "device" else _literal(value)
+    return source[:field.start] + text + source[field.end:]
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a number: {value!r}")
+    return repr(value)
+
+
+def _number(node: ast.expr) -> int | float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _number(node.operand)
+        return -value if value is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    return None
+
+
+def _device(node: ast.expr) -> str | None:
+    inner = _device_node(node)
+    return inner.value if inner is not None else None
+
+
+def _device_node(node: ast.expr) -> ast.Constant | None:
+    """The string of ``"cuda:0"`` or ``torch.device("cuda:0")``."""
+    if isinstance(node, ast.Call) and _dotted(node.func).endswith("device") and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node
+    return None
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+class _Offsets:
+    """A (line, UTF-8 column) of ``ast`` as a character offset into the text."""
+
+    def __init__(self, source: str) -> None:
+        self.lines = source.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+
+    def at(self, line: int | None, column: int | None) -> int:
+        line, column = line or 1, column or 0
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        chars = len(text.encode("utf-8")[:column].decode("utf-8", errors="ignore"))
+        return self.starts[line - 1] + chars

@@ -1,0 +1,171 @@
+"""The Training tab on a recipe's own loop (``widgets.training.panel``): run, pause, one
+step and stop from its buttons, the NaN pause, a live learning rate, the device picker,
+plots that fill for a hand-written loop, and what it offers with no loop at all.
+
+Widget tier: a real kernel process (the module's), a shown panel, waits on the
+document's reports. Expected numbers are the recipe's own (what it printed) or counts a
+person can check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QUndoStack
+
+from app.recipe.document import Document
+from app.recipe.reader import read_recipe
+from app.training.fields import fields
+from widgets.training.panel import TrainingPanel
+
+WAIT = 60_000
+
+MLP = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+device = "cpu"
+model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 1)).to(device)
+x = torch.randn(256, 2, device=device)
+y = (x[:, :1] * x[:, 1:]).sign()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+for step in range({steps}):
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    optimizer.step()
+    if step % 100 == 0:
+        print(step, round(loss.item(), 4))
+"""
+
+
+@pytest.fixture
+def tab(qtbot, run_in_kernel):
+    """``tab(recipe text)``: the Training tab, shown, on a document its kernel runs now."""
+    def make(text: str) -> TrainingPanel:
+        doc = Document(read_recipe(text))
+        stack = QUndoStack()
+        panel = TrainingPanel(doc, stack)
+        stack.setParent(panel)
+        qtbot.addWidget(panel)
+        panel.resize(1000, 700)
+        panel.show()
+        qtbot.waitExposed(panel)
+        run_in_kernel(doc, settle=False)
+        return panel
+    return make
+
+
+def _trained(qtbot, panel: TrainingPanel, steps: int = 1) -> None:
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.steps >= steps, timeout=WAIT)
+
+
+def test_run_pause_step_go_on_and_stop_from_the_buttons(qtbot, tab):
+    panel = tab(MLP.format(steps=10**7))
+    bar = panel.bar
+    _trained(qtbot, panel)
+    assert panel.pages.currentWidget() is panel.plots
+    assert bar.pause_button.isEnabled() and bar.stop_button.isEnabled()
+    assert not bar.step_button.isEnabled()  # one step is for a paused loop
+
+    bar.pause_button.click()
+    qtbot.waitUntil(lambda: panel.loop.paused == "pause", timeout=WAIT)
+    assert bar.pause_button.isChecked() and bar.step_button.isEnabled()
+    assert "Paused before step" in panel.message.text()
+    steps = panel.loop.steps
+    qtbot.wait(300)
+    assert panel.loop.steps == steps  # nothing trains while paused
+
+    bar.step_button.click()
+    qtbot.waitUntil(lambda: panel.loop.steps == steps + 1 and bool(panel.loop.paused),
+                    timeout=WAIT)
+    qtbot.wait(200)
+    assert panel.loop.steps == steps + 1  # exactly one
+
+    bar.pause_button.click()  # Go on
+    qtbot.waitUntil(lambda: panel.loop.steps > steps + 20 and not panel.loop.paused,
+                    timeout=WAIT)
+    assert not bar.pause_button.isChecked()
+    bar.stop_button.click()
+    qtbot.waitUntil(lambda: panel.document.kernel_run is None, timeout=WAIT)
+    assert not panel.running and not bar.pause_button.isEnabled()
+    assert panel.document.run.results[-1].error is not None  # KeyboardInterrupt, as python's
+
+    # Run trains afresh, from step 1
+    old = panel.loop
+    bar.run_button.click()
+    qtbot.waitUntil(lambda: panel.loop is not old and panel.loop is not None, timeout=WAIT)
+    assert panel.loop.history.loss.steps[0] == 1
+
+
+def test_the_plots_fill_for_a_hand_written_loop(qtbot, tab):
+    panel = tab(MLP.format(steps=300))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    panel._on_frame()
+    loop = panel.loop
+    assert loop.steps == 300 and loop.info.layer_names == ["model.0", "model.1", "model.2"]
+    printed = dict(line.split() for line in panel.document.output.splitlines())
+    loss = loop.history.loss
+    assert list(loss.steps) == list(range(1, 301))
+    for step, value in printed.items():  # the losses the recipe printed, step by step
+        assert round(float(loss.values[int(step)]), 4) == float(value)
+    lines = panel.plots.std_lines  # one line per layer, drawn over the sampled steps
+    assert len(lines._paths) == 3 and lines.data_rect.width() > 0
+    grad = loop.history.grad_norm.values
+    assert np.isnan(grad[:, 1]).all() and (grad[:, [0, 2]] > 0).all()  # Tanh has no weights
+    assert panel.message.text() == "The loop ran 300 steps."
+
+
+NAN = MLP.replace("    loss.backward()\n",
+                  "    if step == 40:\n        loss = loss / 0 * 0\n    loss.backward()\n")
+
+
+def test_a_nan_loss_pauses_the_loop_and_says_so(qtbot, tab):
+    panel = tab(NAN.format(steps=100))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.paused == "nan",
+                    timeout=WAIT)
+    assert panel.loop.steps == 40  # steps 1..40 ran; the 41st waits before its backward
+    assert "not a number" in panel.message.text() and "41" in panel.message.text()
+    assert panel.bar.pause_button.isChecked() and panel.bar.pause_button.text() == "Go on"
+    panel.bar.pause_button.click()
+    qtbot.waitUntil(lambda: panel.loop.finished, timeout=WAIT)
+    assert panel.loop.steps == 100
+
+
+def test_a_live_learning_rate_reaches_the_loop_and_the_recipe(qtbot, tab):
+    panel = tab(MLP.format(steps=10**7))
+    _trained(qtbot, panel)
+    run_id = panel.document.kernel_run.run_id
+    panel.bar.lr.setValue(0.01)
+    qtbot.waitUntil(lambda: panel.loop.last_lr == 0.01, timeout=WAIT)
+    assert panel.document.kernel_run is not None \
+        and panel.document.kernel_run.run_id == run_id  # the same run goes on
+    assert fields(panel.document.recipe.source)["lr"].value == 0.01  # for the next run
+    assert "lr=0.01, momentum=0.9" in panel.document.recipe.source
+    panel.document.stop()
+    qtbot.waitUntil(lambda: panel.document.kernel_run is None, timeout=WAIT)
+
+
+def test_the_device_picker_rewrites_the_device_line_and_runs_again(qtbot, tab):
+    panel = tab(MLP.format(steps=20))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    assert panel.bar.device.currentData() == "cpu"
+    panel.set_device("cuda:0")  # what choosing it in the list does
+    assert 'device = \'cuda:0\'' in panel.document.recipe.source
+    panel.undo_stack.undo()
+    assert 'device = "cpu"' in panel.document.recipe.source
+
+
+def test_with_no_loop_it_offers_new_training_and_the_lessons(qtbot, tab):
+    panel = tab("import torch\nx = torch.ones(2)\n")
+    assert panel.pages.currentWidget() is panel.empty
+    assert panel.empty.new_button.isVisible()
+    with qtbot.waitSignal(panel.new_requested, timeout=1000):
+        panel.empty.new_button.click()
+    titles = [b.text() for b in panel.empty.lesson_buttons]
+    assert titles and all(titles)
+    with qtbot.waitSignal(panel.open_requested, timeout=1000) as opened:
+        panel.empty.lesson_buttons[0].click()
+    assert opened.args[0].endswith(".py")
+    assert not panel.bar.pause_button.isEnabled() and not panel.bar.stop_button.isEnabled()

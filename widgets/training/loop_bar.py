@@ -1,0 +1,147 @@
+"""The Training tab's controls: run, pause, step and stop the recipe's loop, its live
+learning rate, the NaN pause and the device, and a line saying where the loop is.
+
+``LoopBar`` only shows and asks: ``TrainingPanel`` connects its signals to the document
+and its kernel, and calls ``show_state`` when the loop reports.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.devices import available_devices
+
+
+class LoopBar(QWidget):
+    """Run, Pause, Step, Stop; learning rate, NaN pause, device; the loop's state."""
+
+    run_clicked = Signal()
+    pause_toggled = Signal(bool)
+    step_clicked = Signal()
+    stop_clicked = Signal()
+    lr_edited = Signal(float)
+    nan_pause_toggled = Signal(bool)
+    device_chosen = Signal(str)
+    loop_chosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.run_button = self._button(self.tr("Run"), QStyle.StandardPixmap.SP_MediaPlay,
+                                       self.tr("Run the recipe again from the top: its loop "
+                                               "trains afresh"), self.run_clicked.emit)
+        self.pause_button = self._button(self.tr("Pause"), QStyle.StandardPixmap.SP_MediaPause,
+                                         self.tr("Pause the loop at its next backward(); "
+                                                 "click again to go on"))
+        self.pause_button.setCheckable(True)
+        self.pause_button.toggled.connect(self.pause_toggled.emit)
+        self.step_button = self._button(self.tr("Step"),
+                                        QStyle.StandardPixmap.SP_MediaSkipForward,
+                                        self.tr("Train one step: on to the next backward(), "
+                                                "then pause again"), self.step_clicked.emit)
+        self.stop_button = self._button(self.tr("Stop"), QStyle.StandardPixmap.SP_MediaStop,
+                                        self.tr("Stop the run (KeyboardInterrupt in the "
+                                                "recipe, as Ctrl+C under python)"),
+                                        self.stop_clicked.emit)
+        self.loops = QComboBox()
+        self.loops.setToolTip(self.tr("The recipe has more than one training loop: the one "
+                                      "the plots show"))
+        self.loops.activated.connect(lambda i: self.loop_chosen.emit(self.loops.itemData(i)))
+        self.lr = QDoubleSpinBox()
+        self.lr.setDecimals(6)
+        self.lr.setRange(1e-6, 100.0)
+        self.lr.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+        self.lr.setKeyboardTracking(False)
+        self.lr.setToolTip(self.tr("Learning rate: while the loop trains, every optimizer it "
+                                   "steps takes it at its next step; the recipe's lr= is "
+                                   "rewritten for the next run"))
+        self.lr.valueChanged.connect(self.lr_edited.emit)
+        self.lr_label = QLabel(self.tr("lr"))
+        self.lr_label.setBuddy(self.lr)
+        self.nan_pause = QCheckBox(self.tr("Pause at NaN"))
+        self.nan_pause.setChecked(True)
+        self.nan_pause.setToolTip(self.tr("Pause before the first backward() whose loss is "
+                                          "NaN or infinite, so you can look at why"))
+        self.nan_pause.toggled.connect(self.nan_pause_toggled.emit)
+        self.device = QComboBox()
+        for device in available_devices():
+            self.device.addItem(device.id, device.id)
+            self.device.setItemData(self.device.count() - 1, device.name,
+                                    Qt.ItemDataRole.ToolTipRole)
+        self.device.setToolTip(self.tr("Where the loop trains: rewrites the recipe's "
+                                       "device = ... line, so the saved file says so"))
+        self.device.activated.connect(lambda i: self.device_chosen.emit(
+            self.device.itemData(i)))
+        self.state = QLabel()
+        self.state.setToolTip(self.tr("The loop's step, loss and learning rate now"))
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        device_label = QLabel(self.tr("Device"))
+        device_label.setBuddy(self.device)
+        # two rows, each narrower than the views: the bar never widens the window
+        runs, knobs = QHBoxLayout(), QHBoxLayout()
+        for widget in (self.run_button, self.pause_button, self.step_button, self.stop_button,
+                       self.loops):
+            runs.addWidget(widget)
+        runs.addWidget(self.state, 1)
+        for widget in (self.lr_label, self.lr, self.nan_pause, device_label, self.device):
+            knobs.addWidget(widget)
+        knobs.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(runs)
+        layout.addLayout(knobs)
+
+    def _button(self, text: str, icon: QStyle.StandardPixmap, tip: str,
+                slot=None) -> QPushButton:
+        button = QPushButton(self.style().standardIcon(icon), text)
+        button.setToolTip(tip)
+        if slot is not None:
+            button.clicked.connect(slot)
+        return button
+
+    def show_state(self, *, runnable: bool, running: bool, paused: str, text: str,
+                   lr: float | None, lr_editable: bool, device: str | None) -> None:
+        """Enable what can be done now and show the loop's state."""
+        self.run_button.setEnabled(runnable)
+        self.pause_button.setEnabled(running)
+        with QSignalBlocker(self.pause_button):
+            self.pause_button.setChecked(bool(paused))
+        self.pause_button.setText(self.tr("Go on") if paused else self.tr("Pause"))
+        self.step_button.setEnabled(running and bool(paused))
+        self.stop_button.setEnabled(running)
+        self.state.setText(text)
+        self.lr.setEnabled(lr_editable)
+        if lr is not None and not self.lr.hasFocus():
+            with QSignalBlocker(self.lr):
+                self.lr.setValue(lr)
+        self.device.setEnabled(device is not None)
+        if device is not None:
+            with QSignalBlocker(self.device):
+                index = self.device.findData(device)
+                if index < 0:  # a device this machine lacks: shown, marked
+                    self.device.addItem(device, device)
+                    index = self.device.count() - 1
+                self.device.setCurrentIndex(index)
+
+    def show_loops(self, loops: list[tuple[int, str]], current: int | None) -> None:
+        """The loops to pick from, ``(statement index, label)``; hidden with one or none."""
+        with QSignalBlocker(self.loops):
+            self.loops.clear()
+            for index, label in loops:
+                self.loops.addItem(label, index)
+            if current is not None:
+                self.loops.setCurrentIndex(max(0, self.loops.findData(current)))
+        self.loops.setVisible(len(loops) > 1)
