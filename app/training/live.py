@@ -28,6 +28,7 @@ class LoopInfo:
     extent: tuple[float, float, float, float] | None = None  # a decision boundary's
     points: Any = None
     labels: Any = None
+    validation: bool = False  # a validation loss curve
 
 
 class Loop:

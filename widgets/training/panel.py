@@ -71,6 +71,7 @@ class TrainingPanel(QWidget):
         self._layers: tuple[str, ...] = ()
         self._drawn = -1  # the training version the plots show
         self._lessons_listed = False
+        self._fitted: Loop | None = None  # the finished loop the plots were fitted to
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
@@ -171,6 +172,10 @@ class TrainingPanel(QWidget):
             return
         self._drawn = version
         self.plots.refresh(loop.history, force=loop.finished)
+        if loop.finished and self._fitted is not loop:
+            self._fitted = loop
+            self.plots.fitter.x_limit = float(loop.steps)  # its length is known now
+            self.plots.fit()
 
     # -- the bar ------------------------------------------------------------------------------
     @property

@@ -45,6 +45,8 @@ __all__ = [
 
 #: Seconds between updates of every plot but the loss (it follows each frame).
 SLOW_INTERVAL = 0.1
+#: Most layers the legend names one by one (more: the first and the last).
+LEGEND_LAYERS = 8
 
 
 def _tr(text: str) -> str:
@@ -87,8 +89,10 @@ class LivePlots(QWidget):
         self.grad_plot = new_plot(_tr("Gradient norm per layer"), _tr("step"), log_y=True)
         self.boundary_plot = new_plot(_tr("Decision boundary"))
         self.boundary_plot.setAspectLocked(True)
-        self.plots = [self.loss_plot, self.boundary_plot, self.std_bar_plot, self.lr_plot,
-                      self.grad_plot, self.std_plot]
+        # in reading order: the loss, then each layer's output std and gradient norm over
+        # time, so that two rows of a small window show the three that matter most
+        self.plots = [self.loss_plot, self.std_plot, self.grad_plot, self.lr_plot,
+                      self.std_bar_plot, self.boundary_plot]
         for plot in self.plots:
             still = plot in (self.boundary_plot, self.std_bar_plot)
             self.fitter.add(plot, items=still, zero=plot is self.lr_plot, grow=not still)
@@ -107,8 +111,11 @@ class LivePlots(QWidget):
         self.std_lines, self.grad_lines = LayerLines(), LayerLines()
         self.std_plot.addItem(self.std_lines)
         self.grad_plot.addItem(self.grad_lines)
+        # the layers by name (a legend of empty curves in their colours)
+        self.layer_legend = self.std_plot.addLegend(offset=(-8, 8))
+        self._layer_keys: list[pg.PlotDataItem] = []
         self._info = None
-        self._has_boundary = True
+        self._has_boundary = False
         self._seen: dict[str, object] = {}
         self._slow_due = 0.0
         self._apply_theme(current_palette())
@@ -125,13 +132,15 @@ class LivePlots(QWidget):
             lines.set_data(np.empty(0), np.empty((0, len(names))))
         self.std_bars.setOpts(x=np.arange(1, len(names) + 1), height=np.zeros(len(names)),
                               brushes=layer_colours(len(names)))
+        self._name_layers(names)
         every = max(1, len(names) // 8)
         self.std_bar_plot.getAxis("bottom").setTicks(
             [[(i, str(i)) for i in range(1, len(names) + 1, every)]] if names else None)
         for curve in (self.loss_curve, self.smooth_curve, self.val_curve, self.lr_curve):
             curve.setData([], [])
         self.boundary_image.clear()
-        self._has_boundary = info is None or info.extent is not None
+        self._legend_validation(info is None or getattr(info, "validation", True))
+        self._has_boundary = info is not None and info.extent is not None
         self._show_points(info)
         self._seen.clear()
         self._relayout()
@@ -210,6 +219,28 @@ class LivePlots(QWidget):
             heights = np.where(np.isfinite(logs), logs - base, 0.0)
             self.std_bars.setOpts(x=np.arange(1, len(logs) + 1), y0=base, height=heights)
 
+    def _name_layers(self, names: list[str]) -> None:
+        """The legend of the layer plots: each layer's path in its colour, or, for many
+        layers, the first and the last (the colours run from dark to light between)."""
+        self.layer_legend.clear()
+        self._layer_keys = []
+        colours = layer_colours(len(names))
+        shown = list(enumerate(names)) if len(names) <= LEGEND_LAYERS else \
+            [(0, names[0]), (len(names) - 1, names[-1])]
+        for i, name in shown:
+            key = pg.PlotDataItem(pen=pg.mkPen(colours[i], width=2))
+            self._layer_keys.append(key)
+            self.layer_legend.addItem(key, name if len(shown) == len(names)
+                                      else f"{name} ({i + 1}/{len(names)})")
+
+    def _legend_validation(self, on: bool) -> None:
+        """A loop with no validation loss has no "validation" in the legend."""
+        listed = any(sample.item is self.val_curve for sample, _label in self.legend.items)
+        if on and not listed:
+            self.legend.addItem(self.val_curve, _tr("validation"))
+        elif listed and not on:
+            self.legend.removeItem(self.val_curve)
+
     def _legend_smoothing(self, on: bool) -> None:
         listed = any(sample.item is self.smooth_curve for sample, _label in self.legend.items)
         if on and not listed:
@@ -233,6 +264,8 @@ class LivePlots(QWidget):
     def _apply_theme(self, palette: Palette) -> None:
         style_plots(self.graphics, self.plots, self)
         style_legend(self.legend, self)
+        style_legend(self.layer_legend, self)
+        self._name_layers(list(self._info.layer_names) if self._info is not None else [])
         self.loss_curve.setPen(series_pen(0, 1.0))
         self.smooth_curve.setPen(series_pen(2, 2.0))
         self.val_curve.setPen(series_pen(1, 1.0))  # 1 px: wider pens are slow to draw
