@@ -65,7 +65,7 @@ def test_run_pause_step_go_on_and_stop_from_the_buttons(qtbot, tab):
     panel = tab(MLP.format(steps=10**7))
     bar = panel.bar
     _trained(qtbot, panel)
-    assert panel.pages.currentWidget() is panel.plots
+    assert panel.pages.currentWidget() is panel.views and panel.plots.isVisible()
     assert bar.pause_button.isEnabled() and bar.stop_button.isEnabled()
     assert not bar.step_button.isEnabled()  # one step is for a paused loop
 
@@ -169,3 +169,26 @@ def test_with_no_loop_it_offers_new_training_and_the_lessons(qtbot, tab):
         panel.empty.lesson_buttons[0].click()
     assert opened.args[0].endswith(".py")
     assert not panel.bar.pause_button.isEnabled() and not panel.bar.stop_button.isEnabled()
+
+
+def test_runs_are_kept_and_compared_by_what_differed(qtbot, tab):
+    panel = tab(MLP.format(steps=50))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    first = panel.loop
+    panel.set_lr(0.005)  # not training: the recipe's literal changes, and it runs again
+    qtbot.waitUntil(lambda: panel.loop is not first and panel.loop is not None
+                    and panel.loop.finished, timeout=WAIT)
+    panel.views.setCurrentWidget(panel.compare)
+    compare = panel.compare
+    assert [loop.number for loop in compare.shown()] == [first.number, panel.loop.number]
+    assert compare.runs.count() == 2 and "50 steps" in compare.runs.item(0).text()
+    table = compare.table
+    assert (table.rowCount(), table.columnCount()) == (1, 2)
+    assert table.verticalHeaderItem(0).text() == "lr"
+    assert [table.item(0, c).text() for c in range(2)] == ["0.05", "0.005"]
+    assert len(compare._curves) == 2
+
+    compare.runs.setCurrentRow(0)
+    compare.delete_button.click()
+    assert panel.document.training.kept == [panel.loop]
+    assert compare.runs.count() == 1 and compare.table.rowCount() == 0

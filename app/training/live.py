@@ -6,7 +6,9 @@ kernel sampled, kept in bounded ``History`` series the plots draw directly. A lo
 remembers the recipe text that made it, for the run comparison.
 
 ``LiveTraining`` holds them: a statement that runs again starts its loop afresh, and a
-statement an edit did not run again (a resumed run) keeps its loop. Qt-free.
+statement an edit did not run again (a resumed run) keeps its loop. Every loop that
+trained is also kept for the run comparison (``kept``, the last ``KEEP``), numbered in
+the order they started. Qt-free.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from typing import Any
 import numpy as np
 
 from app.training.history import History
+
+#: Loops kept for the run comparison (older ones are let go).
+KEEP = 12
 
 
 @dataclass
@@ -40,6 +45,7 @@ class Loop:
         self.info = LoopInfo()
         self.paused = ""  # why the loop waits now ("pause", "nan"), "" while it runs
         self.finished = False
+        self.number = 0  # "Run 3" in the comparison, once kept
         self.steps = 0  # backward() calls reported
 
     def add(self, message: Any) -> None:
@@ -83,7 +89,9 @@ class LiveTraining:
 
     def __init__(self) -> None:
         self.loops: dict[int, Loop] = {}
+        self.kept: list[Loop] = []
         self.version = 0
+        self._numbers = 0
 
     def statement_started(self, run_id: int, index: int) -> bool:
         """Statement ``index`` runs in ``run_id``: the loops from it on, of older runs,
@@ -98,6 +106,9 @@ class LiveTraining:
         loop = self.loops.get(message.index)
         if loop is None or loop.run_id != run_id:
             loop = self.loops[message.index] = Loop(run_id, message.index, message.line, source)
+            self._numbers += 1
+            loop.number = self._numbers
+            self.kept = [*self.kept, loop][-KEEP:]
         loop.add(message)
         self.version += 1
 
@@ -111,6 +122,11 @@ class LiveTraining:
     def current(self) -> Loop | None:
         """The loop to show: the last statement's that trained."""
         return self.loops[max(self.loops)] if self.loops else None
+
+    def forget(self, loop: Loop) -> None:
+        """Take ``loop`` out of the comparison."""
+        self.kept = [k for k in self.kept if k is not loop]
+        self.version += 1
 
     def clear(self) -> None:
         self.loops.clear()

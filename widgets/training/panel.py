@@ -21,6 +21,7 @@ from app.training.fields import fields, with_value
 from app.training.live import Loop
 from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
+from widgets.training.compare import RunComparison
 from widgets.training.empty_page import EmptyPage
 from widgets.training.loop_bar import LoopBar
 from widgets.training.plots import LivePlots
@@ -58,9 +59,19 @@ class TrainingPanel(QWidget):
         self.empty.new_requested.connect(self.new_requested.emit)
         self.empty.open_requested.connect(self.open_requested.emit)
         self.plots = LivePlots()
+        self.compare = RunComparison()
+        self.compare.delete_requested.connect(self._on_view_delete_run)
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.views.setTabToolTip(self.views.addTab(self.plots, self.tr("Live")), self.tr(
+            "The loop shown: loss, learning rate, each layer's output std and gradient norm"))
+        self.views.setTabToolTip(self.views.addTab(self.compare, self.tr("Compare runs")),
+                                 self.tr("Every run kept: losses overlaid, and what differed "
+                                         "in the recipe that made each"))
+        self.views.currentChanged.connect(lambda _i: self._show_runs())
         self.pages = QStackedWidget()
         self.pages.addWidget(self.empty)
-        self.pages.addWidget(self.plots)
+        self.pages.addWidget(self.views)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.bar)
@@ -72,6 +83,7 @@ class TrainingPanel(QWidget):
         self._drawn = -1  # the training version the plots show
         self._lessons_listed = False
         self._fitted: Loop | None = None  # the finished loop the plots were fitted to
+        self._runs_shown: tuple = ()  # what the comparison shows (numbers, steps, finished)
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
@@ -146,13 +158,18 @@ class TrainingPanel(QWidget):
             return loops[self.shown_index]
         return self.document.training.current
 
+    def _on_view_delete_run(self, loop: Loop) -> None:
+        self.document.training.forget(loop)
+        self._on_model_training()
+
     def _on_view_loop_chosen(self, index: int) -> None:
         self.shown_index = index
         self._on_model_training()
 
     def _on_model_training(self) -> None:
         loops = self.document.training.loops
-        self.pages.setCurrentWidget(self.plots if loops else self.empty)
+        training = self.document.training
+        self.pages.setCurrentWidget(self.views if loops or training.kept else self.empty)
         self.bar.show_loops([(i, self.tr("Loop at line {0}").format(loop.line))
                              for i, loop in sorted(loops.items())],
                             self.loop.index if self.loop is not None else None)
@@ -162,8 +179,20 @@ class TrainingPanel(QWidget):
             self._loop, self._layers, self._drawn = loop, layers, -1
             self.plots.set_run(loop.info if loop is not None else None)
         self._update_bar()
+        self._show_runs()
         if not self.frame_timer.isActive():
             self._on_frame()
+
+    def _show_runs(self) -> None:
+        """The comparison, when it shows and its runs changed (not at every batch: a run
+        still training is drawn again when it ends)."""
+        if self.views.currentWidget() is not self.compare:
+            return
+        kept = self.document.training.kept
+        shown = tuple((loop.number, loop.finished, len(kept)) for loop in kept)
+        if shown != self._runs_shown:
+            self._runs_shown = shown
+            self.compare.set_runs(kept)
 
     def _on_frame(self) -> None:
         version = self.document.training.version
