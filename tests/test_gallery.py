@@ -5,13 +5,13 @@ browser finds lessons and opens them.
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -85,34 +85,41 @@ def test_the_gallery_holds_the_lessons_of_the_issue():
     assert any(e.error_lesson and "Tensor.view" in e.ops_used for e in gallery.entries)
 
 
+def _code(name: str) -> list[str]:
+    """A recipe's lines after its docstring."""
+    source = (RECIPES_DIR / name).read_text(encoding="utf-8")
+    body = ast.parse(source).body
+    return source.splitlines()[body[0].end_lineno:]
+
+
 def test_the_training_lessons_cover_clipping_warm_up_and_accumulation():
-    trainings = [read_recipe_file(str(RECIPES_DIR / n)).training for n in RECIPES]
-    trainings = [t for t in trainings if t is not None]
-    assert {t.clip.mode for t in trainings} >= {"none", "norm", "value"}
-    assert any(t.schedule.kind == "warmup" and t.schedule.warmup > 0 for t in trainings)
-    accumulated = [t for t in trainings if t.accumulate > 1]
-    assert accumulated
-    # the same run with one big batch is shipped too, to compare with
-    big = {(t.batch.size * t.accumulate, t.steps, t.seed) for t in accumulated}
-    assert any((t.batch.size, t.steps, t.seed) in big and t.accumulate == 1 for t in trainings)
-    # every training lesson is small enough to run in seconds
-    assert all(t.steps * t.accumulate * t.model.layers <= 2000 for t in trainings)
+    code = {name: "\n".join(_code(name)) for name in RECIPES}
+    for fix in ("nn.utils.clip_grad_norm_(", "nn.utils.clip_grad_value_(",
+                "lr_scheduler.LinearLR("):
+        assert any(fix in text for text in code.values()), fix
+    # accumulation: backward() on 4 batches of 16 per optimizer step, and the same run
+    # with one batch of 64 shipped beside it, printing the same losses
+    accumulate, big = code["training_accumulate.py"], code["training_big_batch.py"]
+    assert "accumulate = 4" in accumulate and "batch_size = 16" in accumulate
+    assert "accumulate" not in big and "batch_size = 64" in big
+    assert _run("training_accumulate.py")[0].stdout == _run("training_big_batch.py")[0].stdout
 
 
 def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
-    """Each fix has a shipped baseline, the same run without it, which diverges."""
-    from app.training.settings import ClipSettings, ScheduleSettings
-
-    trainings = {n: t for n in RECIPES
-                 if (t := read_recipe_file(str(RECIPES_DIR / n)).training) is not None}
-    fixed = {n: t for n, t in trainings.items()
-             if t.clip.mode != "none" or t.schedule.kind == "warmup"}
-    assert len(fixed) >= 3
-    for name, settings in fixed.items():
-        unfixed = replace(settings, clip=ClipSettings(), schedule=ScheduleSettings())
-        baselines = [n for n, t in trainings.items() if t == unfixed]
-        assert baselines, f"{name}: no shipped run without its fix"
-        assert "training diverged" in _run(baselines[0])[0].stdout
+    """Each fix is the shipped baseline's code plus the fix, and the baseline diverges."""
+    baseline = _code("training_explodes.py")
+    assert "training diverged" in _run("training_explodes.py")[0].stdout
+    fixes = {"training_clip_norm.py": "clip_grad_norm_", "training_clip_value.py":
+             "clip_grad_value_", "training_warmup.py": "LinearLR"}
+    for name, fix in fixes.items():
+        fixed = _code(name)
+        # every line of the baseline, in order, but the prints (warm-up prints the lr too)
+        rest = iter(fixed)
+        assert all(line in rest for line in baseline if "print(" not in line), name
+        if "clip" in fix:  # clipping is one line more, and nothing else
+            assert [line for line in fixed if line not in baseline] == [
+                next(line for line in fixed if fix in line)], name
+        assert any(fix in line for line in fixed)
         out = _run(name)[0].stdout
         assert "diverged" not in out and "nan" not in out and "inf" not in out, name
 

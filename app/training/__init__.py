@@ -7,4 +7,6 @@
 - ``worker``: ``TrainingRun``, the loop in a spawned process, steered by commands.
 - ``history``: bounded numpy histories of a run's metrics.
 - ``script``: the recipe format (settings block, marker, generated code).
+- ``write``: a setup written as a short plain training loop, and the old format converted
+  to one (``old_format`` reads the settings block for it).
 """
