@@ -192,3 +192,42 @@ def test_runs_are_kept_and_compared_by_what_differed(qtbot, tab):
     compare.delete_button.click()
     assert panel.document.training.kept == [panel.loop]
     assert compare.runs.count() == 1 and compare.table.rowCount() == 0
+
+
+TWO_D = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+x = torch.randn(256, 2)
+y = (x[:, 0] > 0).long()  # the class is the side of x = 0
+model = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Linear(16, 2))
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.Adam(model.parameters(), lr=0.05)
+for step in range(300):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_a_two_feature_classifier_shows_its_decision_boundary(qtbot, tab):
+    import torch
+
+    panel = tab(TWO_D)
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    loop = panel.loop
+    torch.manual_seed(0)
+    x = torch.randn(256, 2)  # the recipe's data, made the same way
+    np.testing.assert_array_equal(loop.info.points, x.numpy())
+    np.testing.assert_array_equal(loop.info.labels, (x[:, 0] > 0).long().numpy())
+    x0, x1, y0, y1 = loop.info.extent
+    assert x0 < float(x[:, 0].min()) and x1 > float(x[:, 0].max())
+    grid = loop.history.boundary
+    assert grid.shape == (48, 48, 2)
+    np.testing.assert_allclose(grid.sum(axis=2), 1.0, rtol=1e-5)  # softmax probabilities
+    xs = np.linspace(x0, x1, 48)
+    right, left = xs > 0.5, xs < -0.5  # well inside each class: the model has learned it
+    assert (grid[:, right, 1] > 0.5).mean() > 0.95 and (grid[:, left, 0] > 0.5).mean() > 0.95
+    assert panel.plots.boundary_plot.isVisible()

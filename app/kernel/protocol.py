@@ -155,7 +155,8 @@ class Training:
     statement ``index`` (first line ``line``): each step's number, ``loss`` and ``lr``
     (None where there is none, or it was not finite), and for the ``layer_steps``, each
     layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
-    waits now (``pause``, ``nan``), or "" when it runs."""
+    waits now (``pause``, ``nan``), or "" when it runs. ``boundary``: a 2-D classifier's
+    predictions over a grid (``app.kernel.training_boundary``), now and then."""
 
     index: int
     line: int
@@ -165,6 +166,7 @@ class Training:
     layer_steps: list = field(default_factory=list)
     layers: dict = field(default_factory=dict)
     paused: str = ""
+    boundary: dict | None = None
 
 
 @dataclass

@@ -27,6 +27,7 @@ import math
 import time
 from typing import Any
 
+from app.kernel.training_boundary import BoundaryProbe
 from app.kernel.training_live import Controls, LiveFeed
 
 #: Steps kept per statement; past this, every other one is dropped, and so on.
@@ -98,6 +99,7 @@ class TrainingWatch:
         self.statement: tuple[int, int] | None = None  # (index, first line)
         self.series: dict[int, _Series] = {}
         self.live, self.controls = live, controls
+        self.boundary = BoundaryProbe() if live is not None else None
         self._pending: dict[int, tuple[Any, float | None]] = {}  # id: (module, std)
         self._paths: dict[int, str] = {}
         self._handles: list[Any] = []
@@ -171,6 +173,11 @@ class TrainingWatch:
     def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
         import torch
 
+        probe = self.boundary
+        if probe is not None:
+            if probe.probing:
+                return  # the boundary's grid: not the loop's forward pass
+            probe.saw(module, _inputs, self._is_top)
         if not self._sampling or not torch.is_grad_enabled() \
                 or next(module.children(), None) is not None:
             return  # not this step, validation under no_grad, or a container
@@ -203,6 +210,8 @@ class TrainingWatch:
             controls.wait()
             live.send(always=True)  # running again
         elif live.due():
+            if self.boundary is not None and self.boundary.due():
+                live.boundary = self.boundary.take()
             live.send()
 
     def _backward_done(self, loss: float) -> None:
@@ -243,6 +252,11 @@ class TrainingWatch:
                 self.live.stepped(float(lr))
 
     # -- names ------------------------------------------------------------------------
+    def _is_top(self, module: Any) -> bool:
+        """Whether a variable of the recipe holds ``module`` itself (``model``, ``net``)."""
+        path = self._path(module)
+        return "." not in path and self.namespace.get(path) is module
+
     def _path(self, module: Any) -> str:
         path = self._paths.get(id(module))
         if path is None:

@@ -85,6 +85,7 @@ class LiveFeed:
         self.lr: list[float | None] = []
         self.layer_steps: list[int] = []
         self.layers: dict[str, dict[str, list[float | None]]] = {}
+        self.boundary: dict | None = None  # a 2-D classifier's (``training_boundary``)
 
     def at(self, statement: tuple[int, int]) -> None:
         """The steps that follow are ``statement``'s (the last one's are sent first)."""
@@ -125,6 +126,6 @@ class LiveFeed:
             return
         index, line = self.statement
         self._send(Training(index, line, self.steps, self.loss, self.lr, self.layer_steps,
-                            self.layers, paused))
+                            self.layers, paused, self.boundary))
         self._last = time.monotonic()
         self._clear(self.statement)

@@ -61,6 +61,8 @@ class Loop:
             self.history.lr.extend(steps, _floats(message.lr))
             self.history.step = int(steps[-1])
             self.steps = int(steps[-1])
+        if getattr(message, "boundary", None):
+            self._add_boundary(message.boundary)
         if message.layer_steps and self.info.layer_names:
             steps = np.asarray(message.layer_steps, dtype=np.int64) + 1
             for key, series in (("std", self.history.output_std),
@@ -68,6 +70,14 @@ class Loop:
                 columns = [_floats(message.layers.get(path, {}).get(key) or
                                    [None] * len(steps)) for path in self.info.layer_names]
                 series.extend(steps, np.stack(columns, axis=1))
+
+    def _add_boundary(self, boundary: dict) -> None:
+        """A 2-D classifier's predictions over its grid (and, the first time, its points)."""
+        self.history.boundary = np.asarray(boundary["grid"], dtype=np.float32)
+        self.info.extent = tuple(boundary["extent"])
+        if "points" in boundary:
+            self.info.points = np.asarray(boundary["points"], dtype=np.float32).reshape(-1, 2)
+            self.info.labels = np.asarray(boundary["labels"], dtype=np.int64)
 
     @property
     def last_loss(self) -> float | None:

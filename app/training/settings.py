@@ -9,6 +9,7 @@ errors are ``SettingsError`` naming the field, such as ``optimizer.lr``.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import re
@@ -365,3 +366,34 @@ class TrainingSettings(_Section):
         settings = super().from_literal(value)
         assert isinstance(settings, TrainingSettings)
         return settings
+
+
+def with_value(literal: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """A deep copy of a settings literal with the dotted field ``name`` set to ``value``."""
+    out = copy.deepcopy(literal)
+    *path, last = name.split(".")
+    target = out
+    for part in path:
+        target = target[part]
+    target[last] = value
+    return out
+
+
+def harmonise(literal: dict[str, Any]) -> dict[str, Any]:
+    """The literal with the model's inputs, outputs and loss made to fit its data.
+
+    Used after the data kind, the classes or the loss changed, so that choosing "circles"
+    or "sin(x)" gives a setup that trains rather than a list of conflicts.
+    """
+    out = copy.deepcopy(literal)
+    data, model = out["data"], out["model"]
+    if data["kind"] in REGRESSION_DATA:
+        model["inputs"], model["outputs"], out["loss"] = 1, 1, "mse"
+    elif data["kind"] in CLASSIFICATION_DATA:
+        model["inputs"] = 2
+        if out["loss"] == "mse" and literal["data"]["kind"] in REGRESSION_DATA:
+            out["loss"] = "cross_entropy"
+        classes = 2 if data["kind"] in ("moons", "xor") else data["classes"]
+        if out["loss"] == "cross_entropy" or model["outputs"] not in (1, classes):
+            model["outputs"] = classes
+    return out

@@ -57,6 +57,14 @@
         <translation>新建一个空的配方</translation>
     </message>
     <message>
+        <source>New &amp;Training...</source>
+        <translation>新建训练(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Write a short training recipe from a few choices: data, model, initialisation, optimizer, clipping; the Training tab watches its loop</source>
+        <translation>根据几个选择写出一个简短的训练配方：数据、模型、初始化、优化器、梯度裁剪；“训练”标签页会实时显示它的循环</translation>
+    </message>
+    <message>
         <source>&amp;Open...</source>
         <translation>打开(&amp;O)...</translation>
     </message>
@@ -585,16 +593,60 @@
         <translation>{0} — 本机没有</translation>
     </message>
     <message>
+        <source>Every run kept: tick the ones to overlay</source>
+        <translation>保留的每一次运行：勾选要叠加显示的</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Take the selected run out of the comparison</source>
+        <translation>把选中的运行从比较中移除</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s loss (log scale); right-click to export</source>
+        <translation>每次运行的损失（对数刻度）；右键可导出</translation>
+    </message>
+    <message>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>layer</source>
-        <translation>层</translation>
+        <source>Loss of each run</source>
+        <translation>每次运行的损失</translation>
     </message>
     <message>
-        <source>Gradient norm per layer</source>
-        <translation>每层梯度范数</translation>
+        <source>What differed in the recipes that made the runs: the knobs by name, other lines by their text</source>
+        <translation>产生这些运行的配方有哪些不同：参数按名称列出，其他行按原文列出</translation>
+    </message>
+    <message>
+        <source>The loop at line {0} of the recipe run {1}</source>
+        <translation>第 {1} 次运行时配方第 {0} 行的循环</translation>
+    </message>
+    <message>
+        <source>Run {0}: {1} steps</source>
+        <translation>运行 {0}：{1} 步</translation>
+    </message>
+    <message>
+        <source>, loss {0}</source>
+        <translation>，损失 {0}</translation>
+    </message>
+    <message>
+        <source>, loss NaN</source>
+        <translation>，损失 NaN</translation>
+    </message>
+    <message>
+        <source>Run {0}</source>
+        <translation>运行 {0}</translation>
+    </message>
+    <message>
+        <source>not in this run&apos;s recipe</source>
+        <translation>这次运行的配方中没有</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
     </message>
     <message>
         <source>use a finite number</source>
@@ -643,7 +695,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between updates of every plot but the loss (it follows each frame).</extracomment>
+        <extracomment>Seconds between updates of every plot but the loss (it follows each frame). Most layers the legend names one by one (more: the first and the last).</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
@@ -659,8 +711,12 @@
         <translation>层输出标准差（当前）</translation>
     </message>
     <message>
-        <source>Layer output std over time</source>
-        <translation>层输出标准差随时间变化</translation>
+        <source>Layer output std</source>
+        <translation>各层输出标准差</translation>
+    </message>
+    <message>
+        <source>Layer gradient norm</source>
+        <translation>各层梯度范数</translation>
     </message>
     <message>
         <source>Decision boundary</source>
@@ -2611,6 +2667,38 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
 </context>
 <context>
+    <name>NewTrainingDialog</name>
+    <message>
+        <source>New training</source>
+        <extracomment>What a new training starts from: spirals, a small ReLU MLP, Adam, 300 steps.</extracomment>
+        <translation>新建训练</translation>
+    </message>
+    <message>
+        <source>The recipe these choices write: plain PyTorch that runs under python, and that you can edit once it is open</source>
+        <translation>这些选择写出的配方：普通的 PyTorch 代码，可以直接用 python 运行，打开后也可以编辑</translation>
+    </message>
+    <message>
+        <source>Lines of the recipe</source>
+        <translation>配方的行数</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>Open the recipe as a new, unsaved one; it runs at once, and the Training tab shows its loop</source>
+        <translation>把配方作为一个新的未保存配方打开；它会立即运行，“训练”标签页显示它的循环</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} lines</source>
+        <translation>{0} 行</translation>
+    </message>
+</context>
+<context>
     <name>OpCategory</name>
     <message>
         <source>creation</source>
@@ -4305,6 +4393,22 @@ strides {1}</translation>
         <source>What the loop is doing</source>
         <extracomment>How often the plots take what the loop reported, in milliseconds (display rate).</extracomment>
         <translation>循环正在做什么</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>The loop shown: loss, learning rate, each layer&apos;s output std and gradient norm</source>
+        <translation>当前显示的循环：损失、学习率、每一层输出的标准差和梯度范数</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Every run kept: losses overlaid, and what differed in the recipe that made each</source>
+        <translation>保留的每一次运行：损失叠加显示，并列出产生它们的配方有哪些不同</translation>
     </message>
     <message>
         <source>Training</source>

@@ -91,6 +91,11 @@ def action_table(window) -> list[ActionSpec]:
     table = [
         ActionSpec("file.new", "file", _tr("&New"), w.new_recipe,
                    (QKeySequence.StandardKey.New,), _tr("Start an empty recipe"), "new", True),
+        ActionSpec("file.new_training", "file", _tr("New &Training..."), w.new_training,
+                   ("Ctrl+Shift+T",), _tr("Write a short training recipe from a few "
+                                          "choices: data, model, initialisation, optimizer, "
+                                          "clipping; the Training tab watches its loop"),
+                   "training", True),
         ActionSpec("file.open", "file", _tr("&Open..."), w.open_dialog,
                    (QKeySequence.StandardKey.Open,),
                    _tr("Open a recipe (.py); it is read, never run. You can also drop a "

@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
                              (doc.kernel_changed, self._on_model_kernel_changed),
                              (self.gallery.open_requested, self.open_from_gallery),
                              (self.training.open_requested, self.open_from_gallery),
+                             (self.training.new_requested, self.new_training),
                              (self.gallery.reset_requested, self.reset_to_original),
                              (self.settings.events, self._on_model_settings_changed),
                              (self.settings.events.language, self._on_model_language)):
@@ -145,6 +146,27 @@ class MainWindow(QMainWindow):
     # -- files: the work is RecipeFiles' ------------------------------------------------
     def new_recipe(self) -> None:
         self._files.new_recipe()
+
+    def new_training(self) -> bool:
+        """File > New Training...: the choices, then their recipe as a new one (after
+        asking about unsaved changes); False when nothing was made."""
+        from widgets.training.new_dialog import NewTrainingDialog
+
+        if not self.confirm_discard():
+            return False
+        dialog = NewTrainingDialog(self)
+        if dialog.exec() != NewTrainingDialog.DialogCode.Accepted:
+            return False
+        self.start_training(dialog.text())
+        return True
+
+    def start_training(self, text: str) -> None:
+        """Make ``text`` (a training recipe the lab wrote) a new, unsaved recipe: it runs
+        at once, as a new recipe does, and the Training tab shows its loop."""
+        self.document.new()
+        self.undo_stack.clear()
+        self.document.set_source(text)
+        self.views.setCurrentWidget(self.training)
 
     def open_dialog(self) -> None:
         self._files.open_dialog()

@@ -33,7 +33,8 @@ from widgets.training.plot_style import new_plot
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("RunComparison", text)
+    # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
+    return QCoreApplication.translate("", text)
 
 
 class RunComparison(QWidget):

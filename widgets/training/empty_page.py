@@ -8,12 +8,12 @@ asks (``new_requested``, ``open_requested``) and the window decides.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.recipe.gallery import GalleryEntry
 
 
-class EmptyPage(QWidget):
+class EmptyPage(QScrollArea):
     """"This recipe has no training loop", New training…, and the training lessons."""
 
     new_requested = Signal()
@@ -21,6 +21,10 @@ class EmptyPage(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        body = QWidget()  # scrolls: however many lessons, it never makes the window taller
+        self.setWidget(body)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.title = QLabel(self.tr("This recipe has no training loop yet."))
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -39,7 +43,7 @@ class EmptyPage(QWidget):
         self.lessons_label = QLabel(self.tr("Training lessons in the gallery:"))
         self._lessons = QVBoxLayout()
         self._lessons.setSpacing(2)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(24, 24, 24, 24)
         layout.addWidget(self.title)
         layout.addWidget(self.text)

@@ -94,10 +94,11 @@ class LoopBar(QWidget):
         for widget in (self.run_button, self.pause_button, self.step_button, self.stop_button,
                        self.loops):
             runs.addWidget(widget)
-        runs.addWidget(self.state, 1)
+        runs.addStretch(1)
         for widget in (self.lr_label, self.lr, self.nan_pause, device_label, self.device):
             knobs.addWidget(widget)
-        knobs.addStretch(1)
+        knobs.addSpacing(8)
+        knobs.addWidget(self.state, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)

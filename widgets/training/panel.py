@@ -79,7 +79,7 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.pages, 1)
         self.shown_index: int | None = None  # the loop picked, by statement; None: the last
         self._loop: Loop | None = None
-        self._layers: tuple[str, ...] = ()
+        self._layers: tuple = ()  # the loop's layers, and whether it has a boundary
         self._drawn = -1  # the training version the plots show
         self._lessons_listed = False
         self._fitted: Loop | None = None  # the finished loop the plots were fitted to
@@ -174,7 +174,8 @@ class TrainingPanel(QWidget):
                              for i, loop in sorted(loops.items())],
                             self.loop.index if self.loop is not None else None)
         loop = self.loop
-        layers = tuple(loop.info.layer_names) if loop is not None else ()
+        layers = (tuple(loop.info.layer_names), loop.info.extent is not None,
+                  loop.info.points is not None) if loop is not None else ()
         if loop is not self._loop or layers != self._layers:
             self._loop, self._layers, self._drawn = loop, layers, -1
             self.plots.set_run(loop.info if loop is not None else None)

@@ -1,4 +1,5 @@
-"""``PlotGrid``: plots in as many columns as the width allows, scrolling when short."""
+"""``PlotGrid``: plots in as many columns as the width allows, scrolling when short; a
+page too short for two rows puts three plots in its first row."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from PySide6.QtWidgets import QScrollArea, QWidget
 TWO_COLUMNS, ONE_COLUMN = 900, 480
 #: Below this height per row of plots, the page scrolls.
 MIN_PLOT_HEIGHT = 200
+#: The narrowest a plot gets when a short page puts three in its one row.
+MIN_PLOT_WIDTH = 150
 
 
 class PlotGrid(QScrollArea):
@@ -49,8 +52,10 @@ class PlotGrid(QScrollArea):
     def relayout(self, force: bool = False) -> None:
         # The scroll area's width, not its viewport's: a scroll bar coming and going must
         # not change the number of columns.
-        width = self.width()
+        width, height = self.width(), self.height()
         columns = 3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1
+        if height < 2 * MIN_PLOT_HEIGHT and width >= 3 * MIN_PLOT_WIDTH:
+            columns = 3  # a short page (a small screen): the first three plots in one row
         columns = min(columns, self.max_columns)
         if columns == self._columns and not force:
             return

@@ -25,6 +25,10 @@ def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = Fal
     the run's history (``history``), downsampled (peak mode) and clipped to the view."""
     plot = pg.PlotItem(axisItems={"left": LogAxis("left")} if log_y else None)
     plot.setTitle(title, size="9pt")
+    # the title spans the axis's column too: a narrow plot is as wide as its title, not
+    # its title plus its axis (three plots side by side on a small screen)
+    plot.layout.removeItem(plot.titleLabel)
+    plot.layout.addItem(plot.titleLabel, 0, 0, 1, 3)
     if x_label:
         plot.setLabel("bottom", x_label)
     if y_label:

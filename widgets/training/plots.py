@@ -46,7 +46,7 @@ __all__ = [
 #: Seconds between updates of every plot but the loss (it follows each frame).
 SLOW_INTERVAL = 0.1
 #: Most layers the legend names one by one (more: the first and the last).
-LEGEND_LAYERS = 8
+LEGEND_LAYERS = 4
 
 
 def _tr(text: str) -> str:
@@ -85,14 +85,14 @@ class LivePlots(QWidget):
         self.loss_plot = new_plot(_tr("Loss"), _tr("step"))
         self.lr_plot = new_plot(_tr("Learning rate"), _tr("step"))
         self.std_bar_plot = new_plot(_tr("Layer output std (now)"), _tr("layer"), log_y=True)
-        self.std_plot = new_plot(_tr("Layer output std over time"), _tr("step"), log_y=True)
-        self.grad_plot = new_plot(_tr("Gradient norm per layer"), _tr("step"), log_y=True)
+        self.std_plot = new_plot(_tr("Layer output std"), _tr("step"), log_y=True)
+        self.grad_plot = new_plot(_tr("Layer gradient norm"), _tr("step"), log_y=True)
         self.boundary_plot = new_plot(_tr("Decision boundary"))
         self.boundary_plot.setAspectLocked(True)
         # in reading order: the loss, then each layer's output std and gradient norm over
         # time, so that two rows of a small window show the three that matter most
-        self.plots = [self.loss_plot, self.std_plot, self.grad_plot, self.lr_plot,
-                      self.std_bar_plot, self.boundary_plot]
+        self.plots = [self.loss_plot, self.std_plot, self.grad_plot, self.boundary_plot,
+                      self.lr_plot, self.std_bar_plot]
         for plot in self.plots:
             still = plot in (self.boundary_plot, self.std_bar_plot)
             self.fitter.add(plot, items=still, zero=plot is self.lr_plot, grow=not still)

@@ -1,0 +1,112 @@
+"""A 2-D classifier's decision boundary, while its loop trains (live runs only).
+
+When the loop's model (a module the recipe holds in a variable, called with grad
+enabled) takes inputs of two features, the boundary is its prediction over a grid that
+spans the inputs seen so far: class probabilities (softmax; sigmoid for one output), at
+most every ``BOUNDARY_GAP_S``. The points come from the first batch, their labels from
+the loss module's integer target (``nn.CrossEntropyLoss()(out, y)``). The model is put
+in ``eval()`` for the grid (no dropout, BatchNorm's running statistics left alone) and
+back as it was; the grid's forward pass is not a training step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+#: Points per side of the grid.
+GRID = 48
+#: Seconds between two boundaries sent.
+BOUNDARY_GAP_S = 0.3
+#: Most points shown.
+MAX_POINTS = 400
+
+
+class BoundaryProbe:
+    """Watches the forward passes for a 2-D classifier; ``due``/``take`` its boundary."""
+
+    def __init__(self) -> None:
+        self.model: Any = None
+        self.probing = False  # the grid's own forward pass runs
+        self._low: list[float] | None = None
+        self._high: list[float] | None = None
+        self._inputs: Any = None
+        self._labels: Any = None
+        self._points_sent = False
+        self._last = 0.0
+
+    def saw(self, module: Any, inputs: Any, is_top: Callable[[Any], bool]) -> None:
+        """A forward pass of ``module`` (``is_top(module)``: a variable of the recipe
+        holds it)."""
+        import torch
+
+        first = inputs[0] if isinstance(inputs, tuple) and inputs else None
+        if not isinstance(first, torch.Tensor):
+            return
+        if first.dim() == 2 and first.shape[1] == 2 and first.is_floating_point() \
+                and (module is self.model or (self.model is None and is_top(module))):
+            if self.model is None:
+                self.model = module
+            if module is self.model:
+                x = first.detach()
+                low, high = x.amin(0).tolist(), x.amax(0).tolist()
+                self._low = low if self._low is None else [min(a, b) for a, b in
+                                                           zip(self._low, low, strict=True)]
+                self._high = high if self._high is None else [max(a, b) for a, b in
+                                                              zip(self._high, high, strict=True)]
+                if self._inputs is None:
+                    self._inputs = x[:MAX_POINTS].float().cpu()
+        elif type(module).__name__.endswith("Loss") and self._inputs is not None \
+                and self._labels is None and len(inputs) > 1:
+            target = inputs[1]
+            if isinstance(target, torch.Tensor) and not target.is_floating_point() \
+                    and target.dim() == 1:
+                self._labels = target[:len(self._inputs)].detach().cpu()
+
+    def due(self) -> bool:
+        return self.model is not None and self._low is not None \
+            and time.monotonic() - self._last >= BOUNDARY_GAP_S
+
+    def take(self) -> dict | None:
+        """The boundary now: ``extent`` (x0, x1, y0, y1), ``grid`` (rows, cols, outputs
+        nested lists), and once, ``points`` and ``labels``; None when the model fails."""
+        import torch
+
+        self._last = time.monotonic()
+        model = self.model
+        (x0, y0), (x1, y1) = self._low, self._high
+        pad_x, pad_y = 0.1 * (x1 - x0 or 1.0), 0.1 * (y1 - y0 or 1.0)
+        x0, x1, y0, y1 = x0 - pad_x, x1 + pad_x, y0 - pad_y, y1 + pad_y
+        param = next(model.parameters(), None)
+        device = param.device if param is not None else torch.device("cpu")
+        dtype = param.dtype if param is not None and param.is_floating_point() \
+            else torch.float32
+        ys, xs = torch.meshgrid(torch.linspace(y0, y1, GRID), torch.linspace(x0, x1, GRID),
+                                indexing="ij")
+        grid = torch.stack([xs.reshape(-1), ys.reshape(-1)], 1).to(device=device, dtype=dtype)
+        was_training = model.training
+        self.probing = True
+        try:
+            model.eval()
+            with torch.no_grad():
+                out = model(grid)
+        except Exception:  # noqa: BLE001 - a model that cannot take the grid: no boundary
+            self.model = None
+            return None
+        finally:
+            model.train(was_training)
+            self.probing = False
+        if not isinstance(out, torch.Tensor) or out.dim() != 2 or out.shape[0] != len(grid):
+            self.model = None
+            return None
+        out = out.float()
+        p = out.softmax(1) if out.shape[1] > 1 else out.sigmoid()
+        sent = {"extent": [x0, x1, y0, y1],
+                "grid": p.reshape(GRID, GRID, -1).cpu().tolist()}
+        if not self._points_sent and self._inputs is not None:
+            self._points_sent = True
+            sent["points"] = self._inputs.tolist()
+            sent["labels"] = self._labels.tolist() if self._labels is not None \
+                else [0] * len(self._inputs)
+        return sent
