@@ -9,11 +9,16 @@ information only. ``make bench`` runs it with Qt offscreen.
 
 Figures (names for ``--only``):
 
-- ``training``: steps per second of a run started from the training panel (every live
-  metric on, its plots shown and redrawn at display rate) against a bare torch loop;
-  and ``responsiveness``, the 99th percentile lateness of a 16 ms ``QTimer`` meanwhile.
-- ``plot``: update and render the training panel's loss plot with 10^6 points against
-  10^3.
+- ``training`` (``tools/bench_training.py``): a training recipe (an MLP's loop, timed by
+  the recipe itself) run in the main window with its Training tab shown and every plot
+  live, against the same file under ``python`` (``training recipe live vs python``), and
+  against the same window with the Training tab hidden, the kernel's hooks only
+  (``training overhead``, the old figure's name); and the 99th percentile lateness of a
+  16 ms ``QTimer`` in the window meanwhile (``window responsiveness, training recipe``,
+  and pooled over all ticks under the old name ``window responsiveness``). ``--device``
+  sets the recipe's ``device = ...`` line.
+- ``plot``: update and render the Training tab's loss plot with the ``History`` of a
+  10^6-step loop against a 10^3-step one.
 - ``viewer``: open a 4096x4096 float32 tensor in the grid and in the heatmap against a
   64x64 one, and the memory that costs.
 - ``op``: change ``tril``'s diagonal on a 1000x1000 tensor in the Ops panel, until the
@@ -28,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import inspect
 import json
 import os
 import statistics
@@ -44,8 +48,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long")
-#: Pairs for the training figure, whatever ``--pairs`` says: its runs are noisy.
-TRAINING_PAIRS = 30
+#: Pairs for the training figures, at least: a pair is three runs of a few seconds.
+TRAINING_PAIRS = 5
 #: Edits for the op figure: its 95th percentile needs more than a handful.
 OP_PAIRS = 60
 #: Start-ups of each kind: a start takes seconds, and one slow second moves a median of 5.
@@ -183,86 +187,25 @@ def rss() -> int:
 
 
 def bench_training(pairs: int, steps: int, device: str = "cpu") -> list[Figure]:
-    """The training panel itself (``tools/bench_training_panel.py``): the run started from
-    its Start button, every live plot shown and redrawn at display rate, against a bare
-    torch loop on the same ``device``; and a 16 ms timer's lateness meanwhile, against the
-    same timer idle."""
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+    """A training recipe in the window, its Training tab live, against ``python``
+    (``tools/bench_training.py``)."""
+    from tools.bench_training import bench_training_recipe
 
-    from app.training.bench import SETTINGS, bare_steps_per_second
-    from app.training.worker import default_threads
-    from tools.bench_training_panel import close_panel, open_panel, panel_run
-
-    app = qapp()
-    settings = SETTINGS.replace(steps=steps, device=device)
-    idle_lateness: list[float] = []
-
-    def idle_timer() -> None:
-        # The same timer with nothing training: what the machine gives anyway.
-        clock = QElapsedTimer()
-        tick = QTimer(interval=16)
-        tick.setTimerType(Qt.TimerType.PreciseTimer)
-        loop = QEventLoop()
-        last, ticks = [0], [0]
-
-        def on_tick() -> None:
-            now = clock.nsecsElapsed()
-            if last[0]:
-                idle_lateness.append(max(0.0, (now - last[0]) / 1e6 - 16))
-            last[0] = now
-            ticks[0] += 1
-            if ticks[0] > 90:
-                loop.quit()
-
-        clock.start()
-        tick.timeout.connect(on_tick)
-        tick.start()
-        loop.exec()
-        tick.stop()
-
-    warm = open_panel(settings.replace(steps=50))
-    panel_run(app, warm)  # start the fork server, warm every path
-    close_panel(app, warm)
-    bare_steps_per_second(settings.replace(steps=200))
-    view = open_panel(settings)  # each pair's run started from it, as Start again does
-    bare, panel, lateness, cpu = [], [], [], []
-    # Training speed on a shared machine jumps by ±20% from one second to the next:
-    # many short pairs make the median of the pairwise ratios steadier than a few long
-    # ones, and the pairs stay close in time.
-    idle_timer()
-    for _ in range(max(pairs, TRAINING_PAIRS)):
-        bare.append(bare_steps_per_second(settings))
-        speed, late, share = panel_run(app, view)
-        panel.append(speed)
-        lateness += [max(0.0, x) for x in late]
-        cpu.append(share)
-    idle_timer()
-    close_panel(app, view)
-    ratios = [a / b for a, b in zip(panel, bare, strict=True)]
-    p99, idle99 = percentile(lateness, 99), percentile(idle_lateness, 99)
-    return [
-        figure("training overhead", f"{statistics.median(bare):.0f} steps/s",
-               f"{statistics.median(panel):.0f} steps/s", statistics.median(ratios), "",
-               ">= 0.90",
-               f"the training panel on {device}, {steps} steps a run, {len(ratios)} pairs "
-               f"(ratios {min(ratios):.2f} to {max(ratios):.2f}), {default_threads()} torch "
-               f"thread(s), window process at {statistics.median(cpu):.0%} of a core"),
-        figure("window responsiveness", f"{idle99:.1f} ms idle", f"{p99:.1f} ms training",
-               p99, " ms", "<= 50",
-               f"p99 lateness of a 16 ms QTimer, {len(lateness)} ticks while training"),
-    ]
+    return bench_training_recipe(max(pairs, TRAINING_PAIRS), steps, device, figure,
+                                 percentile, interleave, qapp)
 
 
 # -- plot cost against history ---------------------------------------------------------------
 def bench_plot(pairs: int) -> list[Figure]:
+    """The Training tab's loss plot fed as the tab feeds it: ``setData`` from the loss
+    ``Series`` of a ``History`` a loop of 10^6 steps leaves, against one of 10^3."""
     import numpy as np
 
-    from app.training.history import Series
-    from app.training.worker import TrainingRun
+    from app.training.history import History
     from widgets.training.plots import LivePlots
 
     qapp()
-    plots = LivePlots()  # the training panel's own plots
+    plots = LivePlots()  # the Training tab's own plots
     plots.resize(1280, 800)
     plots.show()
     settle()
@@ -271,9 +214,10 @@ def bench_plot(pairs: int) -> list[Figure]:
     rng = np.random.default_rng(0)
     data = {}
     for n in (1_000, 1_000_000):
-        # The loss history as a run of n steps leaves it: the app's own bounded Series.
-        loss = Series(inspect.signature(TrainingRun).parameters["history_capacity"].default)
-        for start in range(0, n, 10_000):  # in chunks, as the worker reports them
+        # The loss history as a loop of n steps leaves it: the document's own bounded
+        # History (app.training.live), filled in batches as the kernel sends them.
+        loss = History(1).loss
+        for start in range(0, n, 10_000):
             steps = np.arange(start + 1, min(n, start + 10_000) + 1)
             loss.extend(steps, 1 / np.sqrt(steps) + 0.01 * rng.random(len(steps)))
         data[n] = (loss.steps, loss.values)
@@ -498,10 +442,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=5, help="pairs per figure (at least 5)")
     parser.add_argument("--only", default=",".join(NAMES), help="figures to run")
-    parser.add_argument("--steps", type=int, default=600, help="training steps per run")
+    parser.add_argument("--steps", type=int, default=2000,
+                        help="steps of the training recipe's loop")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write")
     parser.add_argument("--device", default="cpu",
-                        help="where both sides of the training figure train (cpu, cuda:0...)")
+                        help="where the training recipe trains, on both sides (its device "
+                             "line: cpu, cuda:0...)")
     args = parser.parse_args(argv)
     present = present_devices()
     if args.device not in present:
