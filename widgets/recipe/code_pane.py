@@ -2,77 +2,17 @@
 
 from __future__ import annotations
 
-from pygments.lexers import PythonLexer
-from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtGui import (
-    QColor,
-    QFont,
     QFontDatabase,
     QPalette,
-    QSyntaxHighlighter,
-    QTextCharFormat,
     QTextCursor,
-    QTextDocument,
     QTextFormat,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
 from widgets.common.doc_links import FollowsDocument
-
-# Token colours chosen to stay readable on light and dark backgrounds.
-_STYLE = {
-    Keyword: ("#8959a8", True), Name.Builtin: ("#3e999f", False),
-    Name.Function: ("#4271ae", False), String: ("#718c00", False),
-    String.Doc: ("#8e908c", False), Number: ("#f5871f", False),
-    Comment: ("#8e908c", False), Operator: ("#3e999f", False),
-}
-
-
-def _format_for(token: object) -> QTextCharFormat | None:
-    while token is not Token and token is not None:
-        if token in _STYLE:
-            colour, bold = _STYLE[token]
-            fmt = QTextCharFormat()
-            fmt.setForeground(QColor(colour))
-            if bold:
-                fmt.setFontWeight(QFont.Weight.Bold)
-            return fmt
-        token = token.parent  # type: ignore[attr-defined]
-    return None
-
-
-class PygmentsHighlighter(QSyntaxHighlighter):
-    """Highlights Python with Pygments, lexing the whole text once per change.
-
-    Lexing whole text (not per block) keeps multi-line docstrings right.
-    """
-
-    def __init__(self, document: QTextDocument):
-        super().__init__(document)
-        self._lexer = PythonLexer()
-        self._spans: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
-        self._formats: dict[object, QTextCharFormat | None] = {}
-
-    def set_text_spans(self, text: str) -> None:
-        """Work out formats for ``text`` (call before ``setPlainText``)."""
-        spans: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
-        line, col = 0, 0
-        for token, value in self._lexer.get_tokens(text):
-            if token not in self._formats:
-                self._formats[token] = _format_for(token)
-            fmt = self._formats[token]
-            for i, part in enumerate(value.split("\n")):
-                if i:
-                    line, col = line + 1, 0
-                if fmt is not None and part:
-                    spans.setdefault(line, []).append((col, len(part), fmt))
-                col += len(part)
-        self._spans = spans
-
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
-        for start, length, fmt in self._spans.get(self.currentBlock().blockNumber(), ()):
-            self.setFormat(start, length, fmt)
+from widgets.common.highlighter import PygmentsHighlighter
 
 
 class CodePane(FollowsDocument, QWidget):

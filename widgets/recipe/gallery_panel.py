@@ -34,7 +34,7 @@ from app.recipe.document import Document
 from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, for_display, scan
 from widgets.common.background import Job, start_job
 from widgets.common.doc_links import FollowsDocument
-from widgets.recipe.code_pane import PygmentsHighlighter
+from widgets.common.highlighter import PygmentsHighlighter
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 

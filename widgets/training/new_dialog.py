@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 from app.training.settings import CONTEXT as SETTINGS_CONTEXT
 from app.training.settings import SettingsError, TrainingSettings, harmonise, with_value
 from app.training.write import training_recipe
+from widgets.common.highlighter import PygmentsHighlighter
 from widgets.common.i18n_text import translate_core
-from widgets.recipe.code_pane import PygmentsHighlighter
 from widgets.training.form import SettingsForm
 
 #: What a new training starts from: spirals, a small ReLU MLP, Adam, 300 steps.
