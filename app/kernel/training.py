@@ -33,7 +33,7 @@ from app.kernel.training_live import Controls, LiveFeed
 #: Steps kept per statement; past this, every other one is dropped, and so on.
 MAX_STEPS = 10_000
 #: Live, the share of a loop's time that taking layers' numbers may cost.
-LAYER_BUDGET = 0.04
+LAYER_BUDGET = 0.02
 
 
 class _Series:
@@ -103,6 +103,7 @@ class TrainingWatch:
         self._pending: dict[int, tuple[Any, float | None]] = {}  # id: (module, std)
         self._paths: dict[int, str] = {}
         self._handles: list[Any] = []
+        self._forward_hook: Any = None
         self._original: Any = None
         self._failed = False
         self._sampling = True  # this step's layers are taken
@@ -124,21 +125,27 @@ class TrainingWatch:
         self.statement = (index, line)
 
     def end(self) -> None:
-        """The statement ended: the window gets its last steps."""
-        if self.live is not None:
-            self.live.send()
+        """The statement ended: the window gets its last steps (and the boundary of the
+        model as its loop left it)."""
+        live, probe = self.live, self.boundary
+        if live is None:
+            return
+        final = probe is not None and probe.model is not None \
+            and live.statement == self.statement
+        if final:
+            live.boundary = probe.take()
+        live.send(always=final)
 
     # -- installing -------------------------------------------------------------------
     def install(self) -> None:
         import torch
-        from torch.nn.modules.module import register_module_forward_hook
         from torch.optim.optimizer import (
             register_optimizer_step_post_hook,
             register_optimizer_step_pre_hook,
         )
 
-        self._handles = [register_module_forward_hook(self._forward),
-                         register_optimizer_step_post_hook(self._stepped)]
+        self._handles = [register_optimizer_step_post_hook(self._stepped)]
+        self._watch_forward(True)
         if self.controls is not None:
             self._handles.append(register_optimizer_step_pre_hook(self._set_lr))
         self._original = original = torch.Tensor.backward
@@ -165,9 +172,21 @@ class TrainingWatch:
         for handle in self._handles:
             handle.remove()
         self._handles = []
+        self._watch_forward(False)
         if self._original is not None:
             torch.Tensor.backward = self._original
             self._original = None
+
+    def _watch_forward(self, on: bool) -> None:
+        """Have the forward hook called, or not: while one is registered torch takes its
+        slow path for every module call, so live runs hook only the steps they sample."""
+        from torch.nn.modules.module import register_module_forward_hook
+
+        if on and self._forward_hook is None:
+            self._forward_hook = register_module_forward_hook(self._forward)
+        elif not on and self._forward_hook is not None:
+            self._forward_hook.remove()
+            self._forward_hook = None
 
     # -- the hooks --------------------------------------------------------------------
     def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
@@ -190,8 +209,9 @@ class TrainingWatch:
 
     def _loss(self, tensor: Any) -> float:
         try:
-            return float(tensor.detach().float().mean())
-        except (RuntimeError, TypeError):
+            value = tensor.detach()
+            return value.item() if value.numel() == 1 else float(value.float().mean())
+        except (RuntimeError, TypeError, ValueError):
             return math.nan
 
     def _before_backward(self, loss: float) -> None:
@@ -217,6 +237,18 @@ class TrainingWatch:
     def _backward_done(self, loss: float) -> None:
         if self.statement is None:
             return
+        live = self.live
+        if live is not None and not self._sampling and live.statement == self.statement:
+            # the usual live step, kept lean: its loss, and whether the next is sampled
+            series = self.series[self.statement[0]]
+            live.steps.append(series.count)
+            live.loss.append(loss if loss - loss == 0 else None)  # None for NaN or inf
+            live.lr.append(None)
+            series.count += 1
+            self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
+            probe = self.boundary
+            self._watch_forward(self._sampling or probe is None or probe.wants_batch())
+            return
         index, line = self.statement
         start = time.perf_counter()
         layers = {}
@@ -226,13 +258,19 @@ class TrainingWatch:
         series = self.series.get(index)
         if series is None:
             series = self.series[index] = _Series(line)
-        if self.live is not None:
-            self.live.add(self.statement, series.count, _finite(loss),
-                          layers if self._sampling else None)
-            self._spent += time.perf_counter() - start
-            # the next step's layers are taken while that work stays within its budget
-            self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
-        series.add(_finite(loss), layers)
+        if self.live is None:
+            series.add(_finite(loss), layers)
+            return
+        # live: the window gets every step; the report's series only counts them
+        self.live.add(self.statement, series.count, _finite(loss),
+                      layers if self._sampling else None)
+        series.count += 1
+        self._spent += time.perf_counter() - start
+        # the next step's layers are taken while that work stays within its budget; the
+        # forward hook is there for those steps, and those the boundary needs a batch of
+        self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
+        probe = self.boundary
+        self._watch_forward(self._sampling or probe is None or probe.wants_batch())
 
     def _set_lr(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
         """The window's live learning rate, applied before the optimizer steps."""
@@ -247,9 +285,10 @@ class TrainingWatch:
         groups = getattr(optimizer, "param_groups", None) or [{}]
         lr = groups[0].get("lr")
         if isinstance(lr, int | float) and not isinstance(lr, bool):
-            self.series[self.statement[0]].stepped(float(lr))
             if self.live is not None:
                 self.live.stepped(float(lr))
+            else:
+                self.series[self.statement[0]].stepped(float(lr))
 
     # -- names ------------------------------------------------------------------------
     def _is_top(self, module: Any) -> bool:

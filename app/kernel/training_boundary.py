@@ -21,6 +21,8 @@ GRID = 48
 BOUNDARY_GAP_S = 0.3
 #: Most points shown.
 MAX_POINTS = 400
+#: Steps whose forward passes are looked at for a 2-D classifier (none found: no boundary).
+LOOK_STEPS = 2
 
 
 class BoundaryProbe:
@@ -34,29 +36,30 @@ class BoundaryProbe:
         self._inputs: Any = None
         self._labels: Any = None
         self._points_sent = False
-        self._last = 0.0
+        self._steps = 0
+        self._last: Any = None  # the model's latest batch
+        self._when = 0.0
 
     def saw(self, module: Any, inputs: Any, is_top: Callable[[Any], bool]) -> None:
         """A forward pass of ``module`` (``is_top(module)``: a variable of the recipe
-        holds it)."""
+        holds it). Cheap: the model's batch is only kept (its range is read when a
+        boundary is due), and other modules are looked at only until the labels are
+        found."""
+        if module is self.model:
+            self._last = inputs[0]
+            return
+        if self._labels is not None and self.model is not None:
+            return
         import torch
 
         first = inputs[0] if isinstance(inputs, tuple) and inputs else None
         if not isinstance(first, torch.Tensor):
             return
-        if first.dim() == 2 and first.shape[1] == 2 and first.is_floating_point() \
-                and (module is self.model or (self.model is None and is_top(module))):
-            if self.model is None:
-                self.model = module
-            if module is self.model:
-                x = first.detach()
-                low, high = x.amin(0).tolist(), x.amax(0).tolist()
-                self._low = low if self._low is None else [min(a, b) for a, b in
-                                                           zip(self._low, low, strict=True)]
-                self._high = high if self._high is None else [max(a, b) for a, b in
-                                                              zip(self._high, high, strict=True)]
-                if self._inputs is None:
-                    self._inputs = x[:MAX_POINTS].float().cpu()
+        if self.model is None and first.dim() == 2 and first.shape[1] == 2 \
+                and first.is_floating_point() and is_top(module):
+            self.model, self._last = module, first
+            self._inputs = first.detach()[:MAX_POINTS].float().cpu()
+            self._widen(first)
         elif type(module).__name__.endswith("Loss") and self._inputs is not None \
                 and self._labels is None and len(inputs) > 1:
             target = inputs[1]
@@ -64,17 +67,37 @@ class BoundaryProbe:
                     and target.dim() == 1:
                 self._labels = target[:len(self._inputs)].detach().cpu()
 
+    def _widen(self, x: Any) -> None:
+        """The grid spans every batch it was shown, this one too."""
+        x = x.detach()
+        low, high = x.amin(0).tolist(), x.amax(0).tolist()
+        self._low = low if self._low is None else [min(a, b) for a, b in
+                                                   zip(self._low, low, strict=True)]
+        self._high = high if self._high is None else [max(a, b) for a, b in
+                                                      zip(self._high, high, strict=True)]
+
+    def wants_batch(self) -> bool:
+        """Whether the next step's forward pass should be shown (called once a step): the
+        first ``LOOK_STEPS`` look for the model and its labels; then only a step before a
+        boundary is due (it reads the model's latest batch)."""
+        self._steps += 1
+        if self._steps <= LOOK_STEPS and (self.model is None or self._labels is None):
+            return True  # still looking for a 2-D classifier and its labels
+        return self.model is not None and time.monotonic() - self._when >= BOUNDARY_GAP_S * 0.8
+
     def due(self) -> bool:
         return self.model is not None and self._low is not None \
-            and time.monotonic() - self._last >= BOUNDARY_GAP_S
+            and time.monotonic() - self._when >= BOUNDARY_GAP_S
 
     def take(self) -> dict | None:
         """The boundary now: ``extent`` (x0, x1, y0, y1), ``grid`` (rows, cols, outputs
         nested lists), and once, ``points`` and ``labels``; None when the model fails."""
         import torch
 
-        self._last = time.monotonic()
+        self._when = time.monotonic()
         model = self.model
+        if self._last is not None and self._last.dim() == 2 and self._last.shape[1] == 2:
+            self._widen(self._last)
         (x0, y0), (x1, y1) = self._low, self._high
         pad_x, pad_y = 0.1 * (x1 - x0 or 1.0), 0.1 * (y1 - y0 or 1.0)
         x0, x1, y0, y1 = x0 - pad_x, x1 + pad_x, y0 - pad_y, y1 + pad_y
