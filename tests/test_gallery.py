@@ -85,6 +85,17 @@ def test_the_gallery_holds_the_lessons_of_the_issue():
     assert any(e.error_lesson and "Tensor.view" in e.ops_used for e in gallery.entries)
 
 
+def test_the_lessons_whose_loop_calls_backward_are_the_training_ones():
+    """``GalleryEntry.training``: a loop of the lesson calls ``backward()``."""
+    training = {e.name for e in scan().entries if e.training}
+    assert {"training_clip_norm", "training_spirals", "training_lenet",
+            "init_depth50"} <= training
+    # no loop, or backward() outside the loop: nothing for the Training tab to plot
+    assert not training & {"training_matmul_timing", "training_manual_sgd",
+                           "autograd_control_flow", "gather"}
+    assert all(name.startswith(("training_", "init_")) for name in training), training
+
+
 def _code(name: str) -> list[str]:
     """A recipe's lines after its docstring."""
     source = (RECIPES_DIR / name).read_text(encoding="utf-8")
@@ -317,6 +328,16 @@ def test_the_browser_lists_categories_and_searches(panel):
     for widget in (panel.search_edit, panel.tree, panel.lesson_view, panel.code_view,
                    panel.open_button, panel.reset_button, panel.status):
         assert widget.toolTip()
+
+
+@pytest.mark.gui
+def test_a_training_lessons_tooltip_points_at_the_training_tab(panel):
+    tips = {}
+    for name in ("training_clip_norm.py", "gather.py"):
+        assert panel.select_path(RECIPES_DIR / name)
+        tips[name] = panel.tree.currentItem().toolTip(0)
+    assert "use the Training tab" in tips["training_clip_norm.py"]
+    assert "Training tab" not in tips["gather.py"]
 
 
 @pytest.mark.gui

@@ -158,11 +158,8 @@ MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "state_
 def _code_calls(text: str) -> Iterable[str]:
     """The catalogue keys the calls in ``text`` name: ``torch.x``, ``nn.X``, ``F.x``
     (however the module is spelled), tensor and module methods (``Tensor.x``)."""
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError, RecursionError):
-        return
-    for node in ast.walk(tree):
+    tree = _parsed(text)
+    for node in ast.walk(tree) if tree is not None else ():
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         path = ast.unparse(node.func) if len(text) < 100_000 else ""
@@ -175,6 +172,28 @@ def _code_calls(text: str) -> Iterable[str]:
             yield f"Tensor.{node.func.attr}"
         elif node.func.attr in MODULE_METHODS:  # net.zero_grad()
             yield f"Module.{node.func.attr}"
+
+
+def trains(recipe: Recipe) -> bool:
+    """Whether a loop of ``recipe`` calls ``.backward()``: a training loop, which the
+    Training tab plots as it runs (``app.kernel.training``)."""
+    return any(_loop_calls_backward(step.expr.text) for step in recipe.steps
+               if isinstance(step.expr, Code))
+
+
+def _loop_calls_backward(text: str) -> bool:
+    tree = _parsed(text)
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For | ast.While)] if tree else []
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr == "backward" for loop in loops for node in ast.walk(loop))
+
+
+def _parsed(text: str) -> ast.Module | None:
+    """A code step's text read with ``ast`` (never run); None when it cannot be."""
+    try:
+        return ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -197,7 +216,7 @@ class GalleryEntry:
     error_lesson : bool
         Its last step raises on purpose (``ERROR_MARKER`` is in its docstring).
     training : bool
-        It carries a training setup.
+        A loop of it trains a network: it calls ``.backward()`` (``trains``).
     """
 
     path: str
@@ -250,7 +269,7 @@ def read_entry(path: str | os.PathLike[str]) -> GalleryEntry:
     return GalleryEntry(
         path=os.fspath(path), title=recipe.title, category=category,
         lesson_en=lesson.en, lesson_zh=lesson.zh, ops_used=ops_used(recipe),
-        error_lesson=ERROR_MARKER in recipe.docstring, training=recipe.training is not None)
+        error_lesson=ERROR_MARKER in recipe.docstring, training=trains(recipe))
 
 
 def _category_from_name(filename: str) -> str:
