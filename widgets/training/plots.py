@@ -45,8 +45,18 @@ __all__ = [
 
 #: Seconds between updates of every plot but the loss (it follows each frame).
 SLOW_INTERVAL = 0.1
-#: Most layers the legend names one by one (more: the first and the last).
-LEGEND_LAYERS = 4
+#: Most layers the bars name one by one (more: numbered, every few).
+NAMED_LAYERS = 8
+
+
+def _layer_ticks(names: list[str]) -> list[tuple[int, str]]:
+    """The bars' labels, which name the layers' colours in every layer plot: the path
+    below the recipe's variable (``conv1`` of ``net.conv1``) for a few layers, numbers
+    for many."""
+    if len(names) <= NAMED_LAYERS:
+        return [(i, name.split(".", 1)[-1]) for i, name in enumerate(names, start=1)]
+    every = max(1, len(names) // 8)
+    return [(i, str(i)) for i in range(1, len(names) + 1, every)]
 
 
 def _tr(text: str) -> str:
@@ -111,9 +121,7 @@ class LivePlots(QWidget):
         self.std_lines, self.grad_lines = LayerLines(), LayerLines()
         self.std_plot.addItem(self.std_lines)
         self.grad_plot.addItem(self.grad_lines)
-        # the layers by name (a legend of empty curves in their colours)
-        self.layer_legend = self.std_plot.addLegend(offset=(-8, 8))
-        self._layer_keys: list[pg.PlotDataItem] = []
+
         self._info = None
         self._has_boundary = False
         self._seen: dict[str, object] = {}
@@ -132,10 +140,7 @@ class LivePlots(QWidget):
             lines.set_data(np.empty(0), np.empty((0, len(names))))
         self.std_bars.setOpts(x=np.arange(1, len(names) + 1), height=np.zeros(len(names)),
                               brushes=layer_colours(len(names)))
-        self._name_layers(names)
-        every = max(1, len(names) // 8)
-        self.std_bar_plot.getAxis("bottom").setTicks(
-            [[(i, str(i)) for i in range(1, len(names) + 1, every)]] if names else None)
+        self.std_bar_plot.getAxis("bottom").setTicks([_layer_ticks(names)] if names else None)
         for curve in (self.loss_curve, self.smooth_curve, self.val_curve, self.lr_curve):
             curve.setData([], [])
         self.boundary_image.clear()
@@ -219,20 +224,6 @@ class LivePlots(QWidget):
             heights = np.where(np.isfinite(logs), logs - base, 0.0)
             self.std_bars.setOpts(x=np.arange(1, len(logs) + 1), y0=base, height=heights)
 
-    def _name_layers(self, names: list[str]) -> None:
-        """The legend of the layer plots: each layer's path in its colour, or, for many
-        layers, the first and the last (the colours run from dark to light between)."""
-        self.layer_legend.clear()
-        self._layer_keys = []
-        colours = layer_colours(len(names))
-        shown = list(enumerate(names)) if len(names) <= LEGEND_LAYERS else \
-            [(0, names[0]), (len(names) - 1, names[-1])]
-        for i, name in shown:
-            key = pg.PlotDataItem(pen=pg.mkPen(colours[i], width=2))
-            self._layer_keys.append(key)
-            self.layer_legend.addItem(key, name if len(shown) == len(names)
-                                      else f"{name} ({i + 1}/{len(names)})")
-
     def _legend_validation(self, on: bool) -> None:
         """A loop with no validation loss has no "validation" in the legend."""
         listed = any(sample.item is self.val_curve for sample, _label in self.legend.items)
@@ -264,8 +255,6 @@ class LivePlots(QWidget):
     def _apply_theme(self, palette: Palette) -> None:
         style_plots(self.graphics, self.plots, self)
         style_legend(self.legend, self)
-        style_legend(self.layer_legend, self)
-        self._name_layers(list(self._info.layer_names) if self._info is not None else [])
         self.loss_curve.setPen(series_pen(0, 1.0))
         self.smooth_curve.setPen(series_pen(2, 2.0))
         self.val_curve.setPen(series_pen(1, 1.0))  # 1 px: wider pens are slow to draw
