@@ -61,13 +61,14 @@ class LoopBar(QWidget):
         self.loops.activated.connect(lambda i: self.loop_chosen.emit(self.loops.itemData(i)))
         self.lr = QDoubleSpinBox()
         self.lr.setDecimals(6)
-        self.lr.setRange(1e-6, 100.0)
+        self.lr.setRange(0.0, 100.0)
+        self.lr.setSpecialValueText("—")  # 0: no learning rate known (no optimizer)
         self.lr.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.lr.setKeyboardTracking(False)
         self.lr.setToolTip(self.tr("Learning rate: while the loop trains, every optimizer it "
                                    "steps takes it at its next step; the recipe's lr= is "
                                    "rewritten for the next run"))
-        self.lr.valueChanged.connect(self.lr_edited.emit)
+        self.lr.valueChanged.connect(lambda lr: lr > 0 and self.lr_edited.emit(lr))
         self.lr_label = QLabel(self.tr("lr"))
         self.lr_label.setBuddy(self.lr)
         self.nan_pause = QCheckBox(self.tr("Pause at NaN"))
@@ -125,9 +126,9 @@ class LoopBar(QWidget):
         self.stop_button.setEnabled(running)
         self.state.setText(text)
         self.lr.setEnabled(lr_editable)
-        if lr is not None and not self.lr.hasFocus():
+        if not self.lr.hasFocus():
             with QSignalBlocker(self.lr):
-                self.lr.setValue(lr)
+                self.lr.setValue(lr if lr is not None else 0.0)
         self.device.setEnabled(device is not None)
         if device is not None:
             with QSignalBlocker(self.device):

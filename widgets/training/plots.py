@@ -231,6 +231,7 @@ class LivePlots(QWidget):
             self.legend.addItem(self.val_curve, _tr("validation"))
         elif listed and not on:
             self.legend.removeItem(self.val_curve)
+        self._show_legend()
 
     def _legend_smoothing(self, on: bool) -> None:
         listed = any(sample.item is self.smooth_curve for sample, _label in self.legend.items)
@@ -238,6 +239,11 @@ class LivePlots(QWidget):
             self.legend.addItem(self.smooth_curve, _tr("train, smoothed"))
         elif listed and not on:
             self.legend.removeItem(self.smooth_curve)
+        self._show_legend()
+
+    def _show_legend(self) -> None:
+        """A legend of one curve says nothing, and hides the loss's first steps."""
+        self.legend.setVisible(len(self.legend.items) > 1)
 
     def _class_colours(self) -> list[QColor]:
         return [series_colour(i) for i in range(len(current_palette().series))]
