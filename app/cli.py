@@ -12,7 +12,6 @@ The window's command line, which hands ``run`` here, is ``widgets.launch.main``.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import signal
@@ -113,13 +112,12 @@ def _kernel_report(path: str) -> tuple[dict, int]:
 
 
 def _run_json(path: str) -> int:
-    """The JSON report of a run in a kernel, as python runs the file (a recipe with a
-    training settings block also reports what the old engine trains, until it retires)."""
+    """The JSON report of a run in a kernel, as python runs the file (its ``"training"``
+    key: what the kernel's watch saw of its loops, ``app.kernel.training``)."""
     from app.recipe.reader import RecipeError, read_recipe_file
-    from app.training.script import run_training_for_cli
 
     try:
-        recipe = read_recipe_file(path)
+        read_recipe_file(path)  # refused here when it is no recipe
     except OSError as e:
         print(f"tensor-lab: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return EXIT_REFUSED
@@ -130,13 +128,5 @@ def _run_json(path: str) -> int:
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
     report, code = _kernel_report(path)  # every recipe runs in a kernel, as python runs it
-    if recipe.training is not None and code == EXIT_OK:
-        for warning in recipe.warnings:
-            print(f"tensor-lab: {path}: warning: {warning}", file=sys.stderr)
-        captured = io.StringIO()
-        trained = run_training_for_cli(recipe.training, captured)
-        report.update(trained.report)
-        report["training_stdout"] = captured.getvalue()
-        code = EXIT_STEP_FAILED if trained.error else code
     print(json.dumps(report))
     return code

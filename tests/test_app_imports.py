@@ -70,12 +70,14 @@ def import_graph(package: str = "app") -> nx.DiGraph:
     return graph
 
 
-def test_the_graph_sees_imports_inside_functions():
+def test_the_graph_sees_imports_inside_functions_not_type_checking_ones(tmp_path):
     graph = import_graph()
     # app.cli imports the reader only inside _run_json, to start fast
     assert graph.has_edge("app.cli", "app.recipe.reader")
-    # and the model's TYPE_CHECKING import of the training settings is left out
-    assert not graph.has_edge("app.recipe.model", "app.training.settings")
+    path = tmp_path / "typed.py"
+    path.write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                    "    from app.training import settings\n")
+    assert imported_names("app.typed", path, set(modules())) == {"typing"}
 
 
 def test_the_core_has_no_import_cycle():

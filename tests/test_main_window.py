@@ -103,17 +103,6 @@ def test_screenshot_has_real_content(tmp_path):
     assert dark < 0.5 * pixels.size, "mostly black"
 
 
-def test_opening_a_file_with_edited_training_code_says_so(window, tmp_path):
-    """The reader's warnings reach the window: the status bar shows them."""
-    path = tmp_path / "partial.py"
-    path.write_text("import torch\nx = torch.ones(2)\n"
-                    "training = dict(steps=20, optimizer=dict(lr=0.5))\n")
-    assert window.open_path(str(path))
-    assert window.document.file_warnings
-    message = window.statusBar().currentMessage()
-    assert "optimizer.name" in message and message == window.document.file_warnings[0]
-
-
 def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbot):
     # Each edit changes the viewer's code and statistics lines and the op preview. Those
     # must not reach the central QTabWidget (it repaints itself and the whole tensor view

@@ -46,7 +46,6 @@ def test_the_nn_lessons_are_shipped() -> None:
 @pytest.mark.parametrize("path", NN_RECIPES, ids=lambda p: p.stem)
 def test_recipe_runs_and_round_trips(path: Path) -> None:
     recipe = read_recipe_file(str(path))
-    assert recipe.warnings == ()
     run = lab(recipe)
     assert run.ok, [(r.step.label, r.error) for r in run.results if not r.ok]
     again = read_recipe(write_recipe(recipe))

@@ -125,3 +125,17 @@ def test_with_no_grad_block_marks_its_steps():
 def test_tuple_arguments_become_sequences():
     recipe = read_recipe(HEAD + "x = torch.full((2, 3), 7.0)\n")
     assert recipe.steps[0].expr.args[0] == Seq((Const(2), Const(3)), "tuple")
+
+
+def test_a_training_settings_block_and_the_code_after_the_marker_are_code_steps():
+    """The retired training format is plain Python now: ``training = dict(...)`` is a
+    statement like any other, and the engine pasted after the marker line is read too."""
+    from app.training.old_format import MARKER
+
+    recipe = read_recipe(HEAD + "x = torch.ones(2)\ntraining = dict(steps=20)\n"
+                         f"{MARKER}\ndef main(training):\n    print(training)\n\n\n"
+                         "main(training)\n")
+    assert [s.label for s in recipe.steps][1:] == ["training = dict(steps=20)",
+                                                   "def main(training):", "main(training)"]
+    assert all(s.is_code for s in recipe.steps[1:])
+    assert recipe.steps[3].line == 9

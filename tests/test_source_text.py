@@ -49,7 +49,7 @@ z = x.sum(dim=0)
 
 def _source_recipe(text: str) -> SourceRecipe:
     r = read_recipe(text)
-    return SourceRecipe(r.steps, r.docstring, r.training, text)
+    return SourceRecipe(r.steps, r.docstring, text)
 
 
 def _changed_lines(before: str, after: str) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from app.training import old_format
 from app.training.settings import TrainingSettings
 from app.training.write import convert_old, init_line, training_recipe
 
@@ -241,3 +242,10 @@ def test_convert_old_without_a_block_and_with_bad_settings():
         convert_old("training = dict(steps=0)\n")
     with pytest.raises(ValueError, match="literals"):
         convert_old("training = dict(steps=n)\n")
+
+
+def test_the_marker_text_inside_a_string_is_not_the_marker():
+    lesson = f'"""Lesson\n\n{old_format.MARKER}\n"""\nimport torch\nx = torch.ones(2)\n'
+    assert old_format.split_generated(lesson) == lesson
+    cut = lesson + f"{old_format.MARKER}\nmain(training)\n"
+    assert old_format.split_generated(cut) == lesson

@@ -67,7 +67,7 @@ class Document:
         self.run: RecipeRun = RecipeRun()
         self.output = ""
         self.selected: int | None = None
-        #: What reading the last opened file noticed (hand-edited training code...).
+        #: What opening the last file did to it, for its user to read.
         self.file_warnings: tuple[str, ...] = ()
         #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
         self.held = False
@@ -265,12 +265,12 @@ class Document:
         loaded = read_recipe(data)
         self.problem = None
         self._set_held(not run)
-        self.file_warnings = loaded.warnings
+        self.file_warnings = ()
         self.selected = None
         self.bom = data.startswith(codecs.BOM_UTF8)
         text = data.decode("utf-8-sig")
         before, self.path = self.path, os.fspath(path)  # its run starts in its folder
-        self.recipe.restore((loaded.steps, loaded.docstring, loaded.training, text))
+        self.recipe.restore((loaded.steps, loaded.docstring, text))
         if self.path != before:
             self.path_changed.emit(self.path)
         self._mark_saved()
@@ -284,7 +284,7 @@ class Document:
         self.selected = None
         self.bom = False
         before, self.path = self.path, os.fspath(path)
-        self.recipe.restore(((), "", None, text))
+        self.recipe.restore(((), "", text))
         self.problem = problem
         if self.path != before:
             self.path_changed.emit(self.path)
@@ -294,7 +294,7 @@ class Document:
     def set_source(self, text: str) -> None:
         """Make ``text`` the recipe (an edit of the whole text); raises ``RecipeError``."""
         loaded = read_recipe(text)
-        self.recipe.restore((loaded.steps, loaded.docstring, loaded.training, text))
+        self.recipe.restore((loaded.steps, loaded.docstring, text))
 
     def open_welcome(self) -> None:
         """Open the shipped welcome recipe, as an unsaved copy."""
@@ -319,7 +319,7 @@ class Document:
         self._set_held(False)
         self.selected = None
         self.bom = False
-        self.recipe.restore(((), "", None, None))
+        self.recipe.restore(((), "", None))
         self._set_path(None)
         self._mark_saved()
         self.selection_changed.emit(None)

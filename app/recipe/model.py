@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import keyword
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from psygnal import Signal
 
 from app.expr import Call, Code, Expr, references, rename_refs
-
-if TYPE_CHECKING:
-    from app.training.settings import TrainingSettings
 
 #: Names a step may not take: they would shadow what recipes themselves use.
 RESERVED_NAMES = frozenset({"torch", "nn", "F", "print", "float", "int", "True", "False", "None"})
@@ -97,15 +93,11 @@ class Recipe:
     """
 
     changed = Signal()
-    """Emitted after any edit of steps, docstring or training setup."""
+    """Emitted after any edit of steps or docstring."""
 
-    def __init__(self, steps: tuple[Step, ...] | list[Step] = (), docstring: str = "",
-                 training: TrainingSettings | None = None):
+    def __init__(self, steps: tuple[Step, ...] | list[Step] = (), docstring: str = ""):
         self._steps: tuple[Step, ...] = tuple(steps)
         self._docstring = docstring
-        self._training = training
-        #: What reading the file noticed but did not refuse (not part of the document).
-        self.warnings: tuple[str, ...] = ()
         #: Where each form step's literals are in the text it was read from (the reader's).
         self.literal_spans: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
 
@@ -117,11 +109,6 @@ class Recipe:
     @property
     def docstring(self) -> str:
         return self._docstring
-
-    @property
-    def training(self) -> TrainingSettings | None:
-        """The training setup (``training = dict(...)`` in the file), or None."""
-        return self._training
 
     @property
     def title(self) -> str:
@@ -149,41 +136,33 @@ class Recipe:
             n += 1
         return f"{base}{n}"
 
-    def snapshot(self) -> tuple[tuple[Step, ...], str, TrainingSettings | None]:
-        return self._steps, self._docstring, self._training
+    def snapshot(self) -> tuple[tuple[Step, ...], str]:
+        return self._steps, self._docstring
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Recipe):
             return NotImplemented
-        return (self._steps, self._docstring, self._training) == (
-            other._steps, other._docstring, other._training)
+        return (self._steps, self._docstring) == (other._steps, other._docstring)
 
     __hash__ = None  # type: ignore[assignment]
 
     # -- editing ---------------------------------------------------------------
     def restore(self, snapshot: tuple) -> None:
-        """Replace steps, docstring and training at once (used by undo and opening a file).
-
-        A two-item snapshot ``(steps, docstring)`` means no training setup.
-        """
-        steps, docstring, *rest = snapshot
-        new = (tuple(steps), docstring, rest[0] if rest else None)
+        """Replace steps and docstring at once (used by undo and opening a file)."""
+        steps, docstring = snapshot
+        new = (tuple(steps), docstring)
         if new == self.snapshot():
             return
-        self._steps, self._docstring, self._training = new
+        self._steps, self._docstring = new
         self.changed.emit()
 
     def set_docstring(self, text: str) -> None:
-        self.restore((self._steps, text, self._training))
-
-    def set_training(self, training: TrainingSettings | None) -> None:
-        """Replace the training setup (None removes it)."""
-        self.restore((self._steps, self._docstring, training))
+        self.restore((self._steps, text))
 
     def insert(self, index: int, step: Step) -> None:
         steps = list(self._steps)
         steps.insert(index, step)
-        self.restore((tuple(steps), self._docstring, self._training))
+        self.restore((tuple(steps), self._docstring))
 
     def append(self, step: Step) -> None:
         self.insert(len(self._steps), step)
@@ -191,17 +170,17 @@ class Recipe:
     def replace_step(self, index: int, step: Step) -> None:
         steps = list(self._steps)
         steps[index] = step
-        self.restore((tuple(steps), self._docstring, self._training))
+        self.restore((tuple(steps), self._docstring))
 
     def remove(self, index: int) -> None:
         steps = list(self._steps)
         del steps[index]
-        self.restore((tuple(steps), self._docstring, self._training))
+        self.restore((tuple(steps), self._docstring))
 
     def move(self, index: int, new_index: int) -> None:
         steps = list(self._steps)
         steps.insert(new_index, steps.pop(index))
-        self.restore((tuple(steps), self._docstring, self._training))
+        self.restore((tuple(steps), self._docstring))
 
     def rename(self, index: int, new_name: str) -> None:
         """Rename step ``index`` and every later reference to it."""
@@ -213,4 +192,4 @@ class Recipe:
                 steps[j] = replace(steps[j], expr=rename_refs(steps[j].expr, old, new_name))
             if steps[j].name == old:
                 break  # a later rebinding of the old name shadows the rest
-        self.restore((tuple(steps), self._docstring, self._training))
+        self.restore((tuple(steps), self._docstring))

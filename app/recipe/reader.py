@@ -35,8 +35,6 @@ from app.expr import (
 from app.kernel.source import first_line, node_text
 from app.recipe.code_steps import code_step
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
-from app.training import script as training_script
-from app.training.settings import TrainingSettings
 
 #: Files larger than this are refused before they are read into memory.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -114,8 +112,6 @@ def read_recipe(source: str | bytes) -> Recipe:
     except UnicodeEncodeError as e:  # lone surrogates, from text that never was a file
         line = source[: e.start].count("\n") + 1
         raise RecipeError(line, 0, "the text holds characters that are not Unicode") from None
-    # Generated training code after the marker line is neither parsed nor run.
-    source, generated = training_script.split_generated(source)
     try:
         with warnings.catch_warnings():  # "invalid escape sequence": the file's, not ours
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -130,8 +126,6 @@ def read_recipe(source: str | bytes) -> Recipe:
         recipe = reader.module(tree)
     except RecursionError:  # a chain of thousands of .attr or () that ast could still read
         raise _too_deep(source) from None
-    recipe.warnings = tuple(reader.warnings
-                            + training_script.code_warnings(recipe.training, generated))
     recipe.literal_spans = tuple(reader.step_spans)
     return recipe
 
@@ -150,8 +144,6 @@ class _Reader:
         self.imported: set[str] = set()
         self.bound: set[str] = set()
         self.literals = 0
-        self.training: TrainingSettings | None = None
-        self.warnings: list[str] = []
 
     # -- statements ------------------------------------------------------------
     def module(self, tree: ast.Module) -> Recipe:
@@ -168,7 +160,7 @@ class _Reader:
             except NotAForm:  # Python the forms cannot show: a code step, kept as its text
                 self.restore(saved)
                 steps.append(self.code(stmt))
-        return Recipe(steps, docstring, self.training)
+        return Recipe(steps, docstring)
 
     def code(self, node: ast.stmt) -> Step:
         """A code step: its names are bound from here on, as values of any kind."""
@@ -184,12 +176,10 @@ class _Reader:
         return step
 
     def state(self) -> tuple:
-        return (set(self.imported), set(self.bound), self.literals, self.training,
-                list(self.warnings), len(self.step_spans))
+        return set(self.imported), set(self.bound), self.literals, len(self.step_spans)
 
     def restore(self, state: tuple) -> None:
-        (self.imported, self.bound, self.literals, self.training, self.warnings,
-         kept) = state
+        self.imported, self.bound, self.literals, kept = state
         del self.step_spans[kept:]
 
     def statement(self, node: ast.stmt, block: str) -> list[Step]:
@@ -198,9 +188,6 @@ class _Reader:
             return []
         if isinstance(node, ast.With):
             return self.with_(node, block)
-        if training_script.is_settings(node):
-            self.settings(node, block)  # type: ignore[arg-type]
-            return []
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
                 raise _code(node, "assign to one plain name, for example y = x.view(3, 4)")
@@ -222,18 +209,6 @@ class _Reader:
     def bind(self, name: str) -> None:
         """Record that ``name`` is bound from here on."""
         self.bound.add(name)
-
-    def settings(self, node: ast.Assign, block: str) -> None:
-        """``training = dict(...)``: literals only, validated as ``TrainingSettings``."""
-        if block or self.training is not None or "dict" in self.bound:
-            raise _code(node, "one 'training = dict(...)' is allowed, at the top level, "
-                             "with 'dict' not rebound")
-        try:
-            self.training, warnings = training_script.read_settings(node)
-        except training_script.LiteralError as e:
-            raise _code(e.node, e.reason) from None
-        self.warnings += warnings
-        self.bound.discard(training_script.NAME)  # the name is the settings dict now
 
     def import_(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import) and len(node.names) == 1:

@@ -28,7 +28,6 @@ from app.kernel.source import first_line
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import _const, _docstring, imports_needed, write_recipe, write_step
-from app.training import script as training_script
 
 _SYNC = object()
 
@@ -36,13 +35,13 @@ _SYNC = object()
 class SourceRecipe(Recipe):
     """A recipe and its exact source text (``None``: not read from a text; the writer's).
 
-    Snapshots are ``(steps, docstring, training, source)``; restoring one without the
-    text (an edit of the steps) works the text out with ``sync_source``.
+    Snapshots are ``(steps, docstring, source)``; restoring one without the text (an
+    edit of the steps) works the text out with ``sync_source``.
     """
 
     def __init__(self, steps: tuple[Step, ...] | list[Step] = (), docstring: str = "",
-                 training: Any = None, source: str | None = None):
-        super().__init__(steps, docstring, training)
+                 source: str | None = None):
+        super().__init__(steps, docstring)
         self._source = source
 
     @property
@@ -65,21 +64,19 @@ class SourceRecipe(Recipe):
         return lines if len(lines) == len(self._steps) else [1] * len(self._steps)
 
     def snapshot(self) -> tuple:  # type: ignore[override]
-        return self._steps, self._docstring, self._training, self.source
+        return self._steps, self._docstring, self.source
 
     def restore(self, snapshot: tuple) -> None:
         steps, docstring, *rest = snapshot
-        training = rest[0] if rest else None
-        source = rest[1] if len(rest) > 1 else _SYNC
+        source = rest[0] if rest else _SYNC
         steps = tuple(steps)
         if source is _SYNC:
-            if (steps, docstring, training) == (self._steps, self._docstring, self._training):
+            if (steps, docstring) == (self._steps, self._docstring):
                 return
-            source = sync_source(self.source, Recipe(steps, docstring, training))
-        if (steps, docstring, training, source) == (self._steps, self._docstring,
-                                                    self._training, self._source):
+            source = sync_source(self.source, Recipe(steps, docstring))
+        if (steps, docstring, source) == (self._steps, self._docstring, self._source):
             return
-        self._steps, self._docstring, self._training = steps, docstring, training
+        self._steps, self._docstring = steps, docstring
         self._source = source
         self.changed.emit()
 
@@ -91,8 +88,7 @@ def key(step: Step) -> tuple:
 
 
 def same_recipe(a: Recipe, b: Recipe) -> bool:
-    return ([key(s) for s in a.steps], a.docstring, a.training) == (
-        [key(s) for s in b.steps], b.docstring, b.training)
+    return ([key(s) for s in a.steps], a.docstring) == ([key(s) for s in b.steps], b.docstring)
 
 
 def sync_source(source: str, new: Recipe) -> str:
@@ -125,7 +121,7 @@ class _Unit:
     start: int  # offset of its leading blank lines and comments
     body: int  # offset of its first line
     end: int  # offset after its last line
-    kind: str  # "doc", "settings", "import", "steps", "other"
+    kind: str  # "doc", "import", "steps", "other"
     steps: list[int] = field(default_factory=list)
 
 
@@ -133,14 +129,11 @@ class _Sync:
     def __init__(self, source: str, old: Recipe, new: Recipe):
         self.source, self.old, self.new = source, old, new
         self.newline = "\r\n" if "\r\n" in source else "\n"
-        head, _generated = training_script.split_generated(source)
-        self.rest = source[len(head):]
-        self.lines = head.splitlines(keepends=True)
+        self.lines = source.splitlines(keepends=True)
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
-        self.head = head
-        self.units = self._units(ast.parse(head))
+        self.units = self._units(ast.parse(source))
 
     # -- reading the old text --------------------------------------------------------------
     def _units(self, tree: ast.Module) -> list[_Unit]:
@@ -153,7 +146,6 @@ class _Sync:
                 units[-1].kind = "steps" if units[-1].kind == "steps" else "other"
                 continue
             kind = ("doc" if i == 0 and _is_docstring(node) else
-                    "settings" if training_script.is_settings(node) else
                     "import" if isinstance(node, ast.Import | ast.ImportFrom) else "other")
             units.append(_Unit(self.starts[last], self.starts[first - 1],
                                self.starts[min(end, len(self.lines))], kind))
@@ -207,7 +199,6 @@ class _Sync:
                   after: dict[int, list[str]], before_first: list[str]) -> str:
         out: list[str] = []
         doc_changed = self.new.docstring != self.old.docstring
-        training_changed = self.new.training != self.old.training
         if doc_changed and self.new.docstring and not any(u.kind == "doc" for u in self.units):
             out.append(_docstring(self.new.docstring) + self.newline)
         imports = self._missing_imports()
@@ -217,7 +208,7 @@ class _Sync:
             out.extend(imports)
         group = 0
         for i, unit in enumerate(self.units):
-            chunk = self.head[unit.start:unit.end]
+            chunk = self.source[unit.start:unit.end]
             if unit.kind == "steps":
                 if group == 0:
                     out.extend(before_first)
@@ -227,24 +218,18 @@ class _Sync:
             elif unit.kind == "doc" and doc_changed:
                 if self.new.docstring:
                     out.append(_docstring(self.new.docstring) + self.newline)
-            elif not (unit.kind == "settings" and training_changed):
+            else:
                 out.append(_ending(chunk, self.newline))
             if i == last_import:
                 out.extend(imports)
         if not step_units:
             out.extend(before_first)
         end = self.units[-1].end if self.units else 0
-        text = "".join(out) + self.head[end:]
-        if not training_changed:
-            return text + self.rest
-        if self.new.training is None:
-            return text.rstrip() + self.newline
-        body = training_script.training_text(self.new.training)
-        return text.rstrip() + self.newline * 3 + body.replace("\n", self.newline)
+        return "".join(out) + self.source[end:]
 
     def _missing_imports(self) -> list[str]:
         have = {f"{a.name} as {a.asname}" if a.asname else a.name
-                for node in ast.parse(self.head).body if isinstance(node, ast.Import)
+                for node in ast.parse(self.source).body if isinstance(node, ast.Import)
                 for a in node.names}
         return [f"import {line}{self.newline}" for line in imports_needed(self.new)
                 if line not in have]
@@ -256,7 +241,7 @@ class _Sync:
             if spliced is not None:
                 return spliced
         old_first = self.old.steps[unit.steps[0]]
-        trivia = self.head[unit.start:unit.body].splitlines(keepends=True)
+        trivia = self.source[unit.start:unit.body].splitlines(keepends=True)
         comment_lines = len(old_first.comment.splitlines()) if old_first.comment else 0
         kept = trivia[:len(trivia) - comment_lines] if comment_lines else trivia
         return "".join(kept) + self._written(group, fresh=False)
@@ -271,14 +256,14 @@ class _Sync:
         olds, news = _consts(old.expr), _consts(new.expr)
         if len(spans) != len(olds):
             return None
-        text = self.head[unit.start:unit.end]
+        text = self.source[unit.start:unit.end]
         edits = []
         for span, a, b in zip(spans, olds, news, strict=True):
             if _const(a)[0] == _const(b)[0] and type(a) is type(b):
                 continue
             start, end = self._offset(span[0], span[1]), self._offset(span[2], span[3])
             literal, precedence = _const(b)
-            after = self.head[end:end + 40].lstrip(" ")
+            after = self.source[end:end + 40].lstrip(" ")
             if precedence < 15 and after.startswith(("**", ".", "[", "(")):
                 literal = f"({literal})"  # -2 ** 2 is -(2 ** 2)
             edits.append((start - unit.start, end - unit.start, literal))

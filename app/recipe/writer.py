@@ -46,12 +46,7 @@ def write_recipe(recipe: Recipe) -> str:
                 out.append("")
             out.extend(f"{indent}# {c}".rstrip() for c in step.comment.splitlines())
         out.append(indent + write_step(step, indent))
-    text = "\n".join(out).rstrip("\n") + "\n"
-    if recipe.training is not None:
-        from app.training.script import training_text
-
-        text += "\n\n" + training_text(recipe.training)
-    return text
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 #: Code steps PEP 8 puts two blank lines around.

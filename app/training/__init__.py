@@ -1,12 +1,10 @@
-"""The training lab's engine, Qt-free.
+"""Training, Qt-free: recipes whose loops train, and what the lab keeps of them.
 
-- ``settings``: ``TrainingSettings``, the typed, validated setup, and its literal form.
-- ``program``: the plain-torch training code that recipes carry and the engine runs.
-- ``data``, ``model``: the data and the MLP of a setup, with the model's summary.
-- ``loop``: ``TrainingLoop``, steps in chunks with metrics kept on the device.
-- ``worker``: ``TrainingRun``, the loop in a spawned process, steered by commands.
-- ``history``: bounded numpy histories of a run's metrics.
-- ``script``: the recipe format (settings block, marker, generated code).
+- ``settings``: ``TrainingSettings``, the typed, validated setup New training's form edits.
 - ``write``: a setup written as a short plain training loop, and the old format converted
   to one (``old_format`` reads the settings block for it).
+- ``fields``: a training recipe's knobs, the literals a form may rewrite in its text.
+- ``live``, ``history``: the loops of a document's runs as the kernel reports them, in
+  bounded histories.
+- ``compare``: what differs between the recipes of two runs.
 """

@@ -291,5 +291,5 @@ class TrainingPanel(QWidget):
         except RecipeError:
             return
         push_edit(self.undo_stack, self.document.recipe,
-                  lambda r: r.restore((loaded.steps, loaded.docstring, loaded.training, text)),
+                  lambda r: r.restore((loaded.steps, loaded.docstring, text)),
                   label)
