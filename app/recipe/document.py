@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from psygnal import Signal
 
+from app.i18n import QT_TRANSLATE_NOOP
 from app.recipe.answers import Answers
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
@@ -23,8 +24,14 @@ from app.recipe.results import RecipeRun, StepResult
 from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR
 from app.training.live import LiveTraining
+from app.training.write import convert_old
 
 WELCOME = RECIPES_DIR / "welcome.py"
+#: What ``Document.open`` says of a file it converted (``convert_old``); the views
+#: translate it in the ``Document`` context.
+CONVERTED = QT_TRANSLATE_NOOP(
+    "Document", "This file used the old training format (a settings block and a pasted "
+    "engine); it was converted to a plain training loop. Save to keep the new form.")
 
 
 class Document:
@@ -67,7 +74,7 @@ class Document:
         self.run: RecipeRun = RecipeRun()
         self.output = ""
         self.selected: int | None = None
-        #: What opening the last file did to it, for its user to read.
+        #: What opening the last file did to it (``CONVERTED``), for its user to read.
         self.file_warnings: tuple[str, ...] = ()
         #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
         self.held = False
@@ -259,21 +266,30 @@ class Document:
         """Replace the recipe with the file at ``path``; raises ``RecipeError`` or ``OSError``.
 
         With ``run=False`` the recipe is held: its steps show, and nothing of it runs
-        until ``release``. On error the current recipe is left untouched.
+        until ``release``. On error the current recipe is left untouched. A file of the
+        retired training format opens as the plain loop ``convert_old`` makes of it,
+        modified (Save writes the loop), with ``CONVERTED`` in ``file_warnings``.
         """
         data = read_bytes(os.fspath(path))
         loaded = read_recipe(data)
+        text = data.decode("utf-8-sig")
+        on_disk = (loaded.steps, loaded.docstring, text)
+        loop = _as_loop(text)
+        if loop is not None:
+            text, loaded = loop
         self.problem = None
         self._set_held(not run)
-        self.file_warnings = ()
+        self.file_warnings = (CONVERTED,) if loop is not None else ()
         self.selected = None
         self.bom = data.startswith(codecs.BOM_UTF8)
-        text = data.decode("utf-8-sig")
         before, self.path = self.path, os.fspath(path)  # its run starts in its folder
         self.recipe.restore((loaded.steps, loaded.docstring, text))
         if self.path != before:
             self.path_changed.emit(self.path)
         self._mark_saved()
+        if loop is not None:  # the file still holds the old form until Save
+            self._saved = on_disk
+            self.modified_changed.emit(True)
         self.select(self._first_named())
 
     def open_unreadable(self, path: str | os.PathLike, text: str, problem: str) -> None:
@@ -380,6 +396,16 @@ class Document:
         if not self._quiet:
             self.evaluate(resume=True)
         self.modified_changed.emit(self.modified)
+
+
+def _as_loop(text: str) -> tuple[str, Recipe] | None:
+    """``text`` of the retired training format as a plain loop, and that loop read; None
+    for any other text, and for one whose settings do not convert (it opens as it is)."""
+    try:
+        loop = convert_old(text)
+        return None if loop is None else (loop, read_recipe(loop))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
 
 
 def write_atomic(path: str, text: str) -> None:

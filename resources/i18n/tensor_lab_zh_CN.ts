@@ -695,7 +695,7 @@
     </message>
     <message>
         <source>Live plots of the run; drag to pan, wheel to zoom, right-click for options and export</source>
-        <extracomment>Seconds between updates of every plot but the loss (it follows each frame). Most layers the legend names one by one (more: the first and the last).</extracomment>
+        <extracomment>Seconds between updates of every plot but the loss (it follows each frame). Most layers the bars name one by one (more: numbered, every few).</extracomment>
         <translation>运行的实时图表；拖动平移，滚轮缩放，右键打开选项和导出</translation>
     </message>
     <message>
@@ -1319,6 +1319,14 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>required</source>
         <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>Document</name>
+    <message>
+        <source>This file used the old training format (a settings block and a pasted engine); it was converted to a plain training loop. Save to keep the new form.</source>
+        <extracomment>What ``Document.open`` says of a file it converted (``convert_old``); the views translate it in the ``Document`` context.</extracomment>
+        <translation>此文件使用旧的训练格式（一个设置块加一段粘贴进来的引擎代码）；它已被转换为普通的训练循环。保存即可保留新的形式。</translation>
     </message>
 </context>
 <context>

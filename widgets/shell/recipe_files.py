@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.recipe.document import RECIPES_DIR
+from widgets.common.i18n_text import translate_core
 from widgets.shell.opening import open_file
 
 if TYPE_CHECKING:
@@ -64,8 +65,8 @@ class RecipeFiles(QObject):
             return False
         self._add_recent(path)
         if self._document.file_warnings:
-            self._window.statusBar().showMessage(
-                "  ".join(self._document.file_warnings), 20_000)
+            self._window.statusBar().showMessage("  ".join(
+                translate_core("Document", w) for w in self._document.file_warnings), 20_000)
         return True
 
     def save(self) -> bool:
