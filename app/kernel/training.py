@@ -32,8 +32,10 @@ from app.kernel.training_live import Controls, LiveFeed
 
 #: Steps kept per statement; past this, every other one is dropped, and so on.
 MAX_STEPS = 10_000
-#: Live, the share of a loop's time that taking layers' numbers may cost.
+#: Live, the share of a loop's time that taking layers' numbers may cost...
 LAYER_BUDGET = 0.02
+#: ...but they are taken at least this often, in seconds of the loop's time.
+SAMPLE_GAP_S = 0.05
 
 
 class _Series:
@@ -108,7 +110,7 @@ class TrainingWatch:
         self._failed = False
         self._sampling = True  # this step's layers are taken
         self._spent = 0.0  # seconds spent taking layers' numbers (live)
-        self._since = time.perf_counter()
+        self._since = self._sampled_at = time.perf_counter()
         self._nan_seen = False
 
     def begin(self, index: int, line: int) -> None:
@@ -245,15 +247,16 @@ class TrainingWatch:
             live.loss.append(loss if loss - loss == 0 else None)  # None for NaN or inf
             live.lr.append(None)
             series.count += 1
-            self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
+            self._sampling = self._sample_next()
             probe = self.boundary
             self._watch_forward(self._sampling or probe is None or probe.wants_batch())
             return
         index, line = self.statement
-        start = time.perf_counter()
+        paths = [self._path(module) for module, _ in self._pending.values()]  # once: not
+        start = time.perf_counter()  # counted against the budget
         layers = {}
-        for module, std in self._pending.values():
-            layers[self._path(module)] = (std, _grad_norm(module))
+        for path, (module, std) in zip(paths, self._pending.values(), strict=True):
+            layers[path] = (std, _grad_norm(module))
         self._pending = {}
         series = self.series.get(index)
         if series is None:
@@ -266,11 +269,20 @@ class TrainingWatch:
                       layers if self._sampling else None)
         series.count += 1
         self._spent += time.perf_counter() - start
+        self._sampled_at = time.perf_counter()
         # the next step's layers are taken while that work stays within its budget; the
         # forward hook is there for those steps, and those the boundary needs a batch of
-        self._sampling = self._spent <= LAYER_BUDGET * (time.perf_counter() - self._since)
+        self._sampling = self._sample_next()
         probe = self.boundary
         self._watch_forward(self._sampling or probe is None or probe.wants_batch())
+
+    def _sample_next(self) -> bool:
+        """Whether the next step's layers are taken: while that work stays within
+        ``LAYER_BUDGET`` of the loop's time, and at least at display rate (a slow loop's
+        curves are smooth, its last steps drawn)."""
+        now = time.perf_counter()
+        return self._spent <= LAYER_BUDGET * (now - self._since) \
+            or now - self._sampled_at >= SAMPLE_GAP_S
 
     def _set_lr(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
         """The window's live learning rate, applied before the optimizer steps."""
