@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from app.recipe.document import RECIPES_DIR, Document
@@ -184,9 +185,17 @@ def test_opens_in_the_lab_and_saves_back(name, kernel, tmp_path):
     doc.work_folder = str(tmp_path)
     doc.open(path)
     deadline = time.monotonic() + 120
+    paused = []
     while doc.kernel_run is not None and time.monotonic() < deadline:
         doc.take_kernel_events(kernel.poll(0.01))
+        loop = doc.training.current
+        if loop is not None and loop.paused == "nan" and not paused:
+            paused.append(loop)  # a lesson that diverges waits at its first NaN loss,
+            kernel.control(pause=False)  # as the window's Training tab shows: Go on
         time.sleep(0.01)
+    assert doc.kernel_run is None, "the run did not end"
+    for loop in paused:  # it paused because the loss was not a number
+        assert not np.isfinite(loop.history.loss.values).all()
     failed = [i for i, r in enumerate(doc.run.results) if not r.ok]
     if entry.error_lesson:  # the error is the last thing that happens, and the only one
         assert failed == [len(recipe.steps) - 1], [r.error for r in doc.run.results]

@@ -164,12 +164,13 @@ for step in range(10**8):
 def test_a_training_loop_goes_on_through_the_switch(qtbot, window):
     """The loop runs in the kernel, which the new window takes over: a switch is at once,
     and the new window's Training tab shows the same loop, still training."""
+    window.views.setCurrentWidget(window.training)
     window.document.set_source(TRAINING)
     qtbot.waitUntil(lambda: window.training.loop is not None
                     and window.training.loop.steps > 0, timeout=60_000)
     loop = window.training.loop
     new = switch(qtbot, window, "zh_CN")
-    assert new.training.loop is loop
+    assert new.views.currentWidget() is new.training and new.training.loop is loop
     before = loop.steps
     qtbot.waitUntil(lambda: new.training.loop.steps > before + 10, timeout=30_000)
     assert new.training.running and new.training.bar.stop_button.isEnabled()

@@ -162,3 +162,39 @@ def test_the_first_nan_loss_pauses_before_its_backward_once(watcher, tmp_path):
     assert watcher.ended(quiet).exit_code == 0
     assert not [b for b in _batches(watcher, quiet) if b.paused]
     watcher.session.control(nan_pause=True)
+
+
+def test_a_new_statements_first_step_on_the_lean_path_and_a_watch_fault_never_break_a_step():
+    """In one process: the watch's steps, with what the window would be sent kept."""
+    import torch
+
+    from app.kernel.training import TrainingWatch
+    from app.kernel.training_live import Controls, LiveFeed
+
+    sent: list = []
+    net = torch.nn.Linear(3, 1)
+    watch = TrainingWatch({"net": net}, LiveFeed(sent.append), Controls())
+    watch.install()
+    try:
+        for index in (4, 9):  # two loops, in two statements
+            watch.begin(index, index + 1)
+            watch._sampling = False  # the first loop's budget left sampling off
+            for _ in range(3):
+                net(torch.ones(2, 3)).sum().backward()
+            watch.end()
+        by_statement: dict[int, list[int]] = {}
+        for message in sent:
+            by_statement.setdefault(message.index, []).extend(message.steps)
+        assert by_statement == {4: [0, 1, 2], 9: [0, 1, 2]}
+
+        def broken(_loss):
+            raise KeyError(13)
+        watch._before_backward = broken  # a fault of the lab's own
+        watch.begin(12, 13)
+        x = torch.ones(2, 3, requires_grad=True)
+        (x * 2).sum().backward()  # the recipe's step goes through...
+        assert x.grad.tolist() == [[2.0] * 3] * 2
+        (x * 2).sum().backward()  # ...and the next, the watch off
+        assert x.grad.tolist() == [[4.0] * 3] * 2
+    finally:
+        watch.uninstall()

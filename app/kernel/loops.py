@@ -223,12 +223,23 @@ def _as_float(value: Any) -> float:
     try:
         if type(value) in _PLAIN:
             return float(value)
-        torch = loaded_torch()
-        if torch is not None and isinstance(value, torch.Tensor) and value.numel() == 1:
-            return float(value.item())
+        if _tensor_type is not None and isinstance(value, _tensor_type):
+            return float(value.item()) if value.numel() == 1 else math.nan
+        torch = loaded_torch()  # the first tensor seen: torch's Tensor, looked up once
+        if torch is not None and isinstance(value, torch.Tensor):
+            _remember_tensor(torch.Tensor)
+            return float(value.item()) if value.numel() == 1 else math.nan
     except (TypeError, ValueError, OverflowError, RuntimeError):
         pass
     return math.nan
+
+
+_tensor_type: type | None = None
+
+
+def _remember_tensor(kind: type) -> None:
+    global _tensor_type
+    _tensor_type = kind
 
 
 def _summary(value: Any) -> dict:
@@ -367,7 +378,7 @@ class LoopRecorder:
             self._start(tuple(rows[:width]))
         if self.columns:
             self._keep_scalars(rows, start, n, width)
-        if any(type(v) not in _PLAIN and v is not MISSING for v in self.last):
+        if self.fast and any(type(v) not in _PLAIN and v is not MISSING for v in self.last):
             self.fast = False  # a number-like object, say a 1-element tensor, passes struct
         while start <= self.due < self.count:
             r = (self.due - start) * width
@@ -398,9 +409,9 @@ class LoopRecorder:
                 return _doubles(len(values)).pack(*values)  # about its grad: not here)
             except (struct.error, OverflowError):
                 pass
-        if any(type(v) not in _PLAIN and v is not MISSING for v in values):
+        if self.fast and any(type(v) not in _PLAIN and v is not MISSING for v in values):
             self.fast = False  # may be big, or change in place: one iteration at a time
-        return struct.pack(f"{len(values)}d", *map(_as_float, values))
+        return _doubles(len(values)).pack(*map(_as_float, values))
 
     def _sample(self, n: int, values: tuple) -> None:
         # Plain scalars cannot change: summarized at the report, only if still kept then.

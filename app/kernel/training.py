@@ -141,23 +141,18 @@ class TrainingWatch:
     # -- installing -------------------------------------------------------------------
     def install(self) -> None:
         import torch
-        from torch.optim.optimizer import (
-            register_optimizer_step_post_hook,
-            register_optimizer_step_pre_hook,
-        )
+        from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-        self._handles = [register_optimizer_step_post_hook(self._stepped)]
+        self._handles = [register_optimizer_step_pre_hook(self._stepping)]
         self._watch_forward(True)
-        if self.controls is not None:
-            self._handles.append(register_optimizer_step_pre_hook(self._set_lr))
         self._original = original = torch.Tensor.backward
         watch = self
 
         def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
-            loss = watch._loss(tensor)
-            watch._before_backward(loss)
+            loss = watch._guarded(watch._loss, tensor)
+            watch._guarded(watch._before_backward, loss)
             result = original(tensor, *args, **kwargs)
-            watch._backward_done(loss)
+            watch._guarded(watch._backward_done, loss)
             return result
         backward.__doc__ = original.__doc__
         torch.Tensor.backward = backward
@@ -178,6 +173,18 @@ class TrainingWatch:
         if self._original is not None:
             torch.Tensor.backward = self._original
             self._original = None
+
+    def _guarded(self, work: Any, *args: Any) -> Any:
+        """``work(*args)``; a fault of the watch's own ends the watch, never the recipe's
+        step (a Stop while paused, a ``KeyboardInterrupt``, still goes through)."""
+        if self._failed:
+            return math.nan
+        try:
+            return work(*args)
+        except Exception:  # noqa: BLE001 - the lab's fault: the loop trains on unwatched
+            self._failed = True
+            self._watch_forward(False)
+            return math.nan
 
     def _watch_forward(self, on: bool) -> None:
         """Have the forward hook called, or not: while one is registered torch takes its
@@ -240,9 +247,10 @@ class TrainingWatch:
         if self.statement is None:
             return
         live = self.live
-        if live is not None and not self._sampling and live.statement == self.statement:
+        series = self.series.get(self.statement[0])
+        if live is not None and not self._sampling and series is not None \
+                and live.statement == self.statement:
             # the usual live step, kept lean: its loss, and whether the next is sampled
-            series = self.series[self.statement[0]]
             live.steps.append(series.count)
             live.loss.append(loss if loss - loss == 0 else None)  # None for NaN or inf
             live.lr.append(None)
@@ -284,17 +292,19 @@ class TrainingWatch:
         return self._spent <= LAYER_BUDGET * (now - self._since) \
             or now - self._sampled_at >= SAMPLE_GAP_S
 
-    def _set_lr(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
-        """The window's live learning rate, applied before the optimizer steps."""
-        lr = self.controls.lr if self.controls is not None else None
-        if lr is not None and self.statement is not None:
-            for group in getattr(optimizer, "param_groups", None) or []:
-                group["lr"] = lr
-
-    def _stepped(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
-        if self.statement is None or self.statement[0] not in self.series:
+    def _stepping(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
+        """An optimizer is about to step: the window's live learning rate goes to its
+        param groups, and the rate this step uses is the step's (one hook, not two: each
+        costs the loop a little at every step)."""
+        if self.statement is None:
             return
         groups = getattr(optimizer, "param_groups", None) or [{}]
+        live_lr = self.controls.lr if self.controls is not None else None
+        if live_lr is not None:
+            for group in groups:
+                group["lr"] = live_lr
+        if self.statement[0] not in self.series:
+            return
         lr = groups[0].get("lr")
         if isinstance(lr, int | float) and not isinstance(lr, bool):
             if self.live is not None:

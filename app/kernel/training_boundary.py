@@ -77,13 +77,12 @@ class BoundaryProbe:
                                                       zip(self._high, high, strict=True)]
 
     def wants_batch(self) -> bool:
-        """Whether the next step's forward pass should be shown (called once a step): the
-        first ``LOOK_STEPS`` look for the model and its labels; then only a step before a
-        boundary is due (it reads the model's latest batch)."""
+        """Whether the next step's forward pass must be shown (called once a step): only
+        the first ``LOOK_STEPS``, which look for the model and its labels. Later batches
+        widen the grid when the layers' sampling shows them anyway: a forward hook costs
+        every module call of its step."""
         self._steps += 1
-        if self._steps <= LOOK_STEPS and (self.model is None or self._labels is None):
-            return True  # still looking for a 2-D classifier and its labels
-        return self.model is not None and time.monotonic() - self._when >= BOUNDARY_GAP_S * 0.8
+        return self._steps <= LOOK_STEPS and (self.model is None or self._labels is None)
 
     def due(self) -> bool:
         return self.model is not None and self._low is not None \

@@ -82,6 +82,7 @@ class TrainingPanel(QWidget):
         self._layers: tuple = ()  # the loop's layers, and whether it has a boundary
         self._drawn = -1  # the training version the plots show
         self._lessons_listed = False
+        self._stale = True  # what it shows waits for it to be shown
         self._fitted: Loop | None = None  # the finished loop the plots were fitted to
         self._runs_shown: tuple = ()  # what the comparison shows (numbers, steps, finished)
         self.frame_timer = QTimer(self)
@@ -133,6 +134,8 @@ class TrainingPanel(QWidget):
         if not self._lessons_listed:
             self._lessons_listed = True
             self._list_lessons()
+        if self._stale:
+            self._on_model_training()
         self.frame_timer.start()
         self._on_frame()
 
@@ -167,6 +170,10 @@ class TrainingPanel(QWidget):
         self._on_model_training()
 
     def _on_model_training(self) -> None:
+        if not self.isVisible():  # a hidden tab's texts would still ask the window for a
+            self._stale = True    # new layout at every report: brought up to date shown
+            return
+        self._stale = False
         loops = self.document.training.loops
         training = self.document.training
         self.pages.setCurrentWidget(self.views if loops or training.kept else self.empty)
@@ -215,6 +222,9 @@ class TrainingPanel(QWidget):
             and not loop.finished
 
     def _update_bar(self) -> None:
+        if not self.isVisible():
+            self._stale = True
+            return
         doc, loop = self.document, self.loop
         found = fields(doc.recipe.source)
         running = self.running
