@@ -231,3 +231,21 @@ def test_a_two_feature_classifier_shows_its_decision_boundary(qtbot, tab):
     right, left = xs > 0.5, xs < -0.5  # well inside each class: the model has learned it
     assert (grid[:, right, 1] > 0.5).mean() > 0.95 and (grid[:, left, 0] > 0.5).mean() > 0.95
     assert panel.plots.boundary_plot.isVisible()
+
+
+def test_the_recipes_other_knobs_are_edited_in_its_code(qtbot, tab):
+    panel = tab(MLP.format(steps=30).replace("torch.manual_seed(0)\n",
+                                             "torch.manual_seed(0)\nwidth = 16\n"))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    knobs = panel.bar.knobs
+    assert list(knobs.editors) == ["width", "momentum"]  # lr and the device are on the bar
+    assert knobs.editors["momentum"].value() == 0.9 and knobs.isEnabled()
+    first = panel.loop
+    knobs.editors["momentum"].setValue(0.5)  # as typing 0.5 and Enter does
+    assert "lr=0.05, momentum=0.5)" in panel.document.recipe.source
+    qtbot.waitUntil(lambda: panel.loop is not first and panel.loop is not None
+                    and panel.loop.finished, timeout=WAIT)  # it ran again
+    knobs.editors["width"].setValue(8)
+    assert "width = 8\n" in panel.document.recipe.source
+    panel.undo_stack.undo()
+    assert "width = 16\n" in panel.document.recipe.source

@@ -1595,6 +1595,26 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
 </context>
 <context>
+    <name>KnobsButton</name>
+    <message>
+        <source>Knobs</source>
+        <extracomment>Knobs the bar shows on its own.</extracomment>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>The recipe&apos;s other number literals: {0}. Changing one rewrites it in the code and runs the recipe again</source>
+        <translation>配方中其他的数字字面量：{0}。修改其中一个会改写代码中的这个值，并重新运行配方</translation>
+    </message>
+    <message>
+        <source>The recipe has no number literal to change here (such as steps = 100, or momentum=0.9)</source>
+        <translation>配方中没有可以在这里修改的数字字面量（例如 steps = 100 或 momentum=0.9）</translation>
+    </message>
+    <message>
+        <source>{0}, line {1} of the recipe</source>
+        <translation>{0}，配方第 {1} 行</translation>
+    </message>
+</context>
+<context>
     <name>Lesson</name>
     <message>
         <source>a {0}-D tensor</source>
@@ -4465,6 +4485,10 @@ strides {1}</translation>
     <message>
         <source>Change learning rate</source>
         <translation>修改学习率</translation>
+    </message>
+    <message>
+        <source>Change {0}</source>
+        <translation>修改 {0}</translation>
     </message>
     <message>
         <source>Train on {0}</source>

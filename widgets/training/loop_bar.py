@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.devices import available_devices
+from widgets.training.knobs import KnobsButton
 
 
 class LoopBar(QWidget):
@@ -96,7 +97,9 @@ class LoopBar(QWidget):
                        self.loops):
             runs.addWidget(widget)
         runs.addStretch(1)
-        for widget in (self.lr_label, self.lr, self.nan_pause, device_label, self.device):
+        self.knobs = KnobsButton()
+        for widget in (self.lr_label, self.lr, self.nan_pause, device_label, self.device,
+                       self.knobs):
             knobs.addWidget(widget)
         knobs.addSpacing(8)
         knobs.addWidget(self.state, 1)

@@ -103,6 +103,7 @@ class TrainingPanel(QWidget):
         bar.nan_pause_toggled.connect(lambda on: self._control(nan_pause=on))
         bar.device_chosen.connect(self.set_device)
         bar.loop_chosen.connect(self._on_view_loop_chosen)
+        bar.knobs.edited.connect(self.set_knob)
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
@@ -237,6 +238,7 @@ class TrainingPanel(QWidget):
                             text=self._state_text(loop), lr=lr,
                             lr_editable=running or "lr" in found,
                             device=device.value if device is not None else None)
+        self.bar.knobs.show_fields(found)
         self._show_message(loop, running)
 
     def _state_text(self, loop: Loop | None) -> str:
@@ -287,6 +289,14 @@ class TrainingPanel(QWidget):
                     self._edit(text, self.tr("Change learning rate"))
             else:
                 self._edit(text, self.tr("Change learning rate"))
+
+    def set_knob(self, name: str, value: float) -> None:
+        """A knob of the recipe (``steps``, ``momentum``...) changed: its literal is
+        rewritten, and the recipe runs again."""
+        found = fields(self.document.recipe.source).get(name)
+        if found is not None and found.value != value:
+            self._edit(with_value(self.document.recipe.source, found, value),
+                       self.tr("Change {0}").format(name))
 
     def set_device(self, device: str) -> None:
         """Train on ``device``: the recipe's ``device = ...`` line says it, and it runs."""
