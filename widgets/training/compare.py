@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 
 from app.training.compare import differences
 from app.training.live import Loop
-from widgets.common.theme import series_colour, series_pen
+from widgets.common.theme import series_colour, series_pen, theme_notifier
 from widgets.training.plot_data import log10
-from widgets.training.plot_style import new_plot
+from widgets.training.plot_style import new_plot, style_plots
 
 
 def _tr(text: str) -> str:
@@ -54,8 +54,7 @@ class RunComparison(QWidget):
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setToolTip(_tr("Each run's loss (log scale); right-click to export"))
         self.loss_plot = new_plot(_tr("Loss of each run"), _tr("step"), log_y=True)
-        self.legend = self.loss_plot.addLegend(offset=(-8, 8))
-        self.graphics.addItem(self.loss_plot)
+        self.graphics.addItem(self.loss_plot)  # (no legend: the list names the colours)
         self.table = QTableWidget()
         self.table.setToolTip(_tr("What differed in the recipes that made the runs: the "
                                   "knobs by name, other lines by their text"))
@@ -83,7 +82,12 @@ class RunComparison(QWidget):
         layout.addWidget(split)
         self._loops: list[Loop] = []
         self._curves: list[pg.PlotDataItem] = []
+        self._apply_theme()
+        theme_notifier().changed.connect(self._apply_theme)
         self._hidden: set[int] = set()  # numbers of the runs unticked
+
+    def _apply_theme(self, _palette: object = None) -> None:
+        style_plots(self.graphics, [self.loss_plot], self)
 
     def set_runs(self, loops: list[Loop]) -> None:
         """Show ``loops`` (oldest first)."""
@@ -122,7 +126,6 @@ class RunComparison(QWidget):
                         if self.runs.item(i).checkState() != Qt.CheckState.Checked}
         for curve in self._curves:
             self.loss_plot.removeItem(curve)
-        self.legend.clear()
         self._curves = []
         shown = self.shown()
         for loop in shown:
@@ -131,7 +134,7 @@ class RunComparison(QWidget):
             curve = self.loss_plot.plot(loop.history.loss.steps,
                                         log10(np.asarray(loop.history.loss.values)),
                                         pen=series_pen(loop.number - 1, 1.5),
-                                        connect="finite", name=_tr("Run {0}").format(loop.number))
+                                        connect="finite")
             self._curves.append(curve)
         self.loss_plot.enableAutoRange()
         self._table(shown)

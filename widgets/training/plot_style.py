@@ -19,11 +19,34 @@ from widgets.common.log_axis import LogAxis
 from widgets.common.theme import current_palette
 
 
+class SpacedAxis(pg.AxisItem):
+    """A bottom axis whose labels keep ``MIN_LABEL_GAP`` pixels apart: pyqtgraph puts at
+    least two intervals on any axis, so a narrow plot (three in a row on a small screen)
+    ran its labels into one another ("20406080")."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803
+        levels = super().tickSpacing(minVal, maxVal, size)
+        span = abs(maxVal - minVal)
+        if levels and span > 0 and size > 0:
+            major, offset = levels[0]
+            while major * size / span < MIN_LABEL_GAP:
+                major *= 2
+            levels = [(major, offset), *levels[1:]]
+        return levels
+
+
+#: The least distance between two labels of a step axis, in pixels.
+MIN_LABEL_GAP = 40
+
+
 def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = False,
              tip: str = "", history: bool = True) -> pg.PlotItem:
     """A plot item set up for live data: no per-frame fit and, for data that grows with
     the run's history (``history``), downsampled (peak mode) and clipped to the view."""
-    plot = pg.PlotItem(axisItems={"left": LogAxis("left")} if log_y else None)
+    axes = {"bottom": SpacedAxis("bottom")}
+    if log_y:
+        axes["left"] = LogAxis("left")
+    plot = pg.PlotItem(axisItems=axes)
     plot.setTitle(title, size="9pt")
     # the title spans the axis's column too: a narrow plot is as wide as its title, not
     # its title plus its axis (three plots side by side on a small screen)
