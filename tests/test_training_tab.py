@@ -249,3 +249,27 @@ def test_the_recipes_other_knobs_are_edited_in_its_code(qtbot, tab):
     assert "width = 8\n" in panel.document.recipe.source
     panel.undo_stack.undo()
     assert "width = 16\n" in panel.document.recipe.source
+
+
+ACC = MLP.replace('''    if step % 100 == 0:
+        print(step, round(loss.item(), 4))''', '''\
+    acc = (model(x).sign() == y).float().mean().item()
+    if step % 50 == 0:
+        print(step, acc)''')
+
+
+def test_a_number_the_loop_binds_is_offered_as_an_extra_curve(qtbot, tab):
+    panel = tab(ACC.format(steps=200))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    extra = panel.bar.extra
+    offered = [extra.itemData(i) for i in range(extra.count())]
+    assert extra.isVisible() and "acc" in offered and offered[0] == ""
+    extra.setCurrentIndex(offered.index("acc"))
+    extra.activated.emit(extra.currentIndex())  # as a click in the list does
+    xs, ys = panel.plots.extra_curve.getData()
+    printed = dict(line.split() for line in panel.document.output.splitlines())
+    for step, value in printed.items():  # the curve holds what the loop printed
+        assert ys[list(xs).index(int(step) + 1)] == float(value)
+    assert any(label.text == "acc" for _, label in panel.plots.legend.items)
+    panel.show_extra("")
+    assert len(panel.plots.extra_curve.getData()[0] or ()) == 0

@@ -2570,8 +2570,20 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>设备</translation>
     </message>
     <message>
+        <source>Plot a number the loop binds (val_loss, acc...) beside the loss: its value at every iteration, once the loop has run</source>
+        <translation>把循环绑定的某个数（val_loss、acc……）画在损失旁边：循环运行完后，显示它在每次迭代时的值</translation>
+    </message>
+    <message>
         <source>Go on</source>
         <translation>继续</translation>
+    </message>
+    <message>
+        <source>No extra curve</source>
+        <translation>不加曲线</translation>
+    </message>
+    <message>
+        <source>Also plot {0}</source>
+        <translation>同时绘制 {0}</translation>
     </message>
 </context>
 <context>

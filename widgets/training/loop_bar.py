@@ -37,6 +37,7 @@ class LoopBar(QWidget):
     nan_pause_toggled = Signal(bool)
     device_chosen = Signal(str)
     loop_chosen = Signal(int)
+    extra_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -98,8 +99,15 @@ class LoopBar(QWidget):
             runs.addWidget(widget)
         runs.addStretch(1)
         self.knobs = KnobsButton()
+        self.extra = QComboBox()
+        self.extra.setToolTip(self.tr("Plot a number the loop binds (val_loss, acc...) beside "
+                                      "the loss: its value at every iteration, once the loop "
+                                      "has run"))
+        self.extra.activated.connect(lambda i: self.extra_chosen.emit(
+            self.extra.itemData(i) or ""))
+        self.extra.hide()
         for widget in (self.lr_label, self.lr, self.nan_pause, device_label, self.device,
-                       self.knobs):
+                       self.knobs, self.extra):
             knobs.addWidget(widget)
         knobs.addSpacing(8)
         knobs.addWidget(self.state, 1)
@@ -140,6 +148,16 @@ class LoopBar(QWidget):
                     self.device.addItem(device, device)
                     index = self.device.count() - 1
                 self.device.setCurrentIndex(index)
+
+    def show_extras(self, names: list[str], current: str) -> None:
+        """The numbers the loop bound that can be plotted; hidden without any."""
+        with QSignalBlocker(self.extra):
+            self.extra.clear()
+            self.extra.addItem(self.tr("No extra curve"), "")
+            for name in names:
+                self.extra.addItem(self.tr("Also plot {0}").format(name), name)
+            self.extra.setCurrentIndex(max(0, self.extra.findData(current)))
+        self.extra.setVisible(bool(names))
 
     def show_loops(self, loops: list[tuple[int, str]], current: int | None) -> None:
         """The loops to pick from, ``(statement index, label)``; hidden with one or none."""

@@ -85,6 +85,9 @@ class TrainingPanel(QWidget):
         self._stale = True  # what it shows waits for it to be shown
         self._fitted: Loop | None = None  # the finished loop the plots were fitted to
         self._runs_shown: tuple = ()  # what the comparison shows (numbers, steps, finished)
+        self.extra = ""  # the loop's scalar plotted beside the loss ("" for none)
+        self._extras: dict[str, tuple] = {}  # the shown loop's: name to (steps, values)
+        self._extras_of: Loop | None = None
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
@@ -104,6 +107,7 @@ class TrainingPanel(QWidget):
         bar.device_chosen.connect(self.set_device)
         bar.loop_chosen.connect(self._on_view_loop_chosen)
         bar.knobs.edited.connect(self.set_knob)
+        bar.extra_chosen.connect(self.show_extra)
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
@@ -187,6 +191,13 @@ class TrainingPanel(QWidget):
         if loop is not self._loop or layers != self._layers:
             self._loop, self._layers, self._drawn = loop, layers, -1
             self.plots.set_run(loop.info if loop is not None else None)
+            self._extras_of = None
+        if loop is not None and loop.finished and self._extras_of is not loop:
+            self._extras_of, self._extras = loop, loop_scalars(self.document.run, loop)
+            self.bar.show_extras(list(self._extras), self.extra)
+            self.show_extra(self.extra)  # the curve chosen for the last run, if it has it
+        elif loop is None or not loop.finished:
+            self.bar.show_extras([], "")
         self._update_bar()
         self._show_runs()
         if not self.frame_timer.isActive():
@@ -290,6 +301,14 @@ class TrainingPanel(QWidget):
             else:
                 self._edit(text, self.tr("Change learning rate"))
 
+    def show_extra(self, name: str) -> None:
+        """Plot the loop's scalar ``name`` beside the loss ("" for none)."""
+        self.extra = name
+        if name in self._extras:
+            self.plots.show_extra(name, *self._extras[name])
+        else:
+            self.plots.show_extra(None)
+
     def set_knob(self, name: str, value: float) -> None:
         """A knob of the recipe (``steps``, ``momentum``...) changed: its literal is
         rewritten, and the recipe runs again."""
@@ -313,3 +332,29 @@ class TrainingPanel(QWidget):
         push_edit(self.undo_stack, self.document.recipe,
                   lambda r: r.restore((loaded.steps, loaded.docstring, text)),
                   label)
+
+
+def loop_scalars(run, loop: Loop) -> dict[str, tuple]:
+    """The float scalars the loop's statement bound (``val_loss``, ``acc``...), at each
+    iteration the kernel's loop report kept: name to (steps, values), the steps in
+    ``backward()`` calls (an iteration that called it twice counts two)."""
+    import numpy as np
+
+    from app.recipe.kernel_results import KernelValue
+
+    report = next((r.value.loop for r in run.results if isinstance(r.value, KernelValue)
+                   and r.value.statement == loop.index and r.value.loop), None)
+    if not report or not report.get("iterations"):
+        return {}
+    scalars, kinds = report.get("scalars") or {}, report.get("scalar_kinds") or {}
+    per_iteration = loop.steps / report["iterations"]
+    found = {}
+    for name, kind in kinds.items():
+        values = scalars.get(name)
+        if kind != "float" or not values:
+            continue
+        iterations = report.get("scalar_steps") or range(len(values))
+        steps = (np.asarray(iterations[:len(values)], dtype=np.float64) + 1) * per_iteration
+        found[name] = (steps, np.array([np.nan if v is None else v for v in values],
+                                       dtype=np.float64))
+    return found

@@ -111,6 +111,7 @@ class LivePlots(QWidget):
         self.smooth_curve = self.loss_plot.plot()  # in the legend only when shown
         # (no symbols: thousands of markers cost more per frame than every curve together)
         self.val_curve = self.loss_plot.plot(name=_tr("validation"))
+        self.extra_curve = self.loss_plot.plot()  # a scalar the loop binds, when chosen
         self.lr_curve = self.lr_plot.plot()
         self.std_bars = pg.BarGraphItem(x=[], height=[], width=0.8, pen=None, brushes=[])
         self.std_bar_plot.addItem(self.std_bars)
@@ -143,6 +144,7 @@ class LivePlots(QWidget):
         self.std_bar_plot.getAxis("bottom").setTicks([_layer_ticks(names)] if names else None)
         for curve in (self.loss_curve, self.smooth_curve, self.val_curve, self.lr_curve):
             curve.setData([], [])
+        self.show_extra(None)
         self.boundary_image.clear()
         self._legend_validation(info is None or getattr(info, "validation", True))
         self._has_boundary = info is not None and info.extent is not None
@@ -162,6 +164,18 @@ class LivePlots(QWidget):
         brushes = [by_class[int(k)] for k in labels]
         self.points.setData(pos=info.points[:, :2], brush=brushes,
                             pen=pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=0.6))
+
+    def show_extra(self, name: str | None, steps: np.ndarray = (), values: np.ndarray = ()
+                   ) -> None:
+        """Plot ``values`` (a scalar the loop binds, such as ``val_loss``) beside the loss,
+        named ``name`` in the legend; None takes it away."""
+        if any(sample.item is self.extra_curve for sample, _label in self.legend.items):
+            self.legend.removeItem(self.extra_curve)
+        self.extra_curve.setData(np.asarray(steps, dtype=np.float64),
+                                 np.asarray(values, dtype=np.float64), connect="finite")
+        if name is not None:
+            self.legend.addItem(self.extra_curve, name)
+        self._show_legend()
 
     def clear(self) -> None:
         self.set_run(None)
@@ -265,6 +279,7 @@ class LivePlots(QWidget):
         self.smooth_curve.setPen(series_pen(2, 2.0))
         self.val_curve.setPen(series_pen(1, 1.0))  # 1 px: wider pens are slow to draw
         self.lr_curve.setPen(series_pen(3, 1.0))
+        self.extra_curve.setPen(series_pen(4, 1.0))
         n = len(self._info.layer_names) if self._info is not None else 0
         for lines in (self.std_lines, self.grad_lines):
             lines.set_colours(layer_colours(n, palette))
