@@ -117,6 +117,26 @@ def test_the_plots_fill_for_a_hand_written_loop(qtbot, tab):
     assert panel.message.text() == "The loop ran 300 steps."
 
 
+def test_the_loops_numbers_and_plots_export(qtbot, tab, tmp_path):
+    import csv
+
+    panel = tab(MLP.format(steps=120))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    path = panel.export_metrics(str(tmp_path / "metrics.csv"))
+    with open(path, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["step"]) for r in rows] == list(range(1, 121))
+    printed = dict(line.split() for line in panel.document.output.splitlines())
+    for step, value in printed.items():  # the loss of every step, as the loop printed it
+        assert round(float(rows[int(step)]["loss"]), 4) == float(value)
+    assert {r["learning_rate"] for r in rows} == {"0.05"}
+    sampled = [r for r in rows if r["output_std model.0"]]
+    assert sampled and all(r["grad_norm model.1"] == "" for r in sampled)  # Tanh: no weights
+    picture = panel.export_plots(str(tmp_path / "plots.png"))
+    with open(picture, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
 NAN = MLP.replace("    loss.backward()\n",
                   "    if step == 40:\n        loss = loss / 0 * 0\n    loss.backward()\n")
 

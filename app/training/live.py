@@ -90,6 +90,31 @@ class Loop:
         return None if value is None or not np.isfinite(value) else float(value)
 
 
+def metrics_columns(loop: Loop) -> dict[str, list]:
+    """A loop's numbers as CSV columns, one row per step that has any ("" where none):
+    ``step``, ``loss``, ``learning_rate``, then ``output_std <layer>`` and ``grad_norm
+    <layer>`` at the steps whose layers were sampled."""
+    history = loop.history
+    if history is None:
+        return {"step": []}
+    steps = np.union1d(history.loss.steps, history.output_std.steps)
+    columns: dict[str, list] = {"step": steps.tolist()}
+
+    def place(at: np.ndarray, values: np.ndarray) -> list:
+        column = np.full(len(steps), "", dtype=object)
+        column[np.searchsorted(steps, at)] = [v if np.isfinite(v) else "" for v in
+                                             values.tolist()]
+        return column.tolist()
+
+    columns["loss"] = place(history.loss.steps, history.loss.values)
+    columns["learning_rate"] = place(history.lr.steps, history.lr.values)
+    for prefix, series in (("output_std", history.output_std),
+                           ("grad_norm", history.grad_norm)):
+        for i, layer in enumerate(loop.info.layer_names):
+            columns[f"{prefix} {layer}"] = place(series.steps, series.values[:, i])
+    return columns
+
+
 def _floats(values: list) -> np.ndarray:
     return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 

@@ -4499,6 +4499,22 @@ strides {1}</translation>
         <translation>修改学习率</translation>
     </message>
     <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Save the plots of the page shown as PNG or SVG, or the loop&apos;s numbers as CSV</source>
+        <translation>把当前页面的图保存为 PNG 或 SVG，或把循环的数值保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Plots as PNG or SVG...</source>
+        <translation>图表（PNG 或 SVG）...</translation>
+    </message>
+    <message>
+        <source>Numbers as CSV...</source>
+        <translation>数值（CSV）...</translation>
+    </message>
+    <message>
         <source>Change {0}</source>
         <translation>修改 {0}</translation>
     </message>

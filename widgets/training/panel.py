@@ -13,12 +13,22 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent, QUndoStack
-from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QMenu,
+    QStackedWidget,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from app.exports import table_csv
 from app.recipe.document import Document
 from app.recipe.reader import RecipeError, read_recipe
 from app.training.fields import fields, with_value
-from app.training.live import Loop
+from app.training.live import Loop, metrics_columns
+from widgets.common.plot_export import ask_save_plot, save_plot, save_table_csv
 from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.training.compare import RunComparison
@@ -69,6 +79,8 @@ class TrainingPanel(QWidget):
                                  self.tr("Every run kept: losses overlaid, and what differed "
                                          "in the recipe that made each"))
         self.views.currentChanged.connect(lambda _i: self._show_runs())
+        self.export_button = self._export_button()
+        self.views.setCornerWidget(self.export_button)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.empty)
         self.pages.addWidget(self.views)
@@ -300,6 +312,38 @@ class TrainingPanel(QWidget):
                     self._edit(text, self.tr("Change learning rate"))
             else:
                 self._edit(text, self.tr("Change learning rate"))
+
+    def _export_button(self) -> QToolButton:
+        button = QToolButton()
+        button.setText(self.tr("Export"))
+        button.setToolTip(self.tr("Save the plots of the page shown as PNG or SVG, or the "
+                                  "loop's numbers as CSV"))
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.addAction(self.tr("Plots as PNG or SVG..."), self.export_plots)
+        menu.addAction(self.tr("Numbers as CSV..."), self.export_metrics)
+        button.setMenu(menu)
+        return button
+
+    def export_plots(self, path: str | None = None) -> str | None:
+        """Save the plots of the page shown (asks where when ``path`` is None)."""
+        graphics = self.views.currentWidget().graphics
+        if path is None:
+            return ask_save_plot(self, graphics, "training")
+        save_plot(graphics, path)
+        return path
+
+    def export_metrics(self, path: str | None = None) -> str | None:
+        """Save the shown loop's numbers as CSV (asks where when ``path`` is None)."""
+        loop = self.loop
+        if loop is None:
+            return None
+        columns = metrics_columns(loop)
+        if path is None:
+            return save_table_csv(self, columns, "training")
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(table_csv(columns))
+        return path
 
     def show_extra(self, name: str) -> None:
         """Plot the loop's scalar ``name`` beside the loss ("" for none)."""
