@@ -293,3 +293,25 @@ def test_a_number_the_loop_binds_is_offered_as_an_extra_curve(qtbot, tab):
     assert any(label.text == "acc" for _, label in panel.plots.legend.items)
     panel.show_extra("")
     assert len(panel.plots.extra_curve.getData()[0] or ()) == 0
+
+
+def test_a_layers_weights_and_gradients_show_as_histograms(qtbot, tab):
+    panel = tab(MLP.format(steps=10**7))
+    panel.views.setCurrentWidget(panel.histogram)
+    histogram = panel.histogram
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.history is not None
+                    and panel.loop.history.weights is not None, timeout=WAIT)
+    assert panel.loop.info.histogram_layer == "model.0"  # the first layer with a weight
+    assert histogram.layer == "model.0"
+    assert len(panel.loop.history.weights) == 2 * 16  # Linear(2, 16): every value
+    histogram.layer_combo.setCurrentIndex(histogram.layer_combo.findText("model.2"))
+    histogram.layer_combo.activated.emit(histogram.layer_combo.currentIndex())
+    qtbot.waitUntil(lambda: panel.loop.info.histogram_layer == "model.2", timeout=WAIT)
+    qtbot.waitUntil(lambda: len(histogram.weights.distribution) >= 2, timeout=WAIT)
+    panel.document.stop()
+    qtbot.waitUntil(lambda: panel.document.kernel_run is None, timeout=WAIT)
+    weights = panel.loop.history.weights  # Linear(16, 1): 16 weights, bounded by init
+    assert len(weights) == 16 and np.abs(weights).max() < 10
+    assert len(panel.loop.history.grads) == 16
+    counts = histogram.weights.hist.getData()[1]
+    assert counts.sum() == 16  # the histogram now counts every sampled value

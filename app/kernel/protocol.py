@@ -85,6 +85,7 @@ class TrainingControl:
     step: bool = False
     lr: float | None = None
     nan_pause: bool | None = None
+    histogram: str | None = None  # the layer (its path) whose values are sampled
 
 
 @dataclass
@@ -156,7 +157,8 @@ class Training:
     (None where there is none, or it was not finite), and for the ``layer_steps``, each
     layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
     waits now (``pause``, ``nan``), or "" when it runs. ``boundary``: a 2-D classifier's
-    predictions over a grid (``app.kernel.training_boundary``), now and then."""
+    predictions over a grid (``app.kernel.training_boundary``), now and then;
+    ``histogram``: a layer's values (``app.kernel.training_histogram``), now and then."""
 
     index: int
     line: int
@@ -167,6 +169,9 @@ class Training:
     layers: dict = field(default_factory=dict)
     paused: str = ""
     boundary: dict | None = None
+    #: Now and then, a sample of one layer's weights and gradients: ``layer`` (its
+    #: path), ``step``, ``weights`` and ``grads`` (at most ``HISTOGRAM_VALUES`` each).
+    histogram: dict | None = None
 
 
 @dataclass

@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from app.kernel.training_boundary import BoundaryProbe
+from app.kernel.training_histogram import HistogramSampler
 from app.kernel.training_live import Controls, LiveFeed
 
 #: Steps kept per statement; past this, every other one is dropped, and so on.
@@ -102,6 +103,8 @@ class TrainingWatch:
         self.series: dict[int, _Series] = {}
         self.live, self.controls = live, controls
         self.boundary = BoundaryProbe() if live is not None else None
+        self.histogram = HistogramSampler() if live is not None else None
+        self._leaves: dict[str, Any] = {}  # the leaf modules the loop ran, by path
         self._pending: dict[int, tuple[Any, float | None]] = {}  # id: (module, std)
         self._paths: dict[int, str] = {}
         self._handles: list[Any] = []
@@ -258,6 +261,7 @@ class TrainingWatch:
             self._sampling = self._sample_next()
             probe = self.boundary
             self._watch_forward(self._sampling or probe is None or probe.wants_batch())
+            self._sample_histogram(series.count - 1)
             return
         index, line = self.statement
         paths = [self._path(module) for module, _ in self._pending.values()]  # once: not
@@ -265,6 +269,7 @@ class TrainingWatch:
         layers = {}
         for path, (module, std) in zip(paths, self._pending.values(), strict=True):
             layers[path] = (std, _grad_norm(module))
+            self._leaves.setdefault(path, module)
         self._pending = {}
         series = self.series.get(index)
         if series is None:
@@ -283,6 +288,14 @@ class TrainingWatch:
         self._sampling = self._sample_next()
         probe = self.boundary
         self._watch_forward(self._sampling or probe is None or probe.wants_batch())
+        self._sample_histogram(series.count - 1)
+
+    def _sample_histogram(self, step: int) -> None:
+        """Now and then, the chosen layer's weights and fresh gradients, for the window."""
+        sampler = self.histogram
+        if sampler is not None and self._leaves and sampler.due():
+            chosen = self.controls.histogram if self.controls is not None else None
+            self.live.histogram = sampler.take(self._leaves, chosen, step)
 
     def _sample_next(self) -> bool:
         """Whether the next step's layers are taken: while that work stays within

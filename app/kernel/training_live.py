@@ -33,6 +33,7 @@ class Controls:
         self.steps_left: int | None = None  # a single step: backward() calls before pausing
         self.lr: float | None = None
         self.nan_pause = True
+        self.histogram: str | None = None  # the layer the window's histograms show
 
     def apply(self, message: Any) -> None:
         """A ``protocol.TrainingControl`` from the window (the reader thread)."""
@@ -45,6 +46,8 @@ class Controls:
                 self.lr = float(message.lr) if message.lr > 0 else None
             if message.nan_pause is not None:
                 self.nan_pause = bool(message.nan_pause)
+            if getattr(message, "histogram", None) is not None:
+                self.histogram = str(message.histogram)
         self._changed.set()
 
     def new_run(self) -> None:
@@ -86,6 +89,7 @@ class LiveFeed:
         self.layer_steps: list[int] = []
         self.layers: dict[str, dict[str, list[float | None]]] = {}
         self.boundary: dict | None = None  # a 2-D classifier's (``training_boundary``)
+        self.histogram: dict | None = None  # a layer's values (``training_histogram``)
 
     def at(self, statement: tuple[int, int]) -> None:
         """The steps that follow are ``statement``'s (the last one's are sent first)."""
@@ -126,6 +130,6 @@ class LiveFeed:
             return
         index, line = self.statement
         self._send(Training(index, line, self.steps, self.loss, self.lr, self.layer_steps,
-                            self.layers, paused, self.boundary))
+                            self.layers, paused, self.boundary, self.histogram))
         self._last = time.monotonic()
         self._clear(self.statement)

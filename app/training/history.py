@@ -98,7 +98,8 @@ class History:
     output_std, grad_norm : Series
         Per layer (``width`` = layers), at the sampled steps.
     weights, grads : ndarray or None
-        The latest sample of the histogram layer's weights and gradients.
+        The latest sample of the histogram layer's weights and gradients, taken at
+        ``sample_step``.
     boundary : ndarray or None
         The latest decision-boundary grid.
     steps_per_second : float
@@ -113,6 +114,7 @@ class History:
         self.grad_norm = Series(max(2, capacity // 32), layers)
         self.weights: np.ndarray | None = None
         self.grads: np.ndarray | None = None
+        self.sample_step = 0  # the step the weights and grads were sampled at
         self.boundary: np.ndarray | None = None
         self.steps_per_second = 0.0
         self.step = 0

@@ -34,6 +34,7 @@ class LoopInfo:
     points: Any = None
     labels: Any = None
     validation: bool = False  # a validation loss curve
+    histogram_layer: str | None = None  # the layer whose values the kernel samples
 
 
 class Loop:
@@ -63,6 +64,12 @@ class Loop:
             self.steps = int(steps[-1])
         if getattr(message, "boundary", None):
             self._add_boundary(message.boundary)
+        sample = getattr(message, "histogram", None)
+        if sample and self.history is not None:
+            self.history.weights = np.asarray(sample["weights"], dtype=np.float64)
+            self.history.grads = np.asarray(sample["grads"], dtype=np.float64)
+            self.history.sample_step = int(sample["step"]) + 1
+            self.info.histogram_layer = sample["layer"]
         if message.layer_steps and self.info.layer_names:
             steps = np.asarray(message.layer_steps, dtype=np.int64) + 1
             for key, series in (("std", self.history.output_std),

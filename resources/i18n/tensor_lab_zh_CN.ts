@@ -770,6 +770,43 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <source>Test edit</source>
         <translation>测试编辑</translation>
     </message>
+    <message>
+        <source>value</source>
+        <extracomment>Percentiles kept per sample; symmetric pairs become bands around the median. Seconds between samples kept for the bands over time.</extracomment>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>The layer whose weights and gradients are sampled and shown</source>
+        <translation>对其权重和梯度进行采样并显示的层</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Left: the latest sample of the layer&apos;s weights and gradients. Right: their spread over time (bands: min–max, 7–93%, 16–84%, 31–69%; line: median)</source>
+        <translation>左：该层权重和梯度的最新采样。右：它们随时间的分布（色带：最小–最大、7–93%、16–84%、31–69%；线：中位数）</translation>
+    </message>
+    <message>
+        <source>Weights (now)</source>
+        <translation>权重（当前）</translation>
+    </message>
+    <message>
+        <source>Weights over time</source>
+        <translation>权重随时间变化</translation>
+    </message>
+    <message>
+        <source>Gradients (now)</source>
+        <translation>梯度（当前）</translation>
+    </message>
+    <message>
+        <source>Gradients over time</source>
+        <translation>梯度随时间变化</translation>
+    </message>
 </context>
 <context>
     <name>AutogradPanel</name>
@@ -4441,6 +4478,14 @@ strides {1}</translation>
     <message>
         <source>The loop shown: loss, learning rate, each layer&apos;s output std and gradient norm</source>
         <translation>当前显示的循环：损失、学习率、每一层输出的标准差和梯度范数</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>One layer&apos;s weights and gradients, now and over time</source>
+        <translation>某一层的权重和梯度，当前的分布以及随时间的变化</translation>
     </message>
     <message>
         <source>Compare runs</source>

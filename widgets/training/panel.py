@@ -33,6 +33,7 @@ from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.training.compare import RunComparison
 from widgets.training.empty_page import EmptyPage
+from widgets.training.histogram import HistogramPlots
 from widgets.training.loop_bar import LoopBar
 from widgets.training.plots import LivePlots
 
@@ -75,10 +76,15 @@ class TrainingPanel(QWidget):
         self.views.setDocumentMode(True)
         self.views.setTabToolTip(self.views.addTab(self.plots, self.tr("Live")), self.tr(
             "The loop shown: loss, learning rate, each layer's output std and gradient norm"))
+        self.histogram = HistogramPlots()
+        self.histogram.layer_changed.connect(lambda path: self._control(histogram=path))
+        self.views.setTabToolTip(self.views.addTab(self.histogram, self.tr("Histogram")),
+                                 self.tr("One layer's weights and gradients, now and over "
+                                         "time"))
         self.views.setTabToolTip(self.views.addTab(self.compare, self.tr("Compare runs")),
                                  self.tr("Every run kept: losses overlaid, and what differed "
                                          "in the recipe that made each"))
-        self.views.currentChanged.connect(lambda _i: self._show_runs())
+        self.views.currentChanged.connect(self._on_view_page)
         self.export_button = self._export_button()
         self.views.setCornerWidget(self.export_button)
         self.pages = QStackedWidget()
@@ -178,6 +184,12 @@ class TrainingPanel(QWidget):
             return loops[self.shown_index]
         return self.document.training.current
 
+    def _on_view_page(self, _index: int) -> None:
+        """Another page shows: drawn at once, from what the loop holds now."""
+        self._show_runs()
+        self._drawn = -1
+        self._on_frame()
+
     def _on_view_delete_run(self, loop: Loop) -> None:
         self.document.training.forget(loop)
         self._on_model_training()
@@ -203,6 +215,7 @@ class TrainingPanel(QWidget):
         if loop is not self._loop or layers != self._layers:
             self._loop, self._layers, self._drawn = loop, layers, -1
             self.plots.set_run(loop.info if loop is not None else None)
+            self.histogram.set_run(loop.info if loop is not None else None)
             self._extras_of = None
         if loop is not None and loop.finished and self._extras_of is not loop:
             self._extras_of, self._extras = loop, loop_scalars(self.document.run, loop)
@@ -232,6 +245,12 @@ class TrainingPanel(QWidget):
         if version == self._drawn or loop is None or loop.history is None:
             return
         self._drawn = version
+        if loop.info.histogram_layer:
+            self.histogram.show_layer(loop.info.histogram_layer)
+        self.histogram.collect(loop.history)  # its bands grow while another page shows
+        if self.views.currentWidget() is self.histogram:
+            self.histogram.refresh(loop.history, force=loop.finished)
+            return
         self.plots.refresh(loop.history, force=loop.finished)
         if loop.finished and self._fitted is not loop:
             self._fitted = loop
