@@ -80,14 +80,10 @@ class Series:
         self._steps, self._values, self._n = steps, values, n
         self.stride *= 2
 
-    def truncate(self, step: int) -> None:
-        """Forget the points after ``step`` (a checkpoint was loaded)."""
-        self._n = int(np.searchsorted(self._steps[: self._n], step, side="right"))
-        self._seen = self._n * self.stride
 
 
 class History:
-    """Everything a ``TrainingRun`` has reported so far.
+    """Everything a training loop has reported so far (``app.training.live.Loop``).
 
     Attributes
     ----------
@@ -102,8 +98,6 @@ class History:
         ``sample_step``.
     boundary : ndarray or None
         The latest decision-boundary grid.
-    steps_per_second : float
-        Over the latest chunk.
     """
 
     def __init__(self, layers: int, capacity: int = HISTORY_POINTS):
@@ -116,10 +110,4 @@ class History:
         self.grads: np.ndarray | None = None
         self.sample_step = 0  # the step the weights and grads were sampled at
         self.boundary: np.ndarray | None = None
-        self.steps_per_second = 0.0
         self.step = 0
-
-    def truncate(self, step: int) -> None:
-        for series in (self.loss, self.lr, self.val_loss, self.output_std, self.grad_norm):
-            series.truncate(step)
-        self.step = step
