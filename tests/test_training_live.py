@@ -98,12 +98,15 @@ def test_pause_step_and_go_on_act_at_the_next_backward(watcher, tmp_path):
 
 
 def test_stop_ends_a_paused_loop_and_its_time_limit_waits(watcher, tmp_path):
+    limit = 4.0  # room for the recipe's imports and its first steps on a busy machine
+    started = time.monotonic()
     run_id = watcher.session.run(LOOP.format(steps=10**7), str(tmp_path / "r.py"),
-                                 timeout=1.5)
+                                 timeout=limit)
     _next_batch(watcher, run_id, lambda b: bool(b.steps))
     watcher.session.control(pause=True)
     _next_batch(watcher, run_id, lambda b: b.paused == "pause")
-    time.sleep(2.5)  # paused past the run's time limit: the limit counts running time only
+    # paused past the run's time limit: the limit counts running time only
+    time.sleep(max(0.0, started + limit + 1.0 - time.monotonic()))
     watcher.poll()
     assert not [e for e in watcher.events if getattr(e, "run_id", None) == run_id
                 and type(e).__name__ == "Ended"]
