@@ -146,7 +146,8 @@ class LivePlots(QWidget):
             curve.setData([], [])
         self.show_extra(None)
         self.boundary_image.clear()
-        self._legend_validation(info is None or getattr(info, "validation", True))
+        self._legend_entry(self.val_curve, _tr("validation") if info is None
+                           or getattr(info, "validation", True) else None)
         self._has_boundary = info is not None and info.extent is not None
         self._show_points(info)
         self._seen.clear()
@@ -169,13 +170,9 @@ class LivePlots(QWidget):
                    ) -> None:
         """Plot ``values`` (a scalar the loop binds, such as ``val_loss``) beside the loss,
         named ``name`` in the legend; None takes it away."""
-        if any(sample.item is self.extra_curve for sample, _label in self.legend.items):
-            self.legend.removeItem(self.extra_curve)
         self.extra_curve.setData(np.asarray(steps, dtype=np.float64),
                                  np.asarray(values, dtype=np.float64), connect="finite")
-        if name is not None:
-            self.legend.addItem(self.extra_curve, name)
-        self._show_legend()
+        self._legend_entry(self.extra_curve, name)
 
     def clear(self) -> None:
         self.set_run(None)
@@ -200,7 +197,8 @@ class LivePlots(QWidget):
                 self.smooth_curve.setData(steps, smooth(loss, window))
             elif len(self.smooth_curve.xData if self.smooth_curve.xData is not None else ()):
                 self.smooth_curve.setData([], [])
-            self._legend_smoothing(self.smoothing > 1)
+            self._legend_entry(self.smooth_curve,
+                               _tr("train, smoothed") if self.smoothing > 1 else None)
         now = time.monotonic()
         if force or now >= self._slow_due:
             self._slow_due = now + SLOW_INTERVAL
@@ -238,21 +236,14 @@ class LivePlots(QWidget):
             heights = np.where(np.isfinite(logs), logs - base, 0.0)
             self.std_bars.setOpts(x=np.arange(1, len(logs) + 1), y0=base, height=heights)
 
-    def _legend_validation(self, on: bool) -> None:
-        """A loop with no validation loss has no "validation" in the legend."""
-        listed = any(sample.item is self.val_curve for sample, _label in self.legend.items)
-        if on and not listed:
-            self.legend.addItem(self.val_curve, _tr("validation"))
-        elif listed and not on:
-            self.legend.removeItem(self.val_curve)
-        self._show_legend()
-
-    def _legend_smoothing(self, on: bool) -> None:
-        listed = any(sample.item is self.smooth_curve for sample, _label in self.legend.items)
-        if on and not listed:
-            self.legend.addItem(self.smooth_curve, _tr("train, smoothed"))
-        elif listed and not on:
-            self.legend.removeItem(self.smooth_curve)
+    def _legend_entry(self, curve: pg.PlotDataItem, label: str | None) -> None:
+        """``curve`` in the legend as ``label`` (None: not in it); the legend shows only
+        when it names two curves or more."""
+        listed = [text.text for sample, text in self.legend.items if sample.item is curve]
+        if listed and listed[0] != label:
+            self.legend.removeItem(curve)
+        if label is not None and (not listed or listed[0] != label):
+            self.legend.addItem(curve, label)
         self._show_legend()
 
     def _show_legend(self) -> None:
