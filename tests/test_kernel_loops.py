@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from app.kernel import protocol
+from app.kernel import loops, protocol
 from app.kernel.loops import RECORDER
 from app.kernel.supervisor import Kernel
 
@@ -312,3 +312,55 @@ def test_a_long_loop_without_scalars_reports_a_bounded_sample_of_its_steps(kerne
     assert 50_000 <= len(kept) <= 100_000 and kept[0] == 0
     assert kept == list(range(0, 300_000, kept[1]))[:len(kept)]
     assert loop["scalars"]["k"] == kept  # the counter's value at each step kept
+
+
+def test_a_long_tensor_loop_keeps_an_even_sample_of_its_scalars(kernel, tmp_path):
+    """Past 10^5 iterations, off the fast path (a 0-d tensor, taken after every iteration):
+    every other iteration's scalars are kept, as the fast path keeps them."""
+    source = '''\
+import torch
+one = torch.tensor(1.0)
+for step in range(150_000):
+    loss = one * (step % 7)
+    half = step // 2
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[2].loop
+    assert code == 0 and loop["iterations"] == 150_000
+    kept = list(range(0, 150_000, 2))
+    assert loop["scalar_steps"] == kept
+    assert loop["scalars"]["loss"] == [float(s % 7) for s in kept]
+    assert loop["scalars"]["half"] == [s // 2 for s in kept]
+    assert loop["samples"]["149999"]["loss"]["values"] == 149_999 % 7
+
+
+def test_a_tensor_changed_in_place_is_taken_at_every_iteration(kernel, tmp_path):
+    """``total += 1`` on a 0-d tensor changes the same object: held for later, its
+    earlier values would read as its last. Seen from the start (the first loop), or once
+    it shows among iterations held together (the second, from step 1500), every later
+    iteration is taken as it ends, and none is told wrong."""
+    source = '''\
+import torch
+total = torch.zeros(())
+for step in range(3000):
+    loss = torch.ones(()) * step
+    total += 1
+late = torch.zeros(())
+for step in range(3000):
+    if step < 1500:
+        late = torch.ones(()) * step
+    else:
+        late += 2
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    first, second = steps[2].loop, steps[4].loop
+    assert code == 0 and first["iterations"] == second["iterations"] == 3000
+    assert first["scalars"]["total"] == [float(s + 1) for s in range(3000)]
+    assert first["scalars"]["loss"] == [float(s) for s in range(3000)]
+    late = second["scalars"]["late"]
+    told = {s: v for s, v in enumerate(late) if v != "nan"}  # NaN travels as "nan"
+    right = {s: float(s) if s < 1500 else 1499.0 + 2 * (s - 1499) for s in range(3000)}
+    assert all(v == right[s] for s, v in told.items())
+    unknown = sorted(set(range(3000)) - set(told))  # the held iterations it showed among
+    assert unknown and unknown == list(range(unknown[0], unknown[-1] + 1))
+    assert 1499 <= unknown[0] and unknown[-1] < 1500 + loops.TENSOR_CHUNK  # then each one

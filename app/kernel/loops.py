@@ -27,6 +27,14 @@ after iteration 0 and then every ``CHUNK`` iterations, to turn the values into f
 (``struct``, in one call) and summaries. While a name holds something other than a plain
 scalar (a tensor: it may be big, or change in place), the recorder is called after every
 iteration instead. So it never holds more than ``CHUNK`` iterations' values.
+
+One exception: a training loop binds its loss, a 0-d tensor, and a call after every
+iteration costs a fast loop a few percent. Past its first ``TENSOR_CHUNK_AFTER``, while
+every name holds a plain scalar or a 0-d tensor on the CPU, and no tensor was seen in two
+iterations running (it would be one changed in place, ``total += x``: held, its earlier
+values would be lost), the recorder is called every ``TENSOR_CHUNK_S`` of the loop's time
+instead (at most ``TENSOR_CHUNK`` iterations). What it holds meanwhile is at most what
+the CPU made in that time.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import ast
 import copy
 import math
 import struct
+import time
 from array import array
 from functools import lru_cache, partial
 from itertools import chain, islice, repeat
@@ -56,6 +65,13 @@ SCALAR_LIMIT = 100_000
 MAX_NAMES = 50
 #: Iterations whose values the fast path holds before it makes them columns.
 CHUNK = 1024
+#: Off the fast path, the loop's time between two calls when only 0-d CPU tensors are
+#: held (seconds)...
+TENSOR_CHUNK_S = 0.01
+#: ...and the most iterations held then...
+TENSOR_CHUNK = 256
+#: ...once this many iterations were taken one at a time (a tensor changed in place shows).
+TENSOR_CHUNK_AFTER = 10
 _PLAIN = (int, float, bool)
 
 
@@ -248,12 +264,44 @@ def _summary(value: Any) -> dict:
         return {"type": kind.__name__, "value": value}
     if kind is float:
         return {"type": "float", "value": value if math.isfinite(value) else repr(value)}
+    if kind is _tensor_type and not value.shape:  # a 0-d tensor: a loop's loss, say
+        return _scalar_tensor(value)
     from app.kernel.summary import summarize
 
     try:
         return summarize(value)
     except Exception as e:  # noqa: BLE001 - an odd value must not break the loop
         return {"type": type(value).__name__, "repr": f"<summary failed: {type(e).__name__}>"}
+
+
+def _scalar_tensor(value: Any) -> dict:
+    """``summarize(value)`` of a 0-d tensor, from the summary of the first one of its kind
+    (dtype, device, grad and grad_fn): what changes is its value."""
+    fn = value.grad_fn
+    key = (value.dtype, value.device, value.requires_grad, type(fn))
+    template = _SCALAR_TENSORS.get(key)
+    if template is None:
+        from app.kernel.summary import summarize
+
+        template = _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items()
+                                           if k != "values"}
+    number = value.item()
+    if type(number) not in _PLAIN:  # complex
+        from app.kernel.summary import summarize
+
+        return summarize(value)
+    out = dict(template)
+    out["values"] = number if type(number) is not float or math.isfinite(number) \
+        else plain_float(number)
+    return out
+
+
+_SCALAR_TENSORS: dict[tuple, dict] = {}
+
+
+def plain_float(value: float) -> str:
+    """A non-finite float as summaries have it ("nan", "inf", "-inf")."""
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
 @lru_cache(maxsize=8)
@@ -298,6 +346,10 @@ class LoopRecorder:
         self.fast = True  # every name held a plain scalar so far
         self.started = False
         self.exhausted = False
+        #: Off the fast path: iterations between two calls, and when the last one ran.
+        self.chunk = 1
+        self.drained_at = 0.0
+        self.aliased = False  # a tensor was seen in two iterations running
         self.tick = chain.from_iterable(iter(self._ticks, None)).__next__  # while: None
 
     def bind(self) -> None:
@@ -339,12 +391,33 @@ class LoopRecorder:
         if not self.started:
             self.started = True
             return 1
-        self.drain()
+        before = self.count
+        if self.fast or self.count == 0 or len(self.rows) != self.width:
+            self.drain()
+        else:
+            self._drain_one()
+        if not self.fast:
+            self.chunk = self._next_chunk(self.count - before)
         if self.counter_range is not None and self.count:  # between two iterations: did
             now = self.namespace.get(self.counter, MISSING)  # the body (an exec) rebind it?
             if type(now) is not int or now != self.counter_range[self.count - 1]:
                 self.counter_range = self.counter = None  # then it is not told
-        return CHUNK if self.fast else 1
+        return CHUNK if self.fast else self.chunk
+
+    def _next_chunk(self, done: int) -> int:
+        """Off the fast path, after ``done`` iterations were drained: how many to hold
+        before the next call (1 but while only 0-d CPU tensors and plain scalars are held;
+        see the module's doc)."""
+        now = time.perf_counter()
+        took, self.drained_at = now - self.drained_at, now
+        if self.aliased or self.count < TENSOR_CHUNK_AFTER or not done:
+            return 1
+        for value in self.last or ():
+            if type(value) in _PLAIN or value is MISSING:
+                continue
+            if type(value) is not _tensor_type or value.shape or value.device.type != "cpu":
+                return 1
+        return max(1, min(TENSOR_CHUNK, int(TENSOR_CHUNK_S * done / took) if took > 0 else 1))
 
     def unbound(self) -> None:
         """The inserted code met an unbound name: take this iteration from the namespace."""
@@ -373,6 +446,8 @@ class LoopRecorder:
         if not n:
             return
         self.count = start + n
+        if not self.fast and n > 1 and not self.aliased:
+            self._unalias(rows, width)
         self.last = tuple(rows[-width:])
         if start == 0:
             self._start(tuple(rows[:width]))
@@ -385,6 +460,45 @@ class LoopRecorder:
             self._sample(self.due, tuple(rows[r:r + width]))
         rows.clear()
 
+    def _unalias(self, rows: list, width: int) -> None:
+        """Held iterations where a name kept the same object (``total += x`` on a tensor):
+        it may have changed in place since, so its value in all but the last of them is
+        unknown (NaN, left out of the samples); from now on, one iteration at a time."""
+        same = [i for i in range(len(rows) - width) if rows[i] is rows[i + width]
+                and type(rows[i]) not in _PLAIN and rows[i] is not MISSING]
+        if same:
+            self.aliased = True
+            for i in same:
+                rows[i] = MISSING
+
+    def _drain_one(self) -> None:
+        """``drain`` off the fast path, where the recorder is called after every
+        iteration: the one iteration taken, with less work (this runs at every step of a
+        training loop that binds its loss)."""
+        rows = self.rows
+        n = self.count
+        self.count = n + 1
+        prev, self.last = self.last, tuple(rows)
+        last = self.last
+        rows.clear()
+        if prev is not None and not self.aliased:
+            self.aliased = any(a is b and type(a) not in _PLAIN and a is not MISSING
+                               for a, b in zip(prev, last, strict=True))
+        if self.columns and n % self.stride == 0:
+            if self.interleaved is not None and self.stride == 1 \
+                    and len(self.columns) == self.width:
+                self.interleaved.extend(map(_as_float, last))
+            else:
+                self._split()
+                for j, column in self.columns.items():
+                    column.append(_as_float(last[j]))
+            if self.count > SCALAR_LIMIT * self.stride:
+                if self.interleaved is not None:
+                    self._split()
+                self._bound()
+        if n == self.due:
+            self._sample(n, last)
+
     def _keep_scalars(self, rows: list, start: int, n: int, width: int) -> None:
         offset = (-start) % self.stride  # the first of these rows that is kept
         if offset >= n:
@@ -392,7 +506,10 @@ class LoopRecorder:
         if self.stride == 1 and len(self.columns) == width:  # all of them: one C call
             if self.interleaved is None:
                 self.interleaved = array("d")
-            self.interleaved.frombytes(self._packed(rows))
+            if self.fast:
+                self.interleaved.frombytes(self._packed(rows))
+            else:  # one iteration at a time: no packing
+                self.interleaved.extend(map(_as_float, rows))
             if len(self.interleaved) > SCALAR_LIMIT * width:
                 self._split()
         else:
@@ -404,7 +521,7 @@ class LoopRecorder:
 
     def _packed(self, values: list) -> bytes:
         """``values`` as float64 bytes (NaN where one is not a number)."""
-        if all(map(_PLAIN.__contains__, map(type, values))):
+        if self.fast and all(map(_PLAIN.__contains__, map(type, values))):
             try:  # C, for plain numbers (a tensor would pack too, through a warning
                 return _doubles(len(values)).pack(*values)  # about its grad: not here)
             except (struct.error, OverflowError):

@@ -73,16 +73,30 @@ def summarize(value: Any) -> dict[str, Any]:
 
 
 def _tensor(t: Any) -> dict[str, Any]:
+    fn, device = t.grad_fn, t.device
     out: dict[str, Any] = {
-        "type": "Tensor", "shape": list(t.shape), "dtype": str(t.dtype),
-        "device": str(t.device), "requires_grad": bool(t.requires_grad),
-        "is_leaf": bool(t.is_leaf), "grad_fn": type(t.grad_fn).__name__ if t.grad_fn else None,
+        "type": "Tensor", "shape": list(t.shape), "dtype": _text(t.dtype),
+        "device": _text(device), "requires_grad": t.requires_grad,
+        "is_leaf": t.is_leaf, "grad_fn": type(fn).__name__ if fn is not None else None,
     }
     if t.numel() <= INLINE_NUMEL and t.layout == loaded_torch().strided:
         from app.json_values import plain
 
-        out["values"] = plain(t.detach().cpu().tolist())
+        out["values"] = plain(t.detach().tolist() if device.type == "cpu"
+                              else t.detach().cpu().tolist())
     return out
+
+
+_TEXTS: dict[Any, str] = {}
+
+
+def _text(value: Any) -> str:
+    """``str(value)`` of a dtype or a device, made once (a loop summarizes its tensors at
+    every one of its first iterations)."""
+    text = _TEXTS.get(value)
+    if text is None:
+        text = _TEXTS[value] = str(value)
+    return text
 
 
 def _module(m: Any) -> dict[str, Any]:

@@ -16,8 +16,11 @@ recipe's code stays as written); forward and optimizer hooks are torch's global 
 
 Live (the window's runs, ``live=``): every step's loss and learning rate go to the window
 in batches (``app.kernel.training_live``), but a layer's std and gradient norm cost a
-reduction per layer, so they are taken only while that work stays under
-``LAYER_BUDGET`` of the loop's time; the window's ``Controls`` are obeyed at each
+reduction per layer, and the forward hook that takes them sends every module call of its
+step down torch's slow path. So they are taken only on some steps, while those steps'
+extra time stays under ``LAYER_BUDGET`` of the loop's: each sampled step is charged the
+whole of its time beyond a plain step's (the running mean of the steps that were not
+sampled), not only the reductions. The window's ``Controls`` are obeyed at each
 ``backward()``, before it runs.
 """
 
@@ -34,9 +37,13 @@ from app.kernel.training_live import Controls, LiveFeed
 #: Steps kept per statement; past this, every other one is dropped, and so on.
 MAX_STEPS = 10_000
 #: Live, the share of a loop's time that taking layers' numbers may cost...
-LAYER_BUDGET = 0.02
+LAYER_BUDGET = 0.005
 #: ...but they are taken at least this often, in seconds of the loop's time.
-SAMPLE_GAP_S = 0.05
+SAMPLE_GAP_S = 0.2
+#: After a sampled step (or a boundary, a histogram) the loop's next steps run slower for
+#: a while (torch's slow path and our reductions leave the caches cold): the steps that
+#: follow, for this long, are charged to the budget too.
+LINGER_S = 0.005
 
 
 class _Series:
@@ -112,9 +119,25 @@ class TrainingWatch:
         self._original: Any = None
         self._failed = False
         self._sampling = True  # this step's layers are taken
-        self._spent = 0.0  # seconds spent taking layers' numbers (live)
-        self._since = self._sampled_at = time.perf_counter()
         self._nan_seen = False
+        #: Live: the next steps may take the lean path (``install``) until ``_due_at``
+        #: (``time.perf_counter``), when something is due: a batch, a sample, a boundary.
+        self._lane = False
+        self._due_at = 0.0
+        self._series: _Series | None = None  # the statement's, while in the lane
+        self._clock(None)
+
+    def _clock(self, now: float | None) -> None:
+        """Start the sampling budget's accounts afresh (a statement starts, or ``now``:
+        its first step)."""
+        self._since = now  # the first step's end
+        self._spent = 0.0  # the sampled steps' time beyond a plain step's
+        self._sampled_at = now or 0.0
+        self._step_end: float | None = now  # when the last step's work was done
+        self._counted = 0  # the steps counted by then
+        self._plain: float | None = None  # a plain step's time, a running mean
+        self._odd = False  # this step waited (paused): not counted at all
+        self._charge = 0  # the next stretches of steps charged to the budget, not plain
 
     def begin(self, index: int, line: int) -> None:
         """Statement ``index`` (first line ``line``) runs next: installed once the recipe
@@ -128,11 +151,14 @@ class TrainingWatch:
                 self._failed = True
                 self.uninstall()
         self.statement = (index, line)
+        self._lane = False
+        self._clock(None)
 
     def end(self) -> None:
         """The statement ended: the window gets its last steps (and the boundary of the
         model as its loop left it)."""
         live, probe = self.live, self.boundary
+        self._lane = False
         if live is None:
             return
         final = probe is not None and probe.model is not None \
@@ -149,11 +175,25 @@ class TrainingWatch:
         self._handles = [register_optimizer_step_pre_hook(self._stepping)]
         self._watch_forward(True)
         self._original = original = torch.Tensor.backward
-        watch = self
+        watch, controls, clock = self, self.controls or Controls(), time.perf_counter
 
         def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
-            loss = watch._guarded(watch._loss, tensor)
-            watch._guarded(watch._before_backward, loss)
+            if watch._lane and clock() < watch._due_at and not controls.paused \
+                    and controls.steps_left is None:
+                # the usual live step, lean (no call of the watch's): its loss is kept
+                try:
+                    loss = tensor.item()
+                except Exception:  # noqa: BLE001 - more than one element: the full path
+                    loss = math.nan
+                if loss - loss == 0:  # not NaN nor inf (the NaN pause is the full path's)
+                    result = original(tensor, *args, **kwargs)
+                    feed, series = watch.live, watch._series
+                    feed.steps.append(series.count)
+                    feed.loss.append(loss)
+                    feed.lr.append(None)
+                    series.count += 1
+                    return result
+            loss = watch._guarded(watch._before_backward, tensor)
             result = original(tensor, *args, **kwargs)
             watch._guarded(watch._backward_done, loss)
             return result
@@ -214,43 +254,42 @@ class TrainingWatch:
             return  # not this step, validation under no_grad, or a container
         if isinstance(output, torch.Tensor) and output.is_floating_point() \
                 and output.numel() > 1:
-            start = time.perf_counter()
             std = _finite(float(output.detach().float().std()))
             self._pending[id(module)] = (module, std)
-            self._spent += time.perf_counter() - start
 
-    def _loss(self, tensor: Any) -> float:
-        try:
-            value = tensor.detach()
-            return value.item() if value.numel() == 1 else float(value.float().mean())
-        except (RuntimeError, TypeError, ValueError):
-            return math.nan
-
-    def _before_backward(self, loss: float) -> None:
-        """Live: the steps before this one are complete (their optimizer stepped): send
-        them when a frame is due, and wait here while the window pauses the loop."""
+    def _before_backward(self, tensor: Any) -> float:
+        """The loss ``tensor`` is about to go backward: its value. Live, the steps before
+        this one are complete (their optimizer stepped): send them when a frame is due,
+        and wait here while the window pauses the loop."""
+        loss = _loss(tensor)
         live, controls = self.live, self.controls
         if live is None or self.statement is None:
-            return
-        live.at(self.statement)
-        nan = not math.isfinite(loss) and not self._nan_seen
+            return loss
+        if live.statement != self.statement:
+            live.at(self.statement)
+        nan = loss - loss != 0 and not self._nan_seen  # NaN or inf
         if controls is not None and nan and controls.nan_pause:
             self._nan_seen = True
             controls.pause()
-        if controls is not None and controls.should_pause():
+        if controls is not None and (controls.paused or controls.steps_left == 0) \
+                and controls.should_pause():  # the lock, only when it may
             live.send("nan" if nan else "pause", always=True)
             controls.wait()
             live.send(always=True)  # running again
+            self._odd = True
         elif live.due():
             if self.boundary is not None and self.boundary.due():
                 live.boundary = self.boundary.take()
+                self._charge = 2  # this step, and the stretch after it
             live.send()
+        return loss
 
     def _backward_done(self, loss: float) -> None:
         if self.statement is None:
             return
         live = self.live
         series = self.series.get(self.statement[0])
+        hooked = self._forward_hook is not None  # this step's forward pass was watched
         if live is not None and not self._sampling and series is not None \
                 and live.statement == self.statement:
             # the usual live step, kept lean: its loss, and whether the next is sampled
@@ -258,14 +297,10 @@ class TrainingWatch:
             live.loss.append(loss if loss - loss == 0 else None)  # None for NaN or inf
             live.lr.append(None)
             series.count += 1
-            self._sampling = self._sample_next()
-            probe = self.boundary
-            self._watch_forward(self._sampling or probe is None or probe.wants_batch())
-            self._sample_histogram(series.count - 1)
+            self._next(hooked, series.count - 1)
             return
         index, line = self.statement
-        paths = [self._path(module) for module, _ in self._pending.values()]  # once: not
-        start = time.perf_counter()  # counted against the budget
+        paths = [self._path(module) for module, _ in self._pending.values()]
         layers = {}
         for path, (module, std) in zip(paths, self._pending.values(), strict=True):
             layers[path] = (std, _grad_norm(module))
@@ -281,29 +316,75 @@ class TrainingWatch:
         self.live.add(self.statement, series.count, _finite(loss),
                       layers if self._sampling else None)
         series.count += 1
-        self._spent += time.perf_counter() - start
-        self._sampled_at = time.perf_counter()
-        # the next step's layers are taken while that work stays within its budget; the
-        # forward hook is there for those steps, and those the boundary needs a batch of
-        self._sampling = self._sample_next()
-        probe = self.boundary
-        self._watch_forward(self._sampling or probe is None or probe.wants_batch())
-        self._sample_histogram(series.count - 1)
+        if self._sampling:
+            self._sampled_at = time.perf_counter()
+        self._next(hooked, series.count - 1)
 
-    def _sample_histogram(self, step: int) -> None:
+    def _next(self, hooked: bool, step: int) -> None:
+        """Live, a step is done: charge its cost, and choose whether the next one's layers
+        are taken (the forward hook is there for those steps, and for those the boundary
+        needs a batch of)."""
+        series = self.series[self.statement[0]]
+        now = self._account(hooked, series.count)
+        self._sampling = self._sample_next(now)
+        probe = self.boundary
+        on = self._sampling or probe is None or probe.wants_batch()
+        if on != (self._forward_hook is not None):
+            self._watch_forward(on)
+        if hooked or self._sample_histogram(step):
+            self._charge = max(self._charge, 1)  # what follows is charged too
+        self._step_end, self._counted = time.perf_counter(), series.count
+        # the steps until something is due take the lean path (``install``)
+        live, sampler = self.live, self.histogram
+        self._lane = not on and not self._failed and live is not None
+        if self._lane:
+            self._series = series
+            self._due_at = min(self._sample_at(), live.next_at,
+                               sampler.next_at if sampler is not None else math.inf,
+                               self._step_end + LINGER_S if self._charge else math.inf)
+
+    def _account(self, hooked: bool, count: int) -> float:
+        """The steps since the last that took this path (``count - _counted`` of them,
+        this one last) took ``now - _step_end``: plain ones update a plain step's running
+        mean; a step whose forward pass was watched, and the stretch of steps after it, are
+        charged their time beyond it."""
+        now = time.perf_counter()
+        last = self._step_end
+        if last is None:  # the statement's first step: the budget's time starts now
+            self._clock(now)
+            return now
+        took, plain, steps = now - last, self._plain, max(1, count - self._counted)
+        if self._odd:
+            self._odd = False
+        elif hooked or self._charge:
+            self._spent += max(0.0, took - steps * plain) if plain is not None else took
+            self._charge = max(0, self._charge - 1)
+        else:
+            took /= steps
+            self._plain = took if plain is None else plain + 0.1 * (took - plain)
+        return now
+
+    def _sample_histogram(self, step: int) -> bool:
         """Now and then, the chosen layer's weights and fresh gradients, for the window."""
         sampler = self.histogram
         if sampler is not None and self._leaves and sampler.due():
             chosen = self.controls.histogram if self.controls is not None else None
             self.live.histogram = sampler.take(self._leaves, chosen, step)
+            return True
+        return False
 
-    def _sample_next(self) -> bool:
-        """Whether the next step's layers are taken: while that work stays within
-        ``LAYER_BUDGET`` of the loop's time, and at least at display rate (a slow loop's
-        curves are smooth, its last steps drawn)."""
-        now = time.perf_counter()
-        return self._spent <= LAYER_BUDGET * (now - self._since) \
-            or now - self._sampled_at >= SAMPLE_GAP_S
+    def _sample_next(self, now: float) -> bool:
+        """Whether the next step's layers are taken: while the sampled steps' extra time
+        stays within ``LAYER_BUDGET`` of the loop's, and at least at display rate (a slow
+        loop's curves are smooth, its last steps drawn)."""
+        return now >= self._sample_at()
+
+    def _sample_at(self) -> float:
+        """When the budget lets the next step be sampled: once the loop's time since its
+        first step has grown to ``_spent / LAYER_BUDGET``, or ``SAMPLE_GAP_S`` after the
+        last sample."""
+        return min((self._since or 0.0) + self._spent / LAYER_BUDGET,
+                   self._sampled_at + SAMPLE_GAP_S)
 
     def _stepping(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
         """An optimizer is about to step: the window's live learning rate goes to its
@@ -316,14 +397,14 @@ class TrainingWatch:
         if live_lr is not None:
             for group in groups:
                 group["lr"] = live_lr
-        if self.statement[0] not in self.series:
-            return
         lr = groups[0].get("lr")
-        if isinstance(lr, int | float) and not isinstance(lr, bool):
-            if self.live is not None:
-                self.live.stepped(float(lr))
-            else:
-                self.series[self.statement[0]].stepped(float(lr))
+        if self.live is not None:
+            if self.live.statement == self.statement:
+                self.live.stepped(lr)  # made a float when it is sent
+            return
+        series = self.series.get(self.statement[0])
+        if series is not None and isinstance(lr, int | float) and not isinstance(lr, bool):
+            series.stepped(float(lr))
 
     # -- names ------------------------------------------------------------------------
     def _is_top(self, module: Any) -> bool:
@@ -365,6 +446,19 @@ def _grad_norm(module: Any) -> float | None:
             total += float(p.grad.detach().float().pow(2).sum())
             seen = True
     return _finite(math.sqrt(total)) if seen else None
+
+
+def _loss(tensor: Any) -> float:
+    """The loss ``backward()`` was called on, as a float (a mean of more than one)."""
+    try:
+        return tensor.item()
+    except RuntimeError:  # more than one element (or none)
+        try:
+            return float(tensor.detach().float().mean())
+        except (RuntimeError, TypeError, ValueError):
+            return math.nan
+    except (TypeError, ValueError):
+        return math.nan
 
 
 def _finite(value: float) -> float | None:

@@ -17,8 +17,11 @@ from typing import Any
 
 #: Points per side of the grid.
 GRID = 48
-#: Seconds between two boundaries sent.
+#: Seconds between two boundaries sent, at least...
 BOUNDARY_GAP_S = 0.3
+#: ...and at least this many times what the last one took (a big model's grid pass costs
+#: it at most a share of 1/BOUNDARY_COST_GAP of its loop's time).
+BOUNDARY_COST_GAP = 400
 #: Most points shown.
 MAX_POINTS = 400
 #: Steps whose forward passes are looked at for a 2-D classifier (none found: no boundary).
@@ -38,7 +41,8 @@ class BoundaryProbe:
         self._points_sent = False
         self._steps = 0
         self._last: Any = None  # the model's latest batch
-        self._when = 0.0
+        self._when = -BOUNDARY_GAP_S
+        self._took = 0.0  # seconds the last boundary took
 
     def saw(self, module: Any, inputs: Any, is_top: Callable[[Any], bool]) -> None:
         """A forward pass of ``module`` (``is_top(module)``: a variable of the recipe
@@ -86,14 +90,21 @@ class BoundaryProbe:
 
     def due(self) -> bool:
         return self.model is not None and self._low is not None \
-            and time.monotonic() - self._when >= BOUNDARY_GAP_S
+            and time.perf_counter() - self._when >= max(BOUNDARY_GAP_S,
+                                                        BOUNDARY_COST_GAP * self._took)
 
     def take(self) -> dict | None:
         """The boundary now: ``extent`` (x0, x1, y0, y1), ``grid`` (rows, cols, outputs
         nested lists), and once, ``points`` and ``labels``; None when the model fails."""
+        self._when = start = time.perf_counter()
+        try:
+            return self._take()
+        finally:
+            self._took = time.perf_counter() - start
+
+    def _take(self) -> dict | None:
         import torch
 
-        self._when = time.monotonic()
         model = self.model
         if self._last is not None and self._last.dim() == 2 and self._last.shape[1] == 2:
             self._widen(self._last)

@@ -16,22 +16,27 @@ from typing import Any
 #: Values of the weights (and as many of the gradients) a sample holds at most.
 HISTOGRAM_VALUES = 4096
 #: Seconds between two samples.
-HISTOGRAM_GAP_S = 0.25
+HISTOGRAM_GAP_S = 0.5
 
 
 class HistogramSampler:
     """Samples one layer's ``weight`` and its gradient, at most every ``HISTOGRAM_GAP_S``."""
 
     def __init__(self) -> None:
-        self._when = 0.0
+        self._when = -HISTOGRAM_GAP_S
 
     def due(self) -> bool:
-        return time.monotonic() - self._when >= HISTOGRAM_GAP_S
+        return time.perf_counter() >= self.next_at
+
+    @property
+    def next_at(self) -> float:
+        """When the next sample is due (``time.perf_counter``)."""
+        return self._when + HISTOGRAM_GAP_S
 
     def take(self, modules: dict[str, Any], chosen: str | None, step: int) -> dict | None:
         """The sample of ``chosen`` (a path in ``modules``, else the first module with a
         weight); None when there is none."""
-        self._when = time.monotonic()
+        self._when = time.perf_counter()
         path = chosen if chosen in modules else next(
             (p for p, m in modules.items() if _weight(m) is not None), None)
         weight = _weight(modules[path]) if path is not None else None

@@ -78,7 +78,7 @@ class LiveFeed:
 
     def __init__(self, send: Callable[[Any], None]) -> None:
         self._send = send
-        self._last = 0.0
+        self._last = -SEND_GAP_S
         self._clear(None)
 
     def _clear(self, statement: tuple[int, int] | None) -> None:
@@ -114,12 +114,18 @@ class LiveFeed:
                 series["std"].append(std)
                 series["grad_norm"].append(norm)
 
-    def stepped(self, lr: float) -> None:
+    def stepped(self, lr: Any) -> None:
+        """The last step's optimizer stepped with ``lr`` (made a float when it is sent)."""
         if self.lr:
             self.lr[-1] = lr
 
     def due(self) -> bool:
-        return bool(self.steps) and time.monotonic() - self._last >= SEND_GAP_S
+        return bool(self.steps) and time.perf_counter() >= self.next_at
+
+    @property
+    def next_at(self) -> float:
+        """When the next batch is due (``time.perf_counter``)."""
+        return self._last + SEND_GAP_S
 
     def send(self, paused: str = "", always: bool = False) -> None:
         """Send what is waiting; ``paused`` says why the loop waits now (``pause``,
@@ -129,7 +135,18 @@ class LiveFeed:
         if self.statement is None or not (self.steps or paused or always):
             return
         index, line = self.statement
-        self._send(Training(index, line, self.steps, self.loss, self.lr, self.layer_steps,
+        lr = [_rate(value) for value in self.lr]
+        self._send(Training(index, line, self.steps, self.loss, lr, self.layer_steps,
                             self.layers, paused, self.boundary, self.histogram))
-        self._last = time.monotonic()
+        self._last = time.perf_counter()
         self._clear(self.statement)
+
+
+def _rate(value: Any) -> float | None:
+    """An optimizer's ``lr`` as the window plots it: a float (a 0-d tensor too), else None."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError, RuntimeError):
+        return None
