@@ -24,7 +24,7 @@ the names read has them read through ``LOAD_GLOBAL``'s cache (at module level it
 nothing else: the namespace is both locals and globals). The loop's iterator (``for``) or
 condition (``while``) goes through ``itertools`` objects that call the recorder, from C,
 after iteration 0 and then every ``CHUNK`` iterations, to turn the values into float64
-(``struct``, in one call) and summaries. While a name holds something other than a plain
+(``array.fromlist``, in one call) and summaries. While a name holds something other than a plain
 scalar (a tensor: it may be big, or change in place), the recorder is called after every
 iteration instead. So it never holds more than ``CHUNK`` iterations' values.
 
@@ -42,10 +42,9 @@ from __future__ import annotations
 import ast
 import copy
 import math
-import struct
 import time
 from array import array
-from functools import lru_cache, partial
+from functools import partial
 from itertools import chain, islice, repeat
 from typing import Any
 
@@ -73,6 +72,7 @@ TENSOR_CHUNK = 256
 #: ...once this many iterations were taken one at a time (a tensor changed in place shows).
 TENSOR_CHUNK_AFTER = 10
 _PLAIN = (int, float, bool)
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 class _Missing:
@@ -304,12 +304,6 @@ def plain_float(value: float) -> str:
     return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
-@lru_cache(maxsize=8)
-def _doubles(count: int) -> struct.Struct:
-    """The packer of ``count`` float64s (a full chunk's is made once, not parsed each time)."""
-    return struct.Struct(f"{count}d")
-
-
 # -- the recorder --------------------------------------------------------------------------
 class LoopRecorder:
     """Sees a loop's names at the end of each iteration; ``report()`` says what it kept.
@@ -454,7 +448,7 @@ class LoopRecorder:
         if self.columns:
             self._keep_scalars(rows, start, n, width)
         if self.fast and any(type(v) not in _PLAIN and v is not MISSING for v in self.last):
-            self.fast = False  # a number-like object, say a 1-element tensor, passes struct
+            self.fast = False  # a number-like object, say a 1-element tensor, converts too
         while start <= self.due < self.count:
             r = (self.due - start) * width
             self._sample(self.due, tuple(rows[r:r + width]))
@@ -506,29 +500,35 @@ class LoopRecorder:
         if self.stride == 1 and len(self.columns) == width:  # all of them: one C call
             if self.interleaved is None:
                 self.interleaved = array("d")
-            if self.fast:
-                self.interleaved.frombytes(self._packed(rows))
-            else:  # one iteration at a time: no packing
-                self.interleaved.extend(map(_as_float, rows))
+            self._extend(self.interleaved, rows)
             if len(self.interleaved) > SCALAR_LIMIT * width:
                 self._split()
         else:
             self._split()
             step = self.stride * width
             for j, column in self.columns.items():
-                column.frombytes(self._packed(rows[offset * width + j::step]))
+                self._extend(column, rows[offset * width + j::step])
         self._bound()
 
-    def _packed(self, values: list) -> bytes:
-        """``values`` as float64 bytes (NaN where one is not a number)."""
-        if self.fast and all(map(_PLAIN.__contains__, map(type, values))):
-            try:  # C, for plain numbers (a tensor would pack too, through a warning
-                return _doubles(len(values)).pack(*values)  # about its grad: not here)
-            except (struct.error, OverflowError):
-                pass
+    def _extend(self, column: array, values: list) -> None:
+        """Append ``values`` to ``column`` as float64 (NaN where one is not a number).
+
+        On the fast path the values are plain numbers, converted in C. Checking every
+        value's type costs as much as the conversion, so only the chunk's first and last
+        iterations are checked (a 0-d tensor there would convert too, through a warning
+        about its grad, and could change in place later: those go one at a time); a
+        value C cannot convert sends the chunk the slow way."""
+        edge = self.width
+        if self.fast and _PLAIN_TYPES.issuperset(map(type, values[:edge])) \
+                and _PLAIN_TYPES.issuperset(map(type, values[-edge:])):
+            try:
+                column.fromlist(values)
+                return
+            except (OverflowError, TypeError, ValueError, RuntimeError):
+                pass  # an int too big for a float, a tensor of several elements...
         if self.fast and any(type(v) not in _PLAIN and v is not MISSING for v in values):
             self.fast = False  # may be big, or change in place: one iteration at a time
-        return _doubles(len(values)).pack(*map(_as_float, values))
+        column.extend(map(_as_float, values))
 
     def _sample(self, n: int, values: tuple) -> None:
         # Plain scalars cannot change: summarized at the report, only if still kept then.
@@ -622,5 +622,5 @@ class LoopRecorder:
         if kind is not None:
             report["scalar_kinds"][name] = kind
             column = report["scalars"][name] = array("d")
-            column.frombytes(self._packed(kept))
+            self._extend(column, kept)
         return items.__getitem__
