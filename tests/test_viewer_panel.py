@@ -223,3 +223,21 @@ def test_the_colour_bar_is_wide_enough_for_large_values(qtbot):
         return [text for _rect, _flags, text in specs[2]] if specs else []
 
     qtbot.waitUntil(lambda: "4e+06" in drawn() and "-4e+06" in drawn())
+
+
+def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot,
+                                                                          run_in_kernel):
+    """The statistics are a question of their own: the plane is painted first, and a
+    plane asked for meanwhile (the user switches to the grid at once) does not lose them."""
+    doc = run_in_kernel(Document(Recipe([
+        Step(None, Call("torch.manual_seed", (Const(0),))),
+        Step("big", Call("torch.randn", _size(1500, 900)))])))
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select_name("big")
+    panel.set_mode("grid")  # before the kernel's first answer
+    doc.settle()
+    torch.manual_seed(0)
+    big = torch.randn(1500, 900)
+    assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(big))
+    np.testing.assert_array_equal(panel.table_model.values, big.numpy())  # every cell

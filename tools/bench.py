@@ -245,9 +245,15 @@ def bench_plot(pairs: int) -> list[Figure]:
 
 # -- tensor viewer ---------------------------------------------------------------------------
 def bench_viewer(pairs: int) -> list[Figure]:
+    """Selecting a step in the tensor viewer, as the window does it: the tensor lives in
+    the kernel, and the viewer asks it for what it shows (a window of cells, a heatmap
+    plane), 4096x4096 against 64x64."""
+    from PySide6.QtWidgets import QApplication
+
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
     from widgets.common.background import wait_for_jobs
+    from widgets.common.kernel_hook import KernelHook
     from widgets.viewer.panel import ViewerPanel
 
     qapp()
@@ -255,30 +261,59 @@ def bench_viewer(pairs: int) -> list[Figure]:
                          "small = torch.rand(64, 64)\nbig = torch.rand(4096, 4096)\n")
     document = Document(recipe)
     panel = ViewerPanel(document)
+    hook = KernelHook(document, panel)
     panel.resize(900, 700)
     panel.show()
+
+    def answered(limit: float = 120.0) -> None:
+        """Until the kernel has run the recipe and answered the views' questions."""
+        deadline = time.monotonic() + limit
+        while document.kernel_run is not None or document.asking \
+                or document.waiting_since is not None:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the kernel did not answer")
+            QApplication.processEvents()
+
+    document.evaluate()
+    answered()
     settle()
     small_index, big_index = document.recipe.index_of("small"), document.recipe.index_of("big")
-    nbytes = document.run.results[big_index].value.nbytes
+    nbytes = 4096 * 4096 * 4  # the big tensor's float32s (in the kernel, not the window)
 
     complete: dict[int, list[float]] = {}
+    planes: list[object] = []
+    show_plane = panel.show_plane
+
+    def shown_plane(values, address) -> None:
+        show_plane(values, address)
+        planes.append(address)
+    panel.show_plane = shown_plane  # the controller shows the kernel's plane through it
 
     def open_step(index: int, mode: str) -> float:
-        # From the selection until the panel has laid out and painted (two rounds of
-        # events: the layout request, then the paint). Whole-tensor work on a big
-        # tensor (statistics, the heatmap's full image) runs in background jobs and
-        # lands after that; the time until it has is kept for the notes.
+        # From the selection until the panel has laid out and painted the plane the
+        # kernel sent (the layout request, the question, its answer, the paint). The
+        # statistics come after, as a second question, and whole-tensor work in the
+        # window (the heatmap's full image) runs in background jobs; the time until all
+        # of it has landed is kept for the notes.
         document.select(None)
         settle()
         wait_for_jobs()
+        answered()
         settle()
         gc.collect()
+        planes.clear()
         start = time.perf_counter()
         document.select(index)
         panel.set_mode(mode)
+        deadline = time.monotonic() + 60
+        while not planes and time.monotonic() < deadline:
+            QApplication.processEvents()
+        if not planes:
+            raise RuntimeError("the viewer showed no plane")
         settle(2)
         shown = time.perf_counter() - start
         wait_for_jobs()
+        answered()
         settle(2)
         complete.setdefault(index, []).append(time.perf_counter() - start)
         return shown
@@ -300,12 +335,13 @@ def bench_viewer(pairs: int) -> list[Figure]:
         figures.append(figure(
             f"tensor viewer, {mode}", f"{ms(statistics.median(small))} at 64x64",
             f"{ms(statistics.median(big))} at 4096x4096", statistics.median(ratios), "",
-            "<= 1.5", f"memory growth {growth / nbytes:.2f}x the tensor's "
-                    f"{nbytes / 2**20:.0f} MiB (target < 2x); selection to first paint; "
-                    f"statistics and full image in the background by "
-                    f"{ms(complete[big_index][0])}"))
+            "<= 1.5", f"the window's memory growth {growth / nbytes:.2f}x the tensor's "
+                      f"{nbytes / 2**20:.0f} MiB (target < 2x; the tensor is the kernel's); "
+                      f"selection to first paint of what the kernel sent; statistics and "
+                      f"full image in the background by {ms(complete[big_index][0])}"))
         if growth >= 2 * nbytes:
             figures[-1].passed = False
+    hook.close()
     panel.close()
     return figures
 

@@ -121,6 +121,8 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"facts": tensor_facts(value), "shape": list(t.shape)}  # its graph too
     if args.get("stats", True):
         out["stats"] = tensor_stats(t)
+    if not args.get("plane", True):  # the statistics alone
+        return out
     fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
     try:
         p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)

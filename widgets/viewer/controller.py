@@ -175,16 +175,30 @@ class ViewerController(FollowsDocument, QObject):
         self._ask_plane(stats=True)
 
     def _ask_plane(self, stats: bool) -> None:
+        """Ask the kernel for the plane on show; with ``stats``, for the statistics too,
+        as a second question: the plane is painted first, and the statistics of a big
+        tensor (tens of milliseconds in the kernel) follow."""
         run_id, statement, name, ndim = self._remote
         rows_dim, cols_dim, fixed = self._view.plane_dims
         self._stats_generation += 1
         self._remote_cells = HEATMAP_CELLS if self._view.mode == "heatmap" else MAX_PLANE_CELLS
         args = {"run": run_id, "statement": statement, "name": name, "rows": rows_dim,
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
-                "stats": stats, "cells": self._remote_cells}
+                "stats": False, "cells": self._remote_cells}
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
         self._document.ask("tensor", args, functools.partial(
             self._on_remote_answer, self._stats_generation, address))
+        if stats:  # (whatever plane is asked for meanwhile: they are the tensor's)
+            self._document.ask("tensor", {**args, "stats": True, "plane": False},
+                               functools.partial(self._on_remote_stats, self._remote))
+
+    def _on_remote_stats(self, remote: tuple, data: dict, error: str) -> None:
+        if remote != self._remote:
+            return  # another tensor is shown by now
+        if error:
+            self._view.show_stats_failed(error)
+        elif "stats" in data:
+            self._view.show_stats([tuple(s) for s in data["stats"]])
 
     def _on_remote_answer(self, generation: int, address: PlaneAddress, data: dict,
                           error: str) -> None:
