@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.palette import Palette
 from app.training.history import History
+from app.training.peaks import peaks
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
 from widgets.training.layer_lines import LayerLines
 from widgets.training.plot_data import boundary_rgba, log10, smooth, upsample
@@ -191,7 +192,7 @@ class LivePlots(QWidget):
         if force or seen.get("loss") != (len(history.loss), history.loss.stride, history.step):
             seen["loss"] = (len(history.loss), history.loss.stride, history.step)
             steps, loss = history.loss.steps, history.loss.values
-            self.loss_curve.setData(steps, loss)
+            self.loss_curve.setData(*peaks(history.loss))
             if self.smoothing > 1:
                 window = max(1, self.smoothing // history.loss.stride)
                 self.smooth_curve.setData(steps, smooth(loss, window))
@@ -211,7 +212,7 @@ class LivePlots(QWidget):
                                     ("lr", self.lr_curve, history.lr)):
             if force or seen.get(name) != (len(series), series.stride):
                 seen[name] = (len(series), series.stride)
-                curve.setData(series.steps, series.values)
+                curve.setData(*peaks(series))
         key = (len(history.output_std), history.output_std.stride)
         if (force or seen.get("layers") != key) and self._info is not None:
             seen["layers"] = key
