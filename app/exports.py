@@ -24,9 +24,12 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 #: Above this many elements a literal is refused: the recipe reader takes at most 500,000.
 LITERAL_LIMIT = 100_000
@@ -44,7 +47,7 @@ def tensor_literal(t: torch.Tensor) -> str:
         raise ValueError(f"{t.numel():,} elements are too many for a literal "
                          f"(at most {LITERAL_LIMIT:,})")
     dtype = str(t.dtype)
-    if t.dtype.is_complex is False and t.dtype not in _ELEMENT_FORMATS:
+    if t.dtype.is_complex is False and dtype not in _ELEMENT_FORMATS:
         raise ValueError(f"a recipe cannot write tensors of {dtype}")
     if t.numel() == 0:
         sizes = ", ".join(str(s) for s in t.shape)
@@ -77,6 +80,8 @@ def tensor_csv(t: torch.Tensor) -> str:
 
 def plane_csv(values: np.ndarray) -> str:
     """CSV of a 2-D numpy array (the plane a viewer shows)."""
+    import torch
+
     return tensor_csv(torch.from_numpy(np.ascontiguousarray(values)))
 
 
@@ -104,14 +109,15 @@ def _table_cell(value: object) -> str:
 
 
 def _as_numpy(t: torch.Tensor) -> np.ndarray:
-    if t.dtype == torch.bfloat16:
-        return t.to(torch.float32).numpy()  # exact: every bfloat16 is a float32
+    if str(t.dtype) == "torch.bfloat16":
+        return t.float().numpy()  # exact: every bfloat16 is a float32
     return t.numpy()
 
 
 def _element_format(dtype: torch.dtype):
     if dtype.is_complex:
-        part = _ELEMENT_FORMATS[torch.float32 if dtype == torch.complex64 else torch.float64]
+        part = _ELEMENT_FORMATS["torch.float32" if str(dtype) == "torch.complex64"
+                                else "torch.float64"]
 
         def complex_text(v: complex) -> str:
             re_, im = part(v.real), part(v.imag)
@@ -120,7 +126,7 @@ def _element_format(dtype: torch.dtype):
             sign = "-" if im.startswith("-") else "+"
             return f"({re_} {sign} {im.lstrip('-')}j)"
         return complex_text
-    return _ELEMENT_FORMATS[dtype]
+    return _ELEMENT_FORMATS[str(dtype)]
 
 
 def _float_text(kind):
@@ -135,14 +141,15 @@ def _float_text(kind):
     return text
 
 
+#: How each dtype a literal can hold writes an element, by the dtype's name.
 _ELEMENT_FORMATS = {
-    torch.float16: _float_text(np.float16),
-    torch.bfloat16: _float_text(np.float32),
-    torch.float32: _float_text(np.float32),
-    torch.float64: _float_text(np.float64),
-    torch.bool: lambda v: "True" if v else "False",
-    **{d: (lambda v: str(int(v))) for d in (torch.uint8, torch.int8, torch.int16, torch.int32,
-                                           torch.int64)},
+    "torch.float16": _float_text(np.float16),
+    "torch.bfloat16": _float_text(np.float32),
+    "torch.float32": _float_text(np.float32),
+    "torch.float64": _float_text(np.float64),
+    "torch.bool": lambda v: "True" if v else "False",
+    **{f"torch.{d}": (lambda v: str(int(v))) for d in ("uint8", "int8", "int16", "int32",
+                                                      "int64")},
 }
 
 

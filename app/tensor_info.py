@@ -7,9 +7,12 @@ Qt-free and vectorised: every function here is a handful of torch calls, so a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 #: Shown where a statistic does not exist (an empty tensor, no finite values).
 MISSING = "—"
@@ -30,6 +33,8 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
         storage offset, is_contiguous, requires_grad, is_leaf and grad_fn (the
         node's class name, or ``None``).
     """
+    import torch
+
     strided = t.layout == torch.strided
     grad_fn = t.grad_fn
     return [
@@ -69,6 +74,8 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     list of (str, str)
         ``min``, ``max``, ``mean``, ``std``, ``NaN``, ``inf`` in that order.
     """
+    import torch
+
     t = t.detach()
     labels = ["min", "max", "mean", "std"]
     if t.is_complex():
@@ -98,6 +105,8 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
 
 def _extremes(t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
     """``(min, max)`` of ``t``, or None when it is empty."""
+    import torch
+
     if t.numel() == 0:
         return None
     lo, hi = torch.aminmax(t)
@@ -106,6 +115,8 @@ def _extremes(t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
 
 def _finite_values(t: torch.Tensor) -> tuple[torch.Tensor, int]:
     """The finite elements of the 1-D float tensor ``t``, and how many of the rest are NaN."""
+    import torch
+
     if t.device.type == "cpu":
         # numpy's isfinite and boolean indexing are several times faster than torch's on CPU.
         a = t.numpy()
@@ -175,6 +186,8 @@ def plane_array(p: torch.Tensor) -> np.ndarray:
     dtypes numpy lacks (bfloat16, float8, complex32...) are widened to float32
     or complex64.
     """
+    import torch
+
     p = p.detach().cpu().resolve_conj().resolve_neg()
     try:
         return p.numpy()

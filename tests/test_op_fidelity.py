@@ -40,7 +40,7 @@ from app.json_values import plain, tensor_report
 from app.kernel.report import run_with_report
 from app.kernel.runner import Runner
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import DTYPES
+from app.recipe.reader import DTYPE_NAMES
 from app.recipe.writer import write_recipe
 from tests.python_run import as_a_kernel
 
@@ -207,7 +207,7 @@ class Plan:
             self.steps.append(Step(name, literal(value)))
             return Ref(name)
         if isinstance(value, torch.dtype):
-            if value not in DTYPES.values():
+            if value not in {getattr(torch, name) for name in DTYPE_NAMES}:
                 raise Unexpressible(f"dtype {value}")
             return Const(value)
         if isinstance(value, torch.device):

@@ -11,14 +11,15 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.explain.autograd_nodes import shape_text
 from app.expr import Attr, Call, Ref, references, walk
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.results import RecipeRun, StepResult
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,8 @@ def grad_facts(t: torch.Tensor, name: str, run: RecipeRun | None = None) -> Grad
 
 def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
                  cut: tuple[str, list[str]] | None) -> str:
+    import torch
+
     if not t.requires_grad:
         if cut is not None:
             how, sources = cut
@@ -214,5 +217,7 @@ def _reads(result: StepResult) -> list[str]:
 
 def _graded(names: list[str], run: RecipeRun) -> list[str]:
     """Those of ``names`` that are tensors requiring grad."""
+    import torch
+
     return [n for n in names
             if isinstance(run.namespace.get(n), torch.Tensor) and run.namespace[n].requires_grad]

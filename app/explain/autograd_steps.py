@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.explain.autograd_facts import read_grad
 from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.model import Recipe, Step
 from app.recipe.results import RecipeRun
+
+if TYPE_CHECKING:
+    import torch
 
 
 # -- backward ---------------------------------------------------------------------------------
@@ -65,6 +66,8 @@ def zero_grad_step(name: str) -> Step:
 def gradient_candidates(namespace: dict[str, Any], name: str, t: torch.Tensor) -> list[str]:
     """Other tensors of ``namespace`` that could be ``name.backward``'s ``gradient``:
     floating point, of ``t``'s shape."""
+    import torch
+
     return [other for other, v in namespace.items() if other != name
             and isinstance(v, torch.Tensor) and v.shape == t.shape and v.is_floating_point()]
 
@@ -74,6 +77,8 @@ def leaves_with_grad(run: RecipeRun, *, nonzero: bool = False) -> list[str]:
 
     With ``nonzero``, only those whose ``.grad`` holds something other than zeros.
     """
+    import torch
+
     out: list[str] = []
     seen: set[int] = set()
     for name, value in run.namespace.items():

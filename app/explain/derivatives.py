@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.model import Recipe, Step
 from app.recipe.writer import write_step
+
+if TYPE_CHECKING:
+    import torch
 
 #: Largest Jacobian (output elements times input elements) worked out on request.
 MAX_JACOBIAN_CELLS = 10_000
@@ -96,6 +97,8 @@ def function_of_texts(namespace: dict[str, Any], input_name: str, output_name: s
 def _function(chain: list, base: dict[str, Any], input_name: str, output_name: str,
               run_step: Callable[[Any, dict[str, Any]], None]
               ) -> Callable[[torch.Tensor], torch.Tensor]:
+    import torch
+
     def f(x: torch.Tensor) -> torch.Tensor:
         ns = dict(base)
         ns[input_name] = x
@@ -119,6 +122,8 @@ def _last_index(steps: tuple[Step, ...], name: str, before: int) -> int | None:
 
 def input_value(value: Any, input_name: str) -> torch.Tensor:
     """A detached copy of the input tensor, or ``FunctionError`` saying why it cannot be one."""
+    import torch
+
     if not isinstance(value, torch.Tensor):
         raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{0}' is not a tensor"),
                                    input_name))
@@ -133,6 +138,8 @@ def derivative(kind: str, f: Callable[[torch.Tensor], torch.Tensor], x: torch.Te
                out: Any, output_name: str) -> torch.Tensor:
     """``jacobian`` or ``hessian`` of ``f`` at ``x`` (``out`` is the output ``f`` made),
     as a matrix over the elements flattened in row-major order."""
+    import torch
+
     n_out = out.numel() if isinstance(out, torch.Tensor) else 1
     if kind == "jacobian":
         if n_out * x.numel() > MAX_JACOBIAN_CELLS:

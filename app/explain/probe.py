@@ -13,11 +13,10 @@ allocates nothing: a part that would make a value of more than ``MAX_CELLS`` ele
 
 from __future__ import annotations
 
+import importlib
 import operator
 from collections.abc import Callable
 from typing import Any
-
-import torch
 
 from app.catalog import CATALOG
 from app.expr import (
@@ -49,7 +48,8 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 _UNARY: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "+": operator.pos,
                                            "~": operator.invert}
-_NAMESPACES = {"torch": torch, "F": torch.nn.functional, "nn": torch.nn}
+#: The module each spelling of a call names: ``F.softmax`` is ``torch.nn.functional``'s.
+_NAMESPACES = {"torch": "torch", "F": "torch.nn.functional", "nn": "torch.nn"}
 
 
 class ProbeError(ValueError):
@@ -59,6 +59,8 @@ class ProbeError(ValueError):
 def value_of(expr: Expr, namespace: dict[str, Any]) -> Any:
     """The value of ``expr``, the names it reads taken from ``namespace`` (the caller's
     copies: an in-place op changes them). torch's errors are raised as torch raises them."""
+    import torch
+
     meta = {name: _on_meta(value) for name, value in namespace.items()}
     try:
         with torch.device("meta"):
@@ -85,6 +87,8 @@ def _plain_arithmetic(op: str, left: Any, right: Any) -> None:
 
 
 def _on_meta(value: Any) -> Any:
+    import torch
+
     if isinstance(value, torch.Tensor):
         return torch.empty_strided(value.shape, value.stride(), dtype=value.dtype,
                                    device="meta").requires_grad_(value.requires_grad)
@@ -130,6 +134,8 @@ class _Probe:
         raise ProbeError(f"{type(e).__name__} is not worked out here")
 
     def call(self, e: Call) -> Any:
+        import torch
+
         spec = CATALOG.get(e.op)
         if spec is None or spec.namespace == "builtins":
             raise ProbeError(f"'{e.op}' is not worked out here")
@@ -144,11 +150,13 @@ class _Probe:
                                 f"{type(receiver).__name__}")
             return self.checked(getattr(receiver, spec.name)(*args, **kwargs))
         # F.softmax and torch.softmax share one spec: call the spelling the step used
-        namespace = _NAMESPACES[e.op.rsplit(".", 1)[0]]
+        namespace = importlib.import_module(_NAMESPACES[e.op.rsplit(".", 1)[0]])
         return self.checked(getattr(namespace, spec.name)(*args, **kwargs))
 
     def checked(self, value: Any) -> Any:
         """``value``, once the dry run found it small enough."""
+        import torch
+
         if self.dry:
             for t in value if isinstance(value, (list, tuple)) else (value,):
                 if isinstance(t, torch.Tensor) and t.numel() > MAX_CELLS:

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.explain.provenance_nodes import OpNode, copy_value, forward, no_elements, tensors_in
 from app.explain.provenance_rules import rule
 from app.expr import Expr, Ref, references
+
+if TYPE_CHECKING:
+    import torch
 
 Index = tuple[int, ...]
 
@@ -84,6 +85,8 @@ def sources(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
 def trace(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
           part: int | None = None) -> Provenance:
     """Like ``sources``, and also the index and mask entries that were used."""
+    import torch
+
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         namespace = {k: copy_value(inputs[k]) for k in references(expr)}
         root = forward(expr, namespace)
@@ -105,7 +108,6 @@ def trace(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
         found = _Found(namespace)
         _backward(root, masks, "sources", found)
         return found.result()
-
 
 
 # -- the backward pass ---------------------------------------------------------------------

@@ -9,12 +9,13 @@ can evaluate it again with operands of its choosing (``local_namespace``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.explain.probe import value_of
 from app.expr import Attr, BinOp, Call, Const, Expr, Ref, Seq, Slice, Subscript, UnaryOp
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass
@@ -82,6 +83,8 @@ def local_namespace(operands: list[OpNode], **replace: Any) -> dict[str, Any]:
 
 
 def copy_value(value: Any) -> Any:
+    import torch
+
     if isinstance(value, torch.Tensor):
         return value.detach().clone()
     if isinstance(value, (list, tuple)):
@@ -91,6 +94,8 @@ def copy_value(value: Any) -> Any:
 
 def tensors_in(value: Any) -> list[torch.Tensor]:
     """The tensors a value holds: itself, or the items of a flat tuple or list."""
+    import torch
+
     if isinstance(value, torch.Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -100,5 +105,7 @@ def tensors_in(value: Any) -> list[torch.Tensor]:
 
 def no_elements(value: Any) -> list[torch.Tensor]:
     """A mask with nothing wanted for each tensor ``value`` holds."""
+    import torch
+
     return [torch.zeros(t.shape, dtype=torch.bool) for t in tensors_in(value)]
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.catalog import CATALOG
 from app.explain.probe import value_of
 from app.explain.provenance_nodes import OpNode, local_namespace, no_elements, tensors_in
 from app.expr import Attr, BinOp, Call, Ref, Seq, Subscript, UnaryOp
+
+if TYPE_CHECKING:
+    import torch
 
 #: Offsets added to the ids in the two tracing runs; far above any real index, so an
 #: index or mask operand replaced by ids always fails, and exact in float64.
@@ -50,7 +51,7 @@ def _kind(node: OpNode) -> str:
     return "none"
 
 
-Edge = tuple[OpNode, list[torch.Tensor], str]  # operand, its wanted elements, role
+Edge = tuple[OpNode, list["torch.Tensor"], str]  # operand, its wanted elements, role
 
 
 def rule(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge]:
@@ -74,6 +75,8 @@ def _ids(value: Any, offset: int, start: int = 0) -> Any:
 
     Ids count up from ``start``, so operands given different starts never share one.
     """
+    import torch
+
 
     def one(t: torch.Tensor) -> torch.Tensor:
         nonlocal start
@@ -128,6 +131,8 @@ def _by_ids(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge
 def _decode(a: list[torch.Tensor], b: list[torch.Tensor], masks: list[torch.Tensor],
             operand: Any) -> list[torch.Tensor] | None:
     """Which operand elements the wanted output elements are, from the two id runs."""
+    import torch
+
     pieces = tensors_in(operand)
     starts = torch.tensor([0] + [p.numel() for p in pieces]).cumsum(0)
     found = [torch.zeros(p.numel(), dtype=torch.bool) for p in pieces]
@@ -153,6 +158,8 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
     Each entry is changed in turn (a mask entry flipped, an index moved by one); the ones
     whose change alters a wanted output element are the ones used.
     """
+    import torch
+
     control = node.operands[i].value
     pieces = tensors_in(control)
     used = [torch.zeros(p.shape, dtype=torch.bool) for p in pieces]
@@ -186,6 +193,8 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
 
 
 def _changes(flat: torch.Tensor, pos: int) -> Iterator[torch.Tensor]:
+    import torch
+
     if flat.dtype == torch.bool:
         changed = flat.clone()
         changed[pos] = ~changed[pos]
@@ -199,6 +208,8 @@ def _changes(flat: torch.Tensor, pos: int) -> Iterator[torch.Tensor]:
 
 def _by_grad(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge]:
     """Autograd at a random point: which operand elements the wanted outputs depend on."""
+    import torch
+
     gen = torch.Generator().manual_seed(0)
     leaves: dict[int, torch.Tensor] = {}
     for i, child in enumerate(node.operands):
@@ -233,6 +244,8 @@ def _by_grad(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edg
 
 def _by_broadcast(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge]:
     """Each output element comes from the element of every operand aligned with it."""
+    import torch
+
     wanted = masks[0] if len(masks) == 1 else None
     for child in node.operands:
         value = child.value
@@ -265,6 +278,8 @@ def _unbroadcast(mask: torch.Tensor, shape: torch.Size) -> torch.Tensor:
 
 def _by_reduction(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge]:
     """Each output element comes from every element along the reduced dims."""
+    import torch
+
     expr = node.template
     spec = CATALOG.get(expr.op) if isinstance(expr, Call) else None
     if spec is None or not isinstance(expr, Call):

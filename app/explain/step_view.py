@@ -5,9 +5,7 @@ before it ran, and its output. Qt-free; used by ``widgets.explain.op_view`` and 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from app.catalog import CATALOG, OpSpec
 from app.explain.probe import value_of
@@ -16,6 +14,9 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.results import StepResult
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass
@@ -48,6 +49,8 @@ class StepView:
 
     def value_of(self, expr: Expr) -> Any:
         """The value of a sub-expression of the step, worked out on copies of the inputs."""
+        import torch
+
         if isinstance(expr, Ref):
             return self.inputs.get(expr.name)
         namespace = {k: v.clone() if isinstance(v, torch.Tensor) else v
@@ -68,6 +71,8 @@ class StepView:
 
     def receiver(self) -> torch.Tensor | None:
         """The tensor the op works on (``x`` in ``x.view(...)`` or ``torch.tril(x)``)."""
+        import torch
+
         if self.spec is None:
             return None
         expr = self.operands().get(self.spec.receiver)
@@ -95,6 +100,8 @@ def make_step_view(doc: Document) -> StepView | None:
 
 def _copy(value: Any) -> Any:
     """A copy of a tensor (``requires_grad`` kept), or of each tensor in a list or tuple."""
+    import torch
+
     if isinstance(value, torch.Tensor):
         return value.detach().clone().requires_grad_(value.requires_grad)
     if isinstance(value, (list, tuple)):
@@ -104,6 +111,8 @@ def _copy(value: Any) -> Any:
 
 def tensor_parts(value: Any) -> list[tuple[int | None, torch.Tensor]]:
     """A tensor as one part (None), a list or tuple of tensors as numbered parts."""
+    import torch
+
     if isinstance(value, torch.Tensor):
         return [(None, value)]
     if isinstance(value, (list, tuple)):

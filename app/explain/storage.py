@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class StorageEntry:
 def storage_map(namespace: dict[str, Any]) -> list[StorageEntry]:
     """One entry per named tensor or NumPy array, in recipe order, each naming its base
     if it is a view."""
+    import torch
+
     spans = [(value.untyped_storage().data_ptr(), value.untyped_storage().nbytes())
              for value in namespace.values() if _strided_cpu(value)]
     first_on: dict[tuple[str, int], str] = {}
@@ -81,6 +84,8 @@ def storage_map(namespace: dict[str, Any]) -> list[StorageEntry]:
 
 
 def _strided_cpu(value: Any) -> bool:
+    import torch
+
     return isinstance(value, torch.Tensor) and value.layout == torch.strided \
         and value.device.type == "cpu" and value.untyped_storage().nbytes() > 0
 
@@ -106,6 +111,8 @@ def _array_memory(array: Any, data: int, spans: list[tuple[int, int]]) -> int:
 
 def as_tensor(value: Any) -> torch.Tensor | None:
     """A tensor, or a NumPy array as a tensor over the same memory; None for others."""
+    import torch
+
     if isinstance(value, torch.Tensor):
         return value
     if _is_array(value):
@@ -118,6 +125,8 @@ def as_tensor(value: Any) -> torch.Tensor | None:
 
 def memory_positions(t: torch.Tensor) -> torch.Tensor:
     """Where each element of ``t`` sits in its storage: offset + sum of index * stride."""
+    import torch
+
     pos = torch.full((), t.storage_offset(), dtype=torch.int64)
     for d, (size, stride) in enumerate(zip(t.shape, t.stride(), strict=True)):
         shape = [1] * t.dim()
@@ -129,6 +138,8 @@ def memory_positions(t: torch.Tensor) -> torch.Tensor:
 def covered(base: torch.Tensor, view: torch.Tensor) -> torch.Tensor:
     """Which elements of ``base`` ``view`` reads (the same memory, whether their storages
     start at the same byte or not): a bool tensor of base's shape."""
+    import torch
+
     return torch.isin(_addresses(base), _addresses(view).reshape(-1))
 
 

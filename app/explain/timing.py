@@ -14,8 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import torch
-
 from app.catalog import CATALOG
 from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp
 
@@ -75,6 +73,8 @@ def _time_on(run_once: Callable[[dict[str, Any]], Any], inputs: dict[str, Any], 
              min_run_time: float, moved: set[str] | None = None) -> Timing:
     """Time ``run_once(namespace)``, its ``inputs`` (those named in ``moved``, when given)
     copied to ``device`` first."""
+    import torch
+
     try:
         namespace = {n: _to(v, device) if moved is None or n in moved else v
                      for n, v in inputs.items()}
@@ -96,6 +96,8 @@ def _time_on(run_once: Callable[[dict[str, Any]], Any], inputs: dict[str, Any], 
 
 def _to(value: Any, device: str) -> Any:
     """A copy of ``value`` on ``device``: tensors, and tensors in lists and tuples."""
+    import torch
+
     if isinstance(value, torch.Tensor):
         return value.detach().to(device, copy=True)
     if isinstance(value, (list, tuple)):
@@ -134,6 +136,8 @@ def on_device(expr: Expr, device: str) -> Expr:
 
 def _clock(device: str) -> Callable[[], float]:
     """A clock that waits for the device's queued work before reading the time."""
+    import torch
+
     if device.startswith("cuda"):
         def cuda_clock() -> float:
             torch.cuda.synchronize(device)

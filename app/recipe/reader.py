@@ -16,8 +16,6 @@ from __future__ import annotations
 import ast
 import warnings
 
-import torch
-
 from app.catalog import CATALOG
 from app.expr import (
     TENSOR_ATTRIBUTES,
@@ -47,10 +45,11 @@ MAX_STRING = 10_000
 
 IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
 
-DTYPES = {name: getattr(torch, name) for name in (
+#: The dtypes a recipe may name (``torch.float64``); the step holds the dtype itself.
+DTYPE_NAMES = frozenset((
     "float16", "bfloat16", "float32", "float64", "half", "float", "double",
     "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64", "short", "int",
-    "long", "bool")}
+    "long", "bool"))
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
@@ -324,10 +323,12 @@ class _Reader:
                              "not allowed")
         if isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.value.id not in self.bound:
-            if node.attr in DTYPES:
+            if node.attr in DTYPE_NAMES:
+                import torch  # here: a recipe without dtypes is read without torch
+
                 self.need("torch", node)
                 self.spans.append(_span(node))
-                return Const(DTYPES[node.attr])
+                return Const(getattr(torch, node.attr))
             raise _code(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
             return Attr(self.expr(node.value, depth), node.attr)

@@ -7,10 +7,9 @@ import json
 import math
 import textwrap
 
-import torch
-
 from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
 from app.recipe.model import Recipe, Step
+from app.torch_loaded import is_dtype
 
 #: Lines longer than this wrap nested list literals one row per line.
 LINE_LENGTH = 100
@@ -176,7 +175,7 @@ class _Writer:
 
 
 def _const(value: object) -> tuple[str, int]:
-    if isinstance(value, torch.dtype):
+    if is_dtype(value):
         return str(value), _PRIMARY
     if value is Ellipsis:
         return "...", _PRIMARY

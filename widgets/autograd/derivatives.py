@@ -8,9 +8,8 @@ and sends them as Python; the matrix comes back.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
 from PySide6.QtCore import QCoreApplication
 
 from app.explain.autograd_data import text_from
@@ -24,6 +23,9 @@ from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from widgets.common.i18n_text import marked_text
+
+if TYPE_CHECKING:
+    import torch
 
 _CAPTIONS = {
     "jacobian": ("J", QT_TRANSLATE_NOOP(

@@ -7,7 +7,8 @@ controller (``widgets.autograd.controller``) decides what that is. Their texts k
 
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,6 +23,9 @@ from PySide6.QtWidgets import (
 
 from widgets.autograd.tables import fit_rows, matrix_of, small_table
 from widgets.common.tensor_table_model import PlaneAddress, TensorTableModel
+
+if TYPE_CHECKING:
+    import torch
 
 FACT_KEYS = ("tensor", "is_leaf", "requires_grad", "grad_fn", "retains_grad", ".grad")
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import torch
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QScrollArea, QTableView, QWidget
 
 from widgets.common.tensor_table_model import TensorTableModel
+
+if TYPE_CHECKING:
+    import torch
 
 
 def matrix_of(t: torch.Tensor) -> np.ndarray:

@@ -10,15 +10,18 @@ columns and every other dimension is stacked down the rows (row ``(i, j)`` of a
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QLabel, QTableView, QVBoxLayout, QWidget
 
 from app.tensor_info import plane_array
 from widgets.common.tensor_table_model import TensorTableModel, format_cell, full_precision
+
+if TYPE_CHECKING:
+    import torch
 
 Index = tuple[int, ...]
 
@@ -80,6 +83,8 @@ def as_table(t: torch.Tensor) -> np.ndarray:
 
 def as_table_mask(mask: torch.Tensor | np.ndarray) -> np.ndarray:
     """A per-element array laid out like the tensor's table."""
+    import torch
+
     a = mask.detach().cpu().numpy() if isinstance(mask, torch.Tensor) else np.asarray(mask)
     return a.reshape(table_shape(a.shape))
 

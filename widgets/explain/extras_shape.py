@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import torch
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
@@ -37,6 +36,8 @@ class StorageOrderExtra(OpExtra):
         return self.tr("Row-major order and memory")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         t, out = sv.receiver(), sv.output
         if t is None:
             self.diagram.set_grids([])
@@ -90,6 +91,8 @@ class ShapeChangeExtra(OpExtra):
         return self.tr("Shape")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         t, out = sv.receiver(), sv.output
         if t is None:
             self.diagram.set_rows([])
@@ -147,6 +150,8 @@ class BroadcastExtra(OpExtra):
         return self.tr("Broadcasting")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         shapes: list[tuple[int, ...]] = []
         labels: list[str] = []
         for pname, expr in sv.operands().items():

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-import torch
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QWidget
@@ -52,6 +51,8 @@ class DiagonalExtra(OpExtra):
         return self.tr("Diagonal")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         self._sv = sv
         assert sv.spec is not None
         t = sv.receiver()
@@ -131,6 +132,8 @@ class ClampHistogramExtra(OpExtra):
         return self.tr("Values before and after")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         t, out = sv.receiver(), sv.output
         operands = sv.operands()
         bounds = {k: safe_value(sv, operands.get(k)) for k in ("min", "max")}
@@ -158,6 +161,8 @@ class ClampHistogramExtra(OpExtra):
 
 
 def _finite(t: Any) -> np.ndarray:
+    import torch
+
     if not isinstance(t, torch.Tensor) or t.is_complex():
         return np.zeros(0)
     a = t.detach().cpu().to(torch.float64).reshape(-1).numpy()
@@ -182,6 +187,8 @@ class SourceColourExtra(OpExtra):
         return self.tr("Where each element came from")
 
     def show_step(self, sv: StepView) -> Decoration:
+        import torch
+
         self.labels = None
         expr = sv.step.expr
         operands = sv.operands()

@@ -12,7 +12,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import torch
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -362,6 +361,8 @@ class OpExplainedController(FollowsDocument, QObject):
         return index_text(name, index)
 
     def _provenance_text(self, found: Provenance) -> str:
+        import torch
+
         assert self.active is not None
         head = self._view.output_element_text(*self.active)
         sources = [self._element_text(n, i) for n, idxs in found.sources.items()

@@ -7,13 +7,16 @@ diagrams themselves only paint. Used by the per-op extras in ``widgets.explain.o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import torch
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.explain.storage import memory_positions
+
+if TYPE_CHECKING:
+    import torch
 
 Shape = tuple[int, ...]
 
@@ -215,6 +218,8 @@ _CELL, _MAX_ROWS, _MAX_COLS = 32, 8, 12
 
 def numbered_grid(title: str, t: torch.Tensor) -> NumberedGrid:
     """Number ``t``'s elements in row-major order (0, 1, 2 ...) beside their memory positions."""
+    import torch
+
     flat_cols = t.shape[-1] if t.dim() >= 1 else 1
     rows = t.numel() // max(flat_cols, 1) if t.numel() else 0
     numbers = torch.arange(t.numel()).reshape(rows, flat_cols)

@@ -10,7 +10,8 @@ the strides they have there.
 
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -31,6 +32,9 @@ from app.recipe.kernel_results import KernelValue
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
 from widgets.explain.explained_grid import TensorCard
+
+if TYPE_CHECKING:
+    import torch
 
 _NAME_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("tensor", "memory", "shape", "strides", "offset", "data_ptr")
@@ -228,6 +232,8 @@ class StorageView(FollowsDocument, QWidget):
                            lambda data, error: self._on_answer(asked, name, data, error))
 
     def _on_answer(self, asked: int, name: str | None, data: dict, error: str) -> None:
+        import torch
+
         if asked != self._asked or self._remote is None:
             return  # a newer question, or no run to ask about, since
         if error:

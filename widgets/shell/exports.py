@@ -10,7 +10,6 @@ import os
 from collections.abc import Callable
 
 import numpy as np
-import torch
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage
 from PySide6.QtWidgets import QFileDialog, QLabel
@@ -20,6 +19,7 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import shown_name, tensor_summary
 from app.recipe.results import StepResult
 from app.recipe.writer import write_recipe, write_step
+from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.viewer.heatmap_view import HeatmapView
 
@@ -55,7 +55,7 @@ def tensor_text(document: Document, result: StepResult, fmt: str,
     """``then(text, error)`` with ``result``'s tensor as Python (``fmt`` ``literal``) or
     CSV (``csv``): written here, or in the kernel that holds it."""
     value = result.value
-    if isinstance(value, torch.Tensor):
+    if is_tensor(value):
         try:
             then(tensor_literal(value) if fmt == "literal" else tensor_csv(value), "")
         except ValueError as e:
