@@ -1,4 +1,8 @@
-"""The devices torch can put tensors on in this process: the CPU, CUDA GPUs, Apple's MPS."""
+"""The devices torch can put tensors on in this process: the CPU, CUDA GPUs, Apple's MPS.
+
+Probing them imports torch, which the window leaves until after its first paint
+(``widgets.common.torch_ready``); ``known_devices`` answers without it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import functools
 import platform
 from dataclasses import dataclass
 
-import torch
+from app.torch_loaded import torch_loaded
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,17 @@ def available_devices(refresh: bool = False) -> list[Device]:
     return list(_probe())
 
 
+def known_devices() -> list[Device]:
+    """``available_devices`` once torch is imported; the CPU alone before, without importing it."""
+    if not torch_loaded():
+        return [Device("cpu", _cpu_name())]
+    return available_devices()
+
+
 @functools.cache
 def _probe() -> tuple[Device, ...]:
+    import torch
+
     found = [Device("cpu", _cpu_name())]
     if torch.cuda.is_available():
         found += [Device(f"cuda:{i}", torch.cuda.get_device_name(i))

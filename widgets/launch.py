@@ -12,6 +12,7 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Callable
 
 from app.identity import APPLICATION, ORGANIZATION
 from widgets.shell.translators import install_translators
@@ -84,9 +85,10 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
         print(f"tensor-lab: {install_hint(missing)}", file=sys.stderr)
         return 1
     prepare_environment()
-    # torch before PySide6: once PySide6 is loaded, its import hook reads the source of
-    # every module imported after it, and torch has hundreds.
-    import torch  # noqa: F401
+    # The window paints first and imports torch after (widgets.common.torch_ready); a
+    # screenshot has no first paint to hurry, and its views show what torch finds.
+    if screenshot:
+        import torch  # noqa: F401 - before PySide6, whose import hook slows later imports
     from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
@@ -116,9 +118,13 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     if screenshot:
         return save_screenshot(window, screenshot, size)
     window.show()
+    from widgets.common.torch_ready import warm_torch
+
+    after_paint = [warm_torch]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
-    if timing:
-        _report_first_paint(app, quit_after=timing == "exit")
+    if timing:  # first: with "exit" the process ends there
+        after_paint.insert(0, _first_paint_report(quit_after=timing == "exit"))
+    after_first_paint(app, *after_paint)
     from widgets.shell.autosave_hook import start_autosave
 
     autosave = start_autosave(window)  # offers to restore a crashed session's work first
@@ -127,23 +133,32 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     return code
 
 
-def _report_first_paint(app, quit_after: bool) -> None:
-    """Print "first paint after X s" once the first widget has painted (``make bench``).
+def _first_paint_report(quit_after: bool) -> Callable[[], None]:
+    """What prints "first paint after X s" (``make bench``).
 
     With ``quit_after`` the process then leaves at once, skipping interpreter teardown.
     """
-    from PySide6.QtCore import QEvent, QObject, QTimer
-
     def report() -> None:
         print(f"first paint after {since_start():.3f} s", flush=True)
         if quit_after:
             os._exit(0)
 
+    return report
+
+
+def after_first_paint(app, *callbacks: Callable[[], None]) -> None:
+    """Call ``callbacks``, in order, once the first widget has painted its first frame."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    def run() -> None:
+        for callback in callbacks:
+            callback()
+
     class FirstPaint(QObject):
         def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
             if event.type() == QEvent.Type.Paint:
                 app.removeEventFilter(self)
-                QTimer.singleShot(0, report)  # after this frame's painting is done
+                QTimer.singleShot(0, run)  # after this frame's painting is done
             return False
 
     hook = FirstPaint(app)  # parented: lives as long as the application

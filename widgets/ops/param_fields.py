@@ -11,18 +11,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import torch
 from PySide6.QtCore import QCoreApplication, QSignalBlocker
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox, QWidget
 
 from app.catalog import Param
-from app.devices import available_devices
+from app.devices import Device, known_devices
 from app.expr import Const, Expr, Ref
 from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
 from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
 from app.recipe.writer import write_expr
+from app.torch_loaded import is_dtype
 from widgets.common.i18n_text import translate_core
 
 #: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
@@ -79,6 +79,9 @@ class Field:
 
     def set_names(self, names: list[str]) -> None:
         """Offer the recipe's tensor ``names`` (only tensor editors care)."""
+
+    def set_devices(self, devices: list[Device]) -> None:
+        """Offer ``devices``, once torch has found them (only device editors care)."""
 
     def default_text(self) -> str:
         return _tr("default: {0}").format(write_expr(Const(self.param.default)))
@@ -212,7 +215,8 @@ class _BoolField(Field):
 class _ChoiceField(Field):
     """A menu of values: dtypes, devices, or the recipe's tensors.
 
-    Each item holds the expression it stands for; None is "leave at default".
+    Each item holds the expression it stands for; None is "leave at default". A dtype's
+    item holds its name, made the dtype when read: the menu is built without torch.
     """
 
     def __init__(self, param: Param, on_change: Callable[[], None]):
@@ -221,26 +225,34 @@ class _ChoiceField(Field):
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(8)
-        self._items: list[Expr | None] = []
+        self._items: list[Expr | str | None] = []
         if not param.required:
             self._add(_tr("default"), None)
         if param.kind == "dtype":
             for name in DTYPE_NAMES:
-                self._add(name, Const(getattr(torch, name)))
+                self._add(name, name)
         elif param.kind == "device":
-            for device in available_devices():
-                self._add(f"{device.id} — {device.name}", Const(device.id))
+            self._add_devices(known_devices())
         self.combo.currentIndexChanged.connect(self._on_change)
 
-    def _add(self, text: str, expr: Expr | None) -> None:
-        self._items.append(expr)
+    def _add(self, text: str, item: Expr | str | None) -> None:
+        self._items.append(item)
         self.combo.addItem(text)
+
+    def _add_devices(self, devices: list[Device]) -> None:
+        for device in devices:
+            self._add(f"{device.id} — {device.name}", Const(device.id))
 
     def read(self) -> Expr | None:
         index = self.combo.currentIndex()
         if index < 0:
             raise InputError(_tr("the recipe has no tensor yet: create one first"))
-        return self._items[index]
+        item = self._items[index]
+        if isinstance(item, str):  # a dtype's name
+            import torch
+
+            return Const(getattr(torch, item))
+        return item
 
     def show(self, expr: Expr | None) -> bool:
         if expr is None and self.param.required:
@@ -248,29 +260,37 @@ class _ChoiceField(Field):
         if isinstance(expr, Const) and same_value(expr.value, self.param.default) \
                 and None in self._items:
             expr = None
-        if expr not in self._items:
+        item: Expr | str | None = expr
+        if isinstance(expr, Const) and is_dtype(expr.value):
+            item = str(expr.value).removeprefix("torch.")
+        if item not in self._items:
             kind = self.param.kind
-            if kind == "dtype" and isinstance(expr, Const) and isinstance(expr.value, torch.dtype):
-                self._add(str(expr.value).removeprefix("torch."), expr)
+            if kind == "dtype" and isinstance(item, str):
+                self._add(item, item)
             elif kind == "device" and isinstance(expr, Const) and isinstance(expr.value, str):
                 self._add(_tr("{0} — not on this machine").format(expr.value), expr)
             elif kind == "tensor" and isinstance(expr, Ref):
                 self._add(expr.name, expr)
             else:
                 return False
-        self.combo.setCurrentIndex(self._items.index(expr))
+        self.combo.setCurrentIndex(self._items.index(item))
         return True
+
+    def set_devices(self, devices: list[Device]) -> None:
+        if self.param.kind != "device":
+            return
+        current = self.read()
+        with QSignalBlocker(self.combo):
+            self._clear_but_default()
+            self._add_devices(devices)
+            self.show(current)
 
     def set_names(self, names: list[str]) -> None:
         if self.param.kind != "tensor":
             return
         current = self._current()
-        keep = [e for e in self._items if e is None]
-        self._items = []
         with QSignalBlocker(self.combo):
-            self.combo.clear()
-            for e in keep:
-                self._add(_tr("default"), e)
+            self._clear_but_default()
             for name in names:
                 self._add(name, Ref(name))
             if current in self._items:
@@ -280,7 +300,14 @@ class _ChoiceField(Field):
         if self._current() != current:
             self._on_change()
 
-    def _current(self) -> Expr | None:
+    def _clear_but_default(self) -> None:
+        keep = [e for e in self._items if e is None]
+        self._items = []
+        self.combo.clear()
+        for e in keep:
+            self._add(_tr("default"), e)
+
+    def _current(self) -> Expr | str | None:
         index = self.combo.currentIndex()
         return self._items[index] if index >= 0 else None
 

@@ -11,11 +11,13 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.catalog import OpSpec, Param
+from app.devices import available_devices
 from app.expr import Const, Expr
 from app.recipe.literals import InputError
 from app.recipe.writer import write_expr
 from widgets.common.i18n_text import translate_core
 from widgets.common.theme import error_style, role_style
+from widgets.common.torch_ready import torch_notifier
 from widgets.ops.param_fields import (
     DTYPE_NAMES,
     INT_HIGH,
@@ -57,6 +59,7 @@ class ParamForm(QWidget):
         self._extra = QLabel()
         self._extra.hide()
         self._layout.addRow(self._extra)
+        torch_notifier().ready.connect(self._on_torch_ready)
 
     @property
     def spec(self) -> OpSpec | None:
@@ -130,6 +133,11 @@ class ParamForm(QWidget):
         for field in self._fields.values():
             field.set_names(self._names)
         self._show_errors()
+
+    def _on_torch_ready(self) -> None:
+        devices = available_devices()  # probed by now: device menus made before get them
+        for field in self._fields.values():
+            field.set_devices(devices)
 
     def values(self) -> dict[str, Expr]:
         """The parameters with a usable, non-default value, as expressions."""

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import available_devices
+from app.devices import Device, available_devices, known_devices
 from app.explain.timing import (
     DEFAULT_MIN_RUN_TIME,
     UNTIMED_OPS,
@@ -32,6 +32,7 @@ from app.recipe.model import Step
 from app.recipe.writer import write_expr, write_step
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, set_style_sheet
+from widgets.common.torch_ready import torch_notifier
 
 HINT_STYLE = "color: palette(placeholder-text);"
 
@@ -98,12 +99,8 @@ class TimingView(FollowsDocument, QWidget):
         self.caption.setWordWrap(True)
         self.caption.setStyleSheet(HINT_STYLE)
         self.caption.setToolTip(self.tr("How to read the table."))
-        gpus = [d for d in available_devices() if d.id != "cpu"]
-        lead = "" if gpus else self.tr("Only the CPU is available on this machine. ")
-        self.caption.setText(lead + self.tr(
-            "A GPU wins on big tensors and heavy ops such as a large matmul; on small tensors "
-            "the CPU usually wins, because starting work on the GPU costs more than the "
-            "arithmetic. Copying the inputs to each device is not timed."))
+        self._show_caption(known_devices())
+        torch_notifier().ready.connect(self._on_torch_ready)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -112,6 +109,17 @@ class TimingView(FollowsDocument, QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.caption)
         self.time_button.clicked.connect(self.start)
+
+    def _show_caption(self, devices: list[Device]) -> None:
+        gpus = [d for d in devices if d.id != "cpu"]
+        lead = "" if gpus else self.tr("Only the CPU is available on this machine. ")
+        self.caption.setText(lead + self.tr(
+            "A GPU wins on big tensors and heavy ops such as a large matmul; on small tensors "
+            "the CPU usually wins, because starting work on the GPU costs more than the "
+            "arithmetic. Copying the inputs to each device is not timed."))
+
+    def _on_torch_ready(self) -> None:
+        self._show_caption(available_devices())
 
     def _model_links(self):
         doc = self._document

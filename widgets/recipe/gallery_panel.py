@@ -32,9 +32,11 @@ from PySide6.QtWidgets import (
 
 from app.recipe.document import Document
 from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, for_display, scan
+from app.torch_loaded import torch_loaded
 from widgets.common.background import Job, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.highlighter import PygmentsHighlighter
+from widgets.common.torch_ready import torch_notifier
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 
@@ -67,7 +69,8 @@ class GalleryPanel(FollowsDocument, QWidget):
     parent : QWidget, optional
 
     The folder is read the first time the panel is shown (or ``ensure_scanned()`` is
-    called), and again on ``refresh()``.
+    called), once torch is imported (a recipe's ``torch.float64`` is read as the dtype;
+    the window imports torch after its first paint), and again on ``refresh()``.
     """
 
     open_requested = Signal(str)
@@ -178,7 +181,9 @@ class GalleryPanel(FollowsDocument, QWidget):
 
     def ensure_scanned(self) -> None:
         """Read the folder unless it was read already (or is being read)."""
-        if self.gallery is None:
+        if self.gallery is None and not torch_loaded():
+            torch_notifier().ready.connect(self.ensure_scanned)
+        elif self.gallery is None:
             self.refresh()
 
     def set_language(self, language: str) -> None:

@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
-import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
+
+from app.devices import available_devices
+from app.torch_loaded import torch_loaded
+from widgets.common.torch_ready import torch_notifier
 
 
 def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view: QWidget,
@@ -73,21 +76,39 @@ def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QD
     return docks
 
 
+class TorchInfo(QLabel):
+    """The torch build in use, the default device and the devices torch can reach.
+
+    Blank until torch is imported, which the window leaves until after its first paint
+    (``widgets.common.torch_ready``).
+    """
+
+    def __init__(self, default_device: str):
+        super().__init__()
+        self._default_device = default_device
+        self.setToolTip(QCoreApplication.translate(
+            "MainWindow", "The default device, the PyTorch build in use and the devices it "
+            "can reach"))
+        torch_notifier().ready.connect(self._on_torch_ready)
+        if torch_loaded():
+            self._on_torch_ready()
+
+    def _on_torch_ready(self) -> None:
+        import torch
+
+        devices = ", ".join(d.id for d in available_devices())
+        cuda = f" · CUDA {torch.version.cuda}" if torch.cuda.is_available() else ""
+        self.setText(QCoreApplication.translate(
+            "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
+            torch.__version__, cuda, self._default_device, devices))
+
+
 def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:
     """Put the torch build and the devices in ``window``'s status bar; the shape label.
 
     The returned label, left of them, is for the selected tensor's shape and dtype.
     """
-    from app.devices import available_devices
-
-    devices = ", ".join(d.id for d in available_devices())
-    cuda = f" · CUDA {torch.version.cuda}" if torch.cuda.is_available() else ""
-    info = QLabel(QCoreApplication.translate(
-        "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
-        torch.__version__, cuda, default_device, devices))
-    info.setToolTip(QCoreApplication.translate(
-        "MainWindow", "The default device, the PyTorch build in use and the devices it can "
-        "reach"))
+    info = TorchInfo(default_device)
     shape_label = QLabel()
     shape_label.setToolTip(QCoreApplication.translate(
         "MainWindow", "Shape and dtype of the selected step's tensor"))

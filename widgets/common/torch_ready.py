@@ -1,0 +1,55 @@
+"""torch in the window's process: left out of the start, imported just after the first paint.
+
+Recipes run in the kernel, which imports its own torch; the window needs torch only for
+the values and forms a user works with, so its first frame does not wait for the import
+(most of a second). ``warm_torch`` imports it on a background thread once the window has
+painted (``widgets.launch``) and probes the devices, so the first edit finds both ready;
+``torch_notifier().ready`` then tells the views that list devices, which show the CPU
+alone until then (``app.devices.known_devices``). Code that needs torch sooner imports it
+where it needs it: that import waits for the warm-up's, it never runs twice.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from app.devices import available_devices
+from widgets.common.background import JobError, start_job
+
+
+class TorchNotifier(QObject):
+    """Tells views that the window's process has imported torch and probed the devices."""
+
+    ready = Signal()
+    """Emitted on the GUI thread when ``warm_torch`` is done: ``available_devices`` answers."""
+
+
+_notifier: TorchNotifier | None = None
+
+
+def torch_notifier() -> TorchNotifier:
+    """The application's one ``TorchNotifier`` (made on first use)."""
+    global _notifier
+    if _notifier is None:
+        _notifier = TorchNotifier(QCoreApplication.instance())
+    return _notifier
+
+
+def warm_torch() -> None:
+    """Import torch and probe the devices off the GUI thread, then emit ``ready``."""
+    start_job(_warm, on_done=_on_warm)
+
+
+def _warm() -> None:
+    import torch  # noqa: F401 - the point: loaded before a view asks for it
+
+    available_devices()
+
+
+def _on_warm(_key: object, result: object) -> None:
+    if isinstance(result, JobError):
+        print(f"tensor-lab: could not import torch: {result.message}", file=sys.stderr)
+        return
+    torch_notifier().ready.emit()
