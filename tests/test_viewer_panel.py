@@ -234,6 +234,10 @@ def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot
         Step("big", Call("torch.randn", _size(1500, 900)))])))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
+    shown = []
+    show_plane = panel.show_plane
+    panel.show_plane = lambda values, address: (shown.append(values.shape),
+                                                show_plane(values, address))
     doc.select_name("big")
     panel.set_mode("grid")  # before the kernel's first answer
     doc.settle()
@@ -241,3 +245,5 @@ def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot
     big = torch.randn(1500, 900)
     assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(big))
     np.testing.assert_array_equal(panel.table_model.values, big.numpy())  # every cell
+    step = sample_steps(1500, 900, HEATMAP_CELLS)  # a big grid: a coarse sample first
+    assert shown == [(-(-1500 // step[0]), -(-900 // step[1])), (1500, 900)]

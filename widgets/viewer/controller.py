@@ -57,6 +57,8 @@ class ViewerController(FollowsDocument, QObject):
         #: The kernel's tensor shown: (run, statement, name, number of dimensions).
         self._remote: tuple[int, int, str, int] | None = None
         self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
+        self._remote_shape: tuple[int, ...] = ()  # the shape of the tensor asked about
+        self._stats_args: dict | None = None  # the statistics' question, not asked yet
         view.mode_changed.connect(self._on_view_mode_changed)
         view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
@@ -172,6 +174,7 @@ class ViewerController(FollowsDocument, QObject):
             self._auto_key = auto_key
             view.show_mode("heatmap" if big else self._preferred_mode)
         self._remote = (value.run_id, value.statement, name, len(shape))
+        self._remote_shape = shape
         self._ask_plane(stats=True)
 
     def _ask_plane(self, stats: bool) -> None:
@@ -186,10 +189,23 @@ class ViewerController(FollowsDocument, QObject):
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
                 "stats": False, "cells": self._remote_cells}
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
-        self._document.ask("tensor", args, functools.partial(
-            self._on_remote_answer, self._stats_generation, address))
-        if stats:  # (whatever plane is asked for meanwhile: they are the tensor's)
-            self._document.ask("tensor", {**args, "stats": True, "plane": False},
+        answer = functools.partial(self._on_remote_answer, self._stats_generation, address)
+        shape = self._remote_shape
+        cells = math.prod(shape[d] for d in {rows_dim, cols_dim} if 0 <= d < len(shape))
+        if self._remote_cells > HEATMAP_CELLS and cells > HEATMAP_CELLS:
+            # a big grid: a coarser sample first, painted at once, then the full one
+            self._document.ask("tensor", {**args, "cells": HEATMAP_CELLS}, answer)
+        self._document.ask("tensor", args, answer)
+        if stats:  # asked once a plane has come (the kernel answers in turn)
+            self._stats_args = {**args, "stats": True, "plane": False}
+
+    def _ask_stats(self) -> None:
+        """The statistics of the tensor on show, once its first plane is painted: the
+        kernel answers in turn, and a big tensor's take tens of milliseconds (whatever
+        plane is asked for later, they are the tensor's)."""
+        args, self._stats_args = self._stats_args, None
+        if args is not None and self._remote is not None:
+            self._document.ask("tensor", args,
                                functools.partial(self._on_remote_stats, self._remote))
 
     def _on_remote_stats(self, remote: tuple, data: dict, error: str) -> None:
@@ -206,6 +222,7 @@ class ViewerController(FollowsDocument, QObject):
             return  # another tensor, or another plane, is shown by now
         view = self._view
         if error:
+            self._stats_args = None
             view.show_stats_failed(error)
             view.clear_plane()
             return
@@ -214,9 +231,11 @@ class ViewerController(FollowsDocument, QObject):
             view.show_stats([tuple(s) for s in data["stats"]])
         if "plane" not in data:
             view.clear_plane()
+            self._ask_stats()
             return
         step = tuple(data.get("step", (1, 1)))
         view.show_plane(data["plane"], dataclasses.replace(address, step=step))
+        self._ask_stats()
         self._heatmap_stale = True
         if view.mode == "heatmap":
             self._sync_heatmap()
@@ -226,7 +245,7 @@ class ViewerController(FollowsDocument, QObject):
             self._show_kernel_value(*self._loop_shown, iteration=iteration)
 
     def _show_no_tensor(self, keep_mode: bool = False) -> None:
-        self._tensor = self._remote = None
+        self._tensor = self._remote = self._stats_args = None
         self._stats_generation += 1
         if not keep_mode:
             self._auto_key = None
