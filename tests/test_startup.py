@@ -12,8 +12,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 # `tensor-lab` as launched, with the start-up report (make bench's) swapped for one that
@@ -44,11 +42,6 @@ _FIRST_PAINT = textwrap.dedent("""
 """)
 
 
-# Until widgets/viewer/controller.py, widgets/viewer/heatmap_view.py and
-# widgets/training/loop_bar.py stop importing torch (or probing the devices) as the window
-# is built; strict, so that the day they do, this mark must go.
-@pytest.mark.xfail(strict=True, reason="the viewer and the Training tab's loop bar still "
-                                       "import torch before the first paint")
 def test_the_first_paint_comes_before_torch_and_torch_after_it(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TENSOR_LAB_STARTUP_TIMING": "exit",
            "XDG_CONFIG_HOME": str(tmp_path / "config")}

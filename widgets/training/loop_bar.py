@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import available_devices
+from app.devices import Device, available_devices, known_devices
+from widgets.common.torch_ready import torch_notifier
 from widgets.training.knobs import KnobsButton
 
 
@@ -79,10 +80,8 @@ class LoopBar(QWidget):
                                           "NaN or infinite, so you can look at why"))
         self.nan_pause.toggled.connect(self.nan_pause_toggled.emit)
         self.device = QComboBox()
-        for device in available_devices():
-            self.device.addItem(device.id, device.id)
-            self.device.setItemData(self.device.count() - 1, device.name,
-                                    Qt.ItemDataRole.ToolTipRole)
+        self._add_devices(known_devices())  # the CPU alone until torch is imported
+        torch_notifier().ready.connect(self._on_torch_ready)
         self.device.setToolTip(self.tr("Where the loop trains: rewrites the recipe's "
                                        "device = ... line, so the saved file says so"))
         self.device.activated.connect(lambda i: self.device_chosen.emit(
@@ -116,6 +115,16 @@ class LoopBar(QWidget):
         layout.setSpacing(4)
         layout.addLayout(runs)
         layout.addLayout(knobs)
+
+    def _add_devices(self, devices: list[Device]) -> None:
+        for device in devices:
+            if self.device.findData(device.id) < 0:
+                self.device.addItem(device.id, device.id)
+                self.device.setItemData(self.device.count() - 1, device.name,
+                                        Qt.ItemDataRole.ToolTipRole)
+
+    def _on_torch_ready(self) -> None:
+        self._add_devices(available_devices())
 
     def _button(self, text: str, icon: QStyle.StandardPixmap, tip: str,
                 slot=None) -> QPushButton:

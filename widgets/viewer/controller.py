@@ -10,9 +10,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
 from PySide6.QtCore import QCoreApplication, QObject
 
 from app.kernel.queries import MAX_PLANE_CELLS
@@ -26,6 +25,9 @@ from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
+
+if TYPE_CHECKING:
+    import torch
 
 #: Above this many elements the statistics are taken off the GUI thread: the tensor shows
 #: at once, and its statistics follow.

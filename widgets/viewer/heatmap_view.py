@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-import torch
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
@@ -227,6 +226,8 @@ def display_image(values: np.ndarray, side: int) -> tuple[np.ndarray, tuple[floa
     rows, cols = image.shape
     block = (math.ceil(rows / side), math.ceil(cols / side))
     if block != (1, 1):
+        import torch  # here: the window starts without torch
+
         t = torch.from_numpy(np.ascontiguousarray(image))
         pooled = torch.nn.functional.avg_pool2d(t[None, None], block, ceil_mode=True)
         image = pooled[0, 0].numpy()
