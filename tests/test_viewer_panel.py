@@ -238,9 +238,15 @@ def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot
     show_plane = panel.show_plane
     panel.show_plane = lambda values, address: (shown.append(values.shape),
                                                 show_plane(values, address))
-    doc.select_name("big")
-    panel.set_mode("grid")  # before the kernel's first answer
+    asked = []
+    ask = doc.kernel.ask
+    doc.kernel.ask = lambda kind, args: (asked.append((kind, args.get("cells"))),
+                                         ask(kind, args))[1]
+    doc.select_name("big")  # shown as a heatmap (it is big)...
+    panel.set_mode("grid")  # ...and at once as a grid: one action, the grid's questions
     doc.settle()
+    assert asked == [("tensor", HEATMAP_CELLS), ("tensor", MAX_PLANE_CELLS),
+                     ("tensor_stats", None)]
     torch.manual_seed(0)
     big = torch.randn(1500, 900)
     assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(big))

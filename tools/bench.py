@@ -249,6 +249,7 @@ def bench_viewer(pairs: int) -> list[Figure]:
     """Selecting a step in the tensor viewer, as the window does it: the tensor lives in
     the kernel, and the viewer asks it for what it shows (a window of cells, a heatmap
     plane), 4096x4096 against 64x64."""
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.document import Document
@@ -311,7 +312,10 @@ def bench_viewer(pairs: int) -> list[Figure]:
             QApplication.processEvents()
         if not planes:
             raise RuntimeError("the viewer showed no plane")
-        settle(2)
+        # its layout and its paint, now (not the events that came meanwhile: the full
+        # grid of a big tensor, the statistics, which land after the first paint)
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        panel.repaint()
         shown = time.perf_counter() - start
         wait_for_jobs()
         answered()

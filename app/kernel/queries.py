@@ -121,8 +121,6 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"facts": tensor_facts(value), "shape": list(t.shape)}  # its graph too
     if args.get("stats", True):
         out["stats"] = tensor_stats(t)
-    if not args.get("plane", True):  # the statistics alone
-        return out
     fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
     try:
         p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)
@@ -142,6 +140,18 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
         return out
     out["step"] = [step_r, step_c]
     return out
+
+
+def _tensor_stats(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """A tensor's statistics alone (the viewer asks once its plane has come: a big
+    tensor's take tens of milliseconds, and the kernel answers in turn)."""
+    torch = loaded_torch()
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
+    if torch is None or not isinstance(value, torch.Tensor):
+        raise QueryError(f"{args['name']} is not a tensor")
+    from app.tensor_info import tensor_stats
+
+    return {"stats": tensor_stats(value.detach())}
 
 
 def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
@@ -177,7 +187,8 @@ def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[in
     return step, step
 
 
-_HANDLERS: dict[str, Any] = {"tensor": _tensor, "step_values": _step_values}
+_HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
+                             "step_values": _step_values}
 #: Set once the window's own query modules (``protocol.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

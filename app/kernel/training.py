@@ -39,7 +39,7 @@ MAX_STEPS = 10_000
 #: Live, the share of a loop's time that taking layers' numbers may cost...
 LAYER_BUDGET = 0.005
 #: ...but they are taken at least this often, in seconds of the loop's time.
-SAMPLE_GAP_S = 0.2
+SAMPLE_GAP_S = 0.1
 #: After a sampled step (or a boundary, a histogram) the loop's next steps run slower for
 #: a while (torch's slow path and our reductions leave the caches cold): the steps that
 #: follow, for this long, are charged to the budget too.

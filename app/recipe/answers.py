@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: The kinds of question a view asks again after every run.
-STANDING = frozenset({"tensor", "autograd", "storage"})
+STANDING = frozenset({"tensor", "tensor_stats", "autograd", "storage"})
 
 Callback = Callable[[dict, str], None]
 
@@ -41,11 +41,13 @@ class Answers:
         self._done = -1  # the last statement of the run done
         self._prefetched: dict[int, tuple[str, str, dict]] = {}  # id: key, kind, args
         self._waiting: dict[str, list[Callback]] = {}  # key: views that asked already
+        #: Views about to ask (they gather what they ask until their event loop is idle).
+        self.coming_questions = 0
 
     @property
     def busy(self) -> bool:
-        """Whether a view waits for an answer."""
-        return bool(self.asked) or any(self._waiting.values())
+        """Whether a view waits for an answer, or is about to ask."""
+        return bool(self.asked) or any(self._waiting.values()) or self.coming_questions > 0
 
     def ask(self, kernel: Any, kind: str, args: dict, on_answer: Callback) -> None:
         """Ask ``kernel``, unless the answer came with the run or is on its way."""

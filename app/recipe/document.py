@@ -189,6 +189,12 @@ class Document:
         self._answers.ask(self.kernel, kind, args, on_answer)
         return True
 
+    def question_coming(self, coming: bool) -> None:
+        """A view will ask soon (``True``), or has asked or given up (``False``): it
+        gathers the questions one user action makes, and ``asking`` holds meanwhile."""
+        self._answers.coming_questions = max(
+            0, self._answers.coming_questions + (1 if coming else -1))
+
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
         from app.kernel import protocol

@@ -12,7 +12,7 @@ import functools
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from app.kernel.queries import MAX_PLANE_CELLS
 from app.kernel.summary import summary_tensor, summary_text
@@ -61,6 +61,12 @@ class ViewerController(FollowsDocument, QObject):
         self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
         self._remote_shape: tuple[int, ...] = ()  # the shape of the tensor asked about
         self._stats_args: dict | None = None  # the statistics' question, not asked yet
+        #: A plane's question is to be sent (``_ask_plane``): the document's ``asking``
+        #: holds meanwhile, and is let go should the view close first.
+        self._coming = [False]
+        self._stats_wanted = False  # ...and the statistics' after it
+        self.destroyed.connect(lambda *_args, coming=self._coming: coming[0] and (
+            coming.__setitem__(0, False), document.question_coming(False)))
         view.mode_changed.connect(self._on_view_mode_changed)
         view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
@@ -182,10 +188,27 @@ class ViewerController(FollowsDocument, QObject):
     def _ask_plane(self, stats: bool) -> None:
         """Ask the kernel for the plane on show; with ``stats``, for the statistics too,
         as a second question: the plane is painted first, and the statistics of a big
-        tensor (tens of milliseconds in the kernel) follow."""
+        tensor (tens of milliseconds in the kernel) follow. Asked once the event loop is
+        idle: one user action (a selection that shows a big tensor as a heatmap, then a
+        switch to the grid) asks one question, not one per change (the kernel answers
+        in turn)."""
+        self._stats_generation += 1  # the answers to earlier questions are stale
+        self._stats_wanted = self._stats_wanted or stats
+        if not self._coming[0]:
+            self._coming[0] = True
+            self._document.question_coming(True)
+            QTimer.singleShot(0, self, self._send_plane_question)
+
+    def _send_plane_question(self) -> None:
+        if not self._coming[0]:
+            return
+        self._coming[0] = False
+        self._document.question_coming(False)
+        stats, self._stats_wanted = self._stats_wanted, False
+        if self._remote is None:
+            return
         run_id, statement, name, ndim = self._remote
         rows_dim, cols_dim, fixed = self._view.plane_dims
-        self._stats_generation += 1
         self._remote_cells = HEATMAP_CELLS if self._view.mode == "heatmap" else MAX_PLANE_CELLS
         args = {"run": run_id, "statement": statement, "name": name, "rows": rows_dim,
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
@@ -196,10 +219,13 @@ class ViewerController(FollowsDocument, QObject):
         cells = math.prod(shape[d] for d in {rows_dim, cols_dim} if 0 <= d < len(shape))
         if self._remote_cells > HEATMAP_CELLS and cells > HEATMAP_CELLS:
             # a big grid: a coarser sample first, painted at once, then the full one
-            self._document.ask("tensor", {**args, "cells": HEATMAP_CELLS}, answer)
-        self._document.ask("tensor", args, answer)
+            # (asked once the sample has come: its megabytes would hold the sample up)
+            self._document.ask("tensor", {**args, "cells": HEATMAP_CELLS},
+                               functools.partial(answer, then=args))
+        else:
+            self._document.ask("tensor", args, answer)
         if stats:  # asked once a plane has come (the kernel answers in turn)
-            self._stats_args = {**args, "stats": True, "plane": False}
+            self._stats_args = {"run": run_id, "statement": statement, "name": name}
 
     def _ask_stats(self) -> None:
         """The statistics of the tensor on show, once its first plane is painted: the
@@ -207,7 +233,7 @@ class ViewerController(FollowsDocument, QObject):
         plane is asked for later, they are the tensor's)."""
         args, self._stats_args = self._stats_args, None
         if args is not None and self._remote is not None:
-            self._document.ask("tensor", args,
+            self._document.ask("tensor_stats", args,
                                functools.partial(self._on_remote_stats, self._remote))
 
     def _on_remote_stats(self, remote: tuple, data: dict, error: str) -> None:
@@ -219,7 +245,9 @@ class ViewerController(FollowsDocument, QObject):
             self._view.show_stats([tuple(s) for s in data["stats"]])
 
     def _on_remote_answer(self, generation: int, address: PlaneAddress, data: dict,
-                          error: str) -> None:
+                          error: str, then: dict | None = None) -> None:
+        """A plane the kernel sent; ``then``: the question for the full plane, after a
+        coarse sample of it."""
         if generation != self._stats_generation:
             return  # another tensor, or another plane, is shown by now
         view = self._view
@@ -237,6 +265,9 @@ class ViewerController(FollowsDocument, QObject):
             return
         step = tuple(data.get("step", (1, 1)))
         view.show_plane(data["plane"], dataclasses.replace(address, step=step))
+        if then is not None:
+            self._document.ask("tensor", then, functools.partial(
+                self._on_remote_answer, generation, address))
         self._ask_stats()
         self._heatmap_stale = True
         if view.mode == "heatmap":
