@@ -154,7 +154,9 @@ class StepDone:
 class Training:
     """A training loop's steps since the last such message (kernel to supervisor), from
     statement ``index`` (first line ``line``): each step's number, ``loss`` and ``lr``
-    (None where there is none, or it was not finite), and for the ``layer_steps``, each
+    (numpy arrays, or lists where a test makes one; NaN, or None in a list, where there
+    is none or it was not finite: they travel as raw frames, as the boundary's grid and
+    the histogram's values do), and for the ``layer_steps``, each
     layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
     waits now (``pause``, ``nan``), or "" when it runs. ``boundary``: a 2-D classifier's
     predictions over a grid (``app.kernel.training_boundary``), now and then;
@@ -347,6 +349,12 @@ def frames_of(message: Any) -> list[bytes]:
                                           or message.mirror is not None):
         head, frames = _encode_step(message)
         return [head, *frames]
+    if isinstance(message, Training):  # its numbers as numpy arrays: raw frames
+        frames = []
+        raw = {f.name: _pack_arrays(getattr(message, f.name), frames)
+               for f in fields(message)}
+        head = json.dumps({"type": "Training", **raw, "frames": len(frames)})
+        return [head.encode("utf-8"), *frames]
     return [encode(message)]
 
 
@@ -359,11 +367,14 @@ def receive(conn: Connection) -> Any:
     """The next message; ``EOFError`` when the other side has gone."""
     raw = json.loads(conn.recv_bytes().decode("utf-8"))
     count = raw.get("frames", 0) if isinstance(raw, dict) \
-        and raw.get("type") in ("Answer", "StepDone") else 0
+        and raw.get("type") in ("Answer", "StepDone", "Training") else 0
     message = _message(raw)
     frames = [conn.recv_bytes() for _ in range(int(count))]
     if isinstance(message, StepDone):
         _read_frames(message, frames)
     elif isinstance(message, Answer):
         message.data = _unpack_arrays(message.data, frames)
+    elif isinstance(message, Training) and frames:
+        for f in fields(message):
+            setattr(message, f.name, _unpack_arrays(getattr(message, f.name), frames))
     return message

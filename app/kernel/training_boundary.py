@@ -18,7 +18,7 @@ from typing import Any
 #: Points per side of the grid.
 GRID = 48
 #: Seconds between two boundaries sent, at least...
-BOUNDARY_GAP_S = 0.3
+BOUNDARY_GAP_S = 0.5
 #: ...and at least this many times what the last one took (a big model's grid pass costs
 #: it at most a share of 1/BOUNDARY_COST_GAP of its loop's time).
 BOUNDARY_COST_GAP = 400
@@ -94,8 +94,8 @@ class BoundaryProbe:
                                                         BOUNDARY_COST_GAP * self._took)
 
     def take(self) -> dict | None:
-        """The boundary now: ``extent`` (x0, x1, y0, y1), ``grid`` (rows, cols, outputs
-        nested lists), and once, ``points`` and ``labels``; None when the model fails."""
+        """The boundary now: ``extent`` (x0, x1, y0, y1), ``grid`` (rows, cols, outputs:
+        a float32 numpy array), and once, ``points`` and ``labels``; None when the model fails."""
         self._when = start = time.perf_counter()
         try:
             return self._take()
@@ -136,7 +136,7 @@ class BoundaryProbe:
         out = out.float()
         p = out.softmax(1) if out.shape[1] > 1 else out.sigmoid()
         sent = {"extent": [x0, x1, y0, y1],
-                "grid": p.reshape(GRID, GRID, -1).cpu().tolist()}
+                "grid": p.reshape(GRID, GRID, -1).cpu().numpy()}  # a raw frame, sent
         if not self._points_sent and self._inputs is not None:
             self._points_sent = True
             sent["points"] = self._inputs.tolist()

@@ -45,8 +45,9 @@ class HistogramSampler:
         flat = weight.detach().reshape(-1)
         stride = max(1, -(-flat.numel() // HISTOGRAM_VALUES))
         grad = weight.grad.detach().reshape(-1)[::stride] if weight.grad is not None else None
-        return {"layer": path, "step": step, "weights": flat[::stride].float().cpu().tolist(),
-                "grads": grad.float().cpu().tolist() if grad is not None else []}
+        return {"layer": path, "step": step,  # numpy arrays: raw frames, sent
+                "weights": flat[::stride].float().cpu().numpy(),
+                "grads": grad.float().cpu().numpy() if grad is not None else []}
 
 
 def _weight(module: Any) -> Any:

@@ -134,9 +134,15 @@ class LiveFeed:
 
         if self.statement is None or not (self.steps or paused or always):
             return
+        import numpy as np  # torch's own numpy, loaded with it
+
         index, line = self.statement
-        lr = [_rate(value) for value in self.lr]
-        self._send(Training(index, line, self.steps, self.loss, lr, self.layer_steps,
+        try:  # floats, or None for none: in C (a list of Python floats costs the loop)
+            lr = np.array(self.lr, dtype=np.float64)
+        except (TypeError, ValueError, RuntimeError):  # a tensor's rate, say
+            lr = np.array([_rate(value) for value in self.lr], dtype=np.float64)
+        self._send(Training(index, line, np.array(self.steps, dtype=np.int64),
+                            np.array(self.loss, dtype=np.float64), lr, self.layer_steps,
                             self.layers, paused, self.boundary, self.histogram))
         self._last = time.perf_counter()
         self._clear(self.statement)

@@ -53,10 +53,10 @@ class Loop:
         """A ``protocol.Training`` batch."""
         if self.history is None and message.layers:
             self.info.layer_names = list(message.layers)
-        if self.history is None and (message.layers or message.steps):
+        if self.history is None and (message.layers or len(message.steps)):
             self.history = History(len(self.info.layer_names) or 1)
         self.paused = message.paused
-        if message.steps:
+        if len(message.steps):
             steps = np.asarray(message.steps, dtype=np.int64) + 1  # 1-based, as printed
             self.history.loss.extend(steps, _floats(message.loss))
             self.history.lr.extend(steps, _floats(message.lr))
@@ -122,7 +122,10 @@ def metrics_columns(loop: Loop) -> dict[str, list]:
     return columns
 
 
-def _floats(values: list) -> np.ndarray:
+def _floats(values: list | np.ndarray) -> np.ndarray:
+    """As float64, NaN for none (a kernel's batch is an array already)."""
+    if isinstance(values, np.ndarray):
+        return values.astype(np.float64, copy=False)
     return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
 
