@@ -327,3 +327,21 @@ def test_a_stop_between_two_statements_interrupts_the_next_one():
     child._forget_interrupt()  # a new run
     with child._user_code():
         pass
+
+
+def test_a_small_budget_is_set_once_torch_is_in(tmp_path):
+    """The first run caps the kernel's address space at its size plus the budget. The
+    kernel imports torch on a thread as it starts: a cap set before that import was done
+    left torch's libraries no room (``failed to map segment``), and the first run of a
+    window with a small budget failed at ``import torch``."""
+    session = KernelSession(memory_budget=256 * 2**20)
+    watcher = Watcher(session)
+    try:
+        session.start()  # the warm import starts; the run follows at once
+        run_id = session.run("import torch\nx = torch.ones(3).sum().item()\nprint(x)\n",
+                             str(tmp_path / "first.py"))
+        assert watcher.ended(run_id).exit_code == 0
+        printed = "".join(m.text for m in watcher.messages(run_id, protocol.Output))
+        assert printed == "3.0\n"
+    finally:
+        session.close()

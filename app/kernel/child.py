@@ -130,6 +130,7 @@ def kernel_main(conn: Connection) -> None:
     threading.Thread(target=_read, args=(conn, channel, inbox, values), daemon=True,
                      name="tensor-lab-kernel-reader").start()
     code, limited = 0, None
+    warming: threading.Thread | None = None
     while True:
         message = inbox.get()
         if message is None or isinstance(message, protocol.Shutdown):
@@ -137,11 +138,14 @@ def kernel_main(conn: Connection) -> None:
         if isinstance(message, protocol.Warm):
             if message.modules:
                 queries.loaded.clear()  # a query waits for the modules that answer it
-            threading.Thread(target=_warm, args=(message.modules,), name="tensor-lab-warm",
-                             daemon=True).start()
+            warming = threading.Thread(target=_warm, args=(message.modules,),
+                                       name="tensor-lab-warm", daemon=True)
+            warming.start()
             continue
         if isinstance(message, protocol.RunFile | protocol.RunSource):
             if limited is None:
+                if warming is not None:  # torch's libraries mapped before the cap is set
+                    warming.join()  # (the budget is on top of the kernel's own size)
                 limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
                 channel.send(protocol.Ready(os.getpid(), limited))
             if isinstance(message, protocol.RunFile):
