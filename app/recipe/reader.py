@@ -91,8 +91,29 @@ def read_recipe_file(path: str) -> Recipe:
     return read_recipe(read_bytes(path))
 
 
+#: The last texts read, and what they read as (an edit reads the text before it, the text
+#: after it, and the pane's line numbers read the latter again).
+_READ: dict[str, tuple[tuple, str, tuple]] = {}
+_READ_KEPT = 8
+
+
 def read_recipe(source: str | bytes) -> Recipe:
-    """Parse recipe text into a ``Recipe``; raise ``RecipeError`` for anything else."""
+    """Parse recipe text into a ``Recipe``; raise ``RecipeError`` for anything else. A
+    new ``Recipe`` each time, though a text read lately is not parsed again."""
+    if isinstance(source, str) and source in _READ:
+        steps, docstring, spans = _READ[source]
+        recipe = Recipe(steps, docstring)
+        recipe.literal_spans = spans
+        return recipe
+    recipe = _read_recipe(source)
+    if isinstance(source, str):
+        if len(_READ) >= _READ_KEPT:
+            del _READ[next(iter(_READ))]
+        _READ[source] = (recipe.steps, recipe.docstring, recipe.literal_spans)
+    return recipe
+
+
+def _read_recipe(source: str | bytes) -> Recipe:
     if isinstance(source, bytes):
         if len(source) > MAX_FILE_BYTES:
             raise RecipeError(0, 0, "the file is too large to be a recipe")

@@ -57,6 +57,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 col += len(part)
         self._spans = spans
 
+    @property
+    def spans(self) -> dict[int, list[tuple[int, int, QTextCharFormat]]]:
+        """Each line's (column, length, format) runs, from the last ``set_text_spans``."""
+        return self._spans
+
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
         for start, length, fmt in self._spans.get(self.currentBlock().blockNumber(), ()):
             self.setFormat(start, length, fmt)

@@ -7,6 +7,7 @@ panels' tests make their own. The session lives with the document: a window made
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -32,7 +33,11 @@ FLOOD_EVENTS = 64
 WAKE_GAP_S = 0.008
 #: How long a take waits after the first of a burst: a statement's end and the run's end
 #: come a millisecond apart, and one repaint shows both.
-WAKE_GATHER_S = 0.002
+WAKE_GATHER_S = 0.001
+#: The GIL's switch interval in the window's process (Python's default is 5 ms): the
+#: session's thread, which sends an edit's run and takes the kernel's answers, waits at
+#: most this long for the GUI thread to let go of the GIL, not a third of a frame.
+SWITCH_S = 0.0005
 
 
 class KernelHook(QObject):
@@ -47,6 +52,7 @@ class KernelHook(QObject):
 
     def __init__(self, document: Any, parent: QObject | None = None):
         super().__init__(parent)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
         self._document = document
         fresh = self._document.kernel is None
         if fresh:

@@ -24,6 +24,7 @@ class CodePane(FollowsDocument, QWidget):
         self._step_lines: list[int] = []
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
+        self.editor.setUndoRedoEnabled(False)  # the recipe's own undo is the stack's
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setToolTip(self.tr("The recipe as Python: exactly what Save writes. "
@@ -51,9 +52,35 @@ class CodePane(FollowsDocument, QWidget):
         recipe = self._document.recipe
         text = recipe.source
         self._step_lines = [line - 1 for line in recipe.step_lines()]
+        before = self._highlighter.spans
         self._highlighter.set_text_spans(text)
-        self.editor.setPlainText(text)
+        if not self._replace_changed_lines(text, before):
+            self.editor.setPlainText(text)
         self._on_model_selection(self._document.selected)
+
+    def _replace_changed_lines(self, text: str, spans_before: dict) -> bool:
+        """Put ``text`` in the pane by replacing only the lines that changed (a form's
+        edit changes one literal): the rest keeps its layout and highlighting, where
+        ``setPlainText`` lays out and highlights the whole recipe again. Only when the
+        line count and every other line's highlighting stay the same; else False."""
+        old = self.editor.toPlainText()
+        before, after = old.split("\n"), text.split("\n")
+        if not old or "\r" in text or len(before) != len(after):
+            return False
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        if not changed:
+            return True
+        first, last = changed[0], changed[-1]
+        spans = self._highlighter.spans
+        if any(spans_before.get(i) != spans.get(i) for i in range(len(after))
+               if not first <= i <= last):
+            return False  # a string opened or closed: more lines colour anew
+        document = self.editor.document()
+        cursor = QTextCursor(document.findBlockByNumber(first))
+        end = document.findBlockByNumber(last)
+        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText("\n".join(after[first:last + 1]))
+        return True
 
     def _on_model_selection(self, index: int | None) -> None:
         if index is None or index >= len(self._step_lines):

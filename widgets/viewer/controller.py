@@ -65,6 +65,7 @@ class ViewerController(FollowsDocument, QObject):
         #: holds meanwhile, and is let go should the view close first.
         self._coming = [False]
         self._stats_wanted = False  # ...and the statistics' after it
+        self._asking_now = False  # a run's result is shown: ask at once, not when idle
         self.destroyed.connect(lambda *_args, coming=self._coming: coming[0] and (
             coming.__setitem__(0, False), document.question_coming(False)))
         view.mode_changed.connect(self._on_view_mode_changed)
@@ -80,7 +81,11 @@ class ViewerController(FollowsDocument, QObject):
                 (doc.selection_changed, self._on_model_selection_changed))
 
     def _on_model_evaluated(self, run: object) -> None:
-        self._refresh()
+        self._asking_now = True  # a run's values: what a view asks of them came with it
+        try:
+            self._refresh()
+        finally:
+            self._asking_now = False
 
     def _on_model_selection_changed(self, index: int | None) -> None:
         self._refresh()
@@ -169,8 +174,11 @@ class ViewerController(FollowsDocument, QObject):
         """Show a tensor of the kernel's: the plane shown, its facts and statistics are
         asked for (``app.kernel.queries``); big ones never leave the kernel whole."""
         view = self._view
-        self._tensor, self._name = None, name
         shape = tuple(summary.get("shape", ()))
+        if (value.run_id, value.statement, name, len(shape)) == self._remote \
+                and shape == self._remote_shape:
+            return  # shown, or asked for, already: a second refresh of a run asks nothing
+        self._tensor, self._name = None, name
         self._remote = None  # set below, once the mode is chosen: one question, not two
         view.show_tensor([("shape", tuple_text(shape)), ("dtype", summary.get("dtype", "")),
                           ("device", summary.get("device", ""))])
@@ -191,13 +199,17 @@ class ViewerController(FollowsDocument, QObject):
         tensor (tens of milliseconds in the kernel) follow. Asked once the event loop is
         idle: one user action (a selection that shows a big tensor as a heatmap, then a
         switch to the grid) asks one question, not one per change (the kernel answers
-        in turn)."""
+        in turn). A run's result asks at once: its answers came with the run, and the
+        plane is painted in the same frame as the rest of the views."""
         self._stats_generation += 1  # the answers to earlier questions are stale
         self._stats_wanted = self._stats_wanted or stats
         if not self._coming[0]:
             self._coming[0] = True
             self._document.question_coming(True)
-            QTimer.singleShot(0, self, self._send_plane_question)
+            if self._asking_now:  # a run's result: its plane, most likely sent with the
+                self._send_plane_question()  # run, is painted with the rest, in one frame
+            else:
+                QTimer.singleShot(0, self, self._send_plane_question)
 
     def _send_plane_question(self) -> None:
         if not self._coming[0]:
@@ -215,6 +227,9 @@ class ViewerController(FollowsDocument, QObject):
                 "stats": False, "cells": self._remote_cells}
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
         answer = functools.partial(self._on_remote_answer, self._stats_generation, address)
+        if stats:  # asked once a plane has come (the kernel answers in turn); set first,
+            # as a plane that came with the run is answered at once, inside ``ask``
+            self._stats_args = {"run": run_id, "statement": statement, "name": name}
         shape = self._remote_shape
         cells = math.prod(shape[d] for d in {rows_dim, cols_dim} if 0 <= d < len(shape))
         if self._remote_cells > HEATMAP_CELLS and cells > HEATMAP_CELLS:
@@ -224,8 +239,6 @@ class ViewerController(FollowsDocument, QObject):
                                functools.partial(answer, then=args))
         else:
             self._document.ask("tensor", args, answer)
-        if stats:  # asked once a plane has come (the kernel answers in turn)
-            self._stats_args = {"run": run_id, "statement": statement, "name": name}
 
     def _ask_stats(self) -> None:
         """The statistics of the tensor on show, once its first plane is painted: the

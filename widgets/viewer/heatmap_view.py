@@ -158,7 +158,8 @@ class HeatmapView(QWidget):
         (rows, cols), (step_r, step_c) = self._values.shape, self._step
         self._image.setRect(QRectF(-0.5 * step_c, -0.5 * step_r, cols * step_c, rows * step_r))
         self._image.show()
-        self._bar.setLevels(levels)
+        if tuple(levels) != self.levels():  # new levels redraw the colour bar's axis
+            self._bar.setLevels(levels)
 
     def _on_view_image_done(self, generation: object, result: object) -> None:
         if generation != self._generation:
