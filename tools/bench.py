@@ -49,7 +49,7 @@ if str(ROOT) not in sys.path:
 
 NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long")
 #: Pairs for the training figures, at least: a pair is three runs of a few seconds.
-TRAINING_PAIRS = 5
+TRAINING_PAIRS = 9
 #: Edits for the op figure: its 95th percentile needs more than a handful.
 OP_PAIRS = 60
 #: Start-ups of each kind: a start takes seconds, and one slow second moves a median of 5.
