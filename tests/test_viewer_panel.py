@@ -8,7 +8,7 @@ import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from app.expr import Call, Const
+from app.expr import Call, Const, Ref
 from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
@@ -253,3 +253,28 @@ def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot
     np.testing.assert_array_equal(panel.table_model.values, big.numpy())  # every cell
     step = sample_steps(1500, 900, HEATMAP_CELLS)  # a big grid: a coarse sample first
     assert shown == [(-(-1500 // step[0]), -(-900 // step[1])), (1500, 900)]
+
+
+
+def test_an_edit_shows_the_statistics_of_its_own_run(qtbot, run_in_kernel):
+    """Each edit of a big tensor's step shows that run's statistics, as torch computes
+    them: the statistics used to be asked about the run before (their question was set
+    only after a plane sent with the run had been answered), so the panel lagged an edit
+    behind."""
+    def tril(diagonal: int) -> Step:
+        return Step("y", Call("torch.tril", (Ref("x"),), (("diagonal", Const(diagonal)),)))
+
+    doc = run_in_kernel(Document(Recipe([
+        Step(None, Call("torch.manual_seed", (Const(0),))),
+        Step("x", Call("torch.rand", _size(600, 600))), tril(0)])))
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    _select(doc, "y")
+    torch.manual_seed(0)
+    x = torch.rand(600, 600)
+    assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in tensor_stats(x.tril(0)))
+    for diagonal in (-200, 150, -590, 3):
+        doc.recipe.replace_step(2, tril(diagonal))
+        doc.settle()
+        want = tensor_stats(torch.tril(x, diagonal=diagonal))
+        assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in want), diagonal
