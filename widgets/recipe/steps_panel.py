@@ -28,6 +28,9 @@ STATUS_ROLES = {"ok": "ok", "error": "error", "skipped": "muted",
 _STATUS_MARK = {"ok": "●", "error": "✖", "skipped": "○", "kernel": "◌"}
 
 
+#: A row's (text, status, tooltip, editable), to leave a row that has not changed alone.
+_ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+
 class StepsPanel(FollowsDocument, QWidget):
     """Lists the steps; selecting one selects it in the document."""
 
@@ -115,28 +118,44 @@ class StepsPanel(FollowsDocument, QWidget):
 
     # -- model → view ------------------------------------------------------------
     def _on_model_evaluated(self, run) -> None:
+        """Each step's row: its mark, text, colour and tooltip. Rows already there are
+        changed only where they differ (an edit's run changes one or two): a list cleared
+        and filled again lays out and paints every row."""
         recipe: Recipe = self._document.recipe
+        rows = [self._row(i, step, run.results[i] if i < len(run.results) else None)
+                for i, step in enumerate(recipe.steps)]
         with QSignalBlocker(self.list):
-            self.list.clear()
-            for i, step in enumerate(recipe.steps):
-                result = run.results[i] if i < len(run.results) else None
-                status = result.status if result else "skipped"
-                item = QListWidgetItem(f"{_STATUS_MARK[status]}  {step.label}" if step.is_code
-                                       else f"{_STATUS_MARK[status]}  {write_step(step)}")
+            if self.list.count() != len(rows):
+                self.list.clear()
+                for _ in rows:
+                    self.list.addItem(QListWidgetItem())
+            for i, row in enumerate(rows):
+                item = self.list.item(i)
+                if item.data(_ROW_ROLE) == row:
+                    continue
+                text, status, tip, editable = row
+                item.setText(text)
                 item.setData(Qt.ItemDataRole.UserRole, i)
+                item.setData(_ROW_ROLE, row)
                 item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
-                tip = write_step(step)
-                if result and result.status == "error":
-                    tip += "\n\n" + result.error
-                elif result and result.status == "kernel":
-                    tip += "\n\n" + self.tr("Code: the kernel runs it, as python does.")
                 item.setToolTip(tip)
-                if step.name:
-                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-                self.list.addItem(item)
+                flags = item.flags() & ~Qt.ItemFlag.ItemIsEditable
+                item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if editable else flags)
             if self._document.selected is not None:
                 self.list.setCurrentRow(self._document.selected)
         self._update_buttons()
+
+    def _row(self, i: int, step, result) -> tuple[str, str, str, bool]:
+        """Step ``i``'s row: (text, status, tooltip, editable)."""
+        status = result.status if result else "skipped"
+        text = f"{_STATUS_MARK[status]}  {step.label}" if step.is_code \
+            else f"{_STATUS_MARK[status]}  {write_step(step)}"
+        tip = write_step(step)
+        if result and result.status == "error":
+            tip += "\n\n" + result.error
+        elif result and result.status == "kernel":
+            tip += "\n\n" + self.tr("Code: the kernel runs it, as python does.")
+        return text, status, tip, bool(step.name)
 
     def _on_model_selection(self, index: int | None) -> None:
         with QSignalBlocker(self.list):
@@ -144,6 +163,7 @@ class StepsPanel(FollowsDocument, QWidget):
         self._update_buttons()
 
     def _on_view_theme_changed(self, _palette) -> None:
+        self.list.clear()  # every row's colour anew
         self._on_model_evaluated(self._document.run)
 
     def _update_buttons(self) -> None:
