@@ -24,17 +24,15 @@ the names read has them read through ``LOAD_GLOBAL``'s cache (at module level it
 nothing else: the namespace is both locals and globals). The loop's iterator (``for``) or
 condition (``while``) goes through ``itertools`` objects that call the recorder, from C,
 after iteration 0 and then every ``CHUNK`` iterations, to turn the values into float64
-(``array.fromlist``, in one call) and summaries. While a name holds something other than a plain
-scalar (a tensor: it may be big, or change in place), the recorder is called after every
-iteration instead. So it never holds more than ``CHUNK`` iterations' values.
+(``array.fromlist``, in one call) and summaries.
 
-One exception: a training loop binds its loss, a 0-d tensor, and a call after every
-iteration costs a fast loop a few percent. Past its first ``TENSOR_CHUNK_AFTER``, while
-every name holds a plain scalar or a 0-d tensor on the CPU, and no tensor was seen in two
-iterations running (it would be one changed in place, ``total += x``: held, its earlier
-values would be lost), the recorder is called every ``TENSOR_CHUNK_S`` of the loop's time
-instead (at most ``TENSOR_CHUNK`` iterations). What it holds meanwhile is at most what
-the CPU made in that time.
+Off the fast path (a name holds a tensor, or anything else that is not a plain scalar:
+it may be big, or change in place), ``CAPTURE`` is a ``_Taker``: one Python call per
+value, which takes it as a number there and then (a 0-d CPU tensor's ``item()``; NaN for
+what is not a number), and summarizes the values of a sampled iteration as it ends. So
+the recorder holds no iteration's tensors (a training loop's loss keeps its autograd
+graph: held by the hundred, and with a call after every iteration, they cost a fast loop
+several percent), and a tensor changed in place later is never read wrong.
 """
 
 from __future__ import annotations
@@ -42,7 +40,6 @@ from __future__ import annotations
 import ast
 import copy
 import math
-import time
 from array import array
 from functools import partial
 from itertools import chain, islice, repeat
@@ -64,13 +61,6 @@ SCALAR_LIMIT = 100_000
 MAX_NAMES = 50
 #: Iterations whose values the fast path holds before it makes them columns.
 CHUNK = 1024
-#: Off the fast path, the loop's time between two calls when only 0-d CPU tensors are
-#: held (seconds)...
-TENSOR_CHUNK_S = 0.01
-#: ...and the most iterations held then...
-TENSOR_CHUNK = 256
-#: ...once this many iterations were taken one at a time (a tensor changed in place shows).
-TENSOR_CHUNK_AFTER = 10
 _PLAIN = (int, float, bool)
 _PLAIN_TYPES = frozenset(_PLAIN)
 
@@ -253,6 +243,44 @@ def _as_float(value: Any) -> float:
 _tensor_type: type | None = None
 
 
+class _Taker:
+    """``CAPTURE`` off the fast path (a loop whose names hold tensors, say): its ``append``
+    takes each value as a number as it comes (a 0-d CPU tensor's ``item()``, NaN for
+    what is not one; ``_as_float``), so no iteration's tensor is held (a training loop's
+    loss, with its autograd graph: held by the hundred, they cost a fast loop a few
+    percent), and nothing changed in place later is read wrong. ``raw`` holds the last
+    values given, as they were; when the value at ``due`` in ``rows`` is given (the last
+    of an iteration that is sampled), the recorder summarizes that iteration's, there and
+    then."""
+
+    __slots__ = ("append", "raw", "due")
+
+    def __init__(self, recorder: LoopRecorder) -> None:
+        rows, width = recorder.rows, recorder.width
+        raw = self.raw = [MISSING] * width
+        self.due = -1
+        torch = loaded_torch()
+        put, count, plain = rows.append, len, _PLAIN_TYPES
+        tensor, number = (torch.Tensor if torch is not None else None), _as_float
+        taker, sampled = self, recorder._sampled
+
+        def append(value: Any) -> None:
+            at = count(rows)
+            raw[at % width] = value
+            kind = type(value)
+            if kind is tensor and not value.dim() and value.is_cpu:
+                try:
+                    put(value.item())
+                except RuntimeError:
+                    put(math.nan)
+            else:
+                put(value if kind in plain else number(value))
+            if at == taker.due:
+                sampled(at)
+
+        self.append = append
+
+
 def _remember_tensor(kind: type) -> None:
     global _tensor_type
     _tensor_type = kind
@@ -310,8 +338,8 @@ class LoopRecorder:
 
     ``bind()`` puts it (``RECORDER``) and its ``rows`` (``CAPTURE``) in the namespace,
     ``unbind()`` takes them out. The inserted code appends each iteration's values to
-    ``rows``; ``drain()`` turns them into columns and summaries, every ``CHUNK``
-    iterations while every name holds a plain scalar, else after each iteration.
+    ``rows`` (off the fast path, through a ``_Taker``); ``drain()`` turns them into
+    columns and summaries every ``CHUNK`` iterations.
     """
 
     def __init__(self, namespace: dict, names: list[str], counter: str | None = None):
@@ -340,10 +368,8 @@ class LoopRecorder:
         self.fast = True  # every name held a plain scalar so far
         self.started = False
         self.exhausted = False
-        #: Off the fast path: iterations between two calls, and when the last one ran.
-        self.chunk = 1
-        self.drained_at = 0.0
-        self.aliased = False  # a tensor was seen in two iterations running
+        #: ``CAPTURE`` once the fast path is left (else ``rows`` itself).
+        self.taker: _Taker | None = None
         self.tick = chain.from_iterable(iter(self._ticks, None)).__next__  # while: None
 
     def bind(self) -> None:
@@ -356,7 +382,15 @@ class LoopRecorder:
 
     # the hooks -------------------------------------------------------------------------
     def iterate(self, iterable: Any) -> Any:
-        """``iterable``'s items in chunks, the recorder called (from C) between two."""
+        """``iterable``'s items in chunks, the recorder called (from C) between two. When
+        it has a length, the later samples are that many iterations apart that about
+        ``LATER`` of them span it (no sample taken only to be dropped later)."""
+        try:
+            total = len(iterable)
+        except Exception:  # noqa: BLE001 - no length (a generator), or a broken one
+            total = 0
+        if isinstance(total, int) and total > FIRST + LATER:
+            self.later_stride = -(-(total - FIRST) // LATER)
         if self.counter is not None:
             if type(iterable) is range:
                 self.counter_range = iterable
@@ -380,44 +414,40 @@ class LoopRecorder:
         return repeat(None, self._between())
 
     def _between(self) -> int:
-        """Called before iteration 0, after it, then every ``CHUNK`` iterations (or every
-        iteration, off the fast path): how many iterations until the next call."""
+        """Called before iteration 0, after it, then every ``CHUNK`` iterations: how many
+        iterations until the next call."""
         if not self.started:
             self.started = True
             return 1
-        before = self.count
-        if self.fast or self.count == 0 or len(self.rows) != self.width:
-            self.drain()
-        else:
-            self._drain_one()
-        if not self.fast:
-            self.chunk = self._next_chunk(self.count - before)
+        self.drain()
         if self.counter_range is not None and self.count:  # between two iterations: did
             now = self.namespace.get(self.counter, MISSING)  # the body (an exec) rebind it?
             if type(now) is not int or now != self.counter_range[self.count - 1]:
                 self.counter_range = self.counter = None  # then it is not told
-        return CHUNK if self.fast else self.chunk
+        if not self.fast and self.taker is None:
+            self.taker = _Taker(self)
+            self.namespace[CAPTURE] = self.taker
+        self._aim()
+        return CHUNK
 
-    def _next_chunk(self, done: int) -> int:
-        """Off the fast path, after ``done`` iterations were drained: how many to hold
-        before the next call (1 but while only 0-d CPU tensors and plain scalars are held;
-        see the module's doc)."""
-        now = time.perf_counter()
-        took, self.drained_at = now - self.drained_at, now
-        if self.aliased or self.count < TENSOR_CHUNK_AFTER or not done:
-            return 1
-        for value in self.last or ():
-            if type(value) in _PLAIN or value is MISSING:
-                continue
-            if type(value) is not _tensor_type or value.shape or value.device.type != "cpu":
-                return 1
-        return max(1, min(TENSOR_CHUNK, int(TENSOR_CHUNK_S * done / took) if took > 0 else 1))
+    def _aim(self) -> None:
+        """Tell the taker where in ``rows`` the next sampled iteration ends."""
+        if self.taker is not None:
+            self.taker.due = (self.due - self.count + 1) * self.width - 1
+
+    def _sampled(self, at: int) -> None:
+        """The taker was given the last value of a sampled iteration (at ``at`` in
+        ``rows``): summarize its values as they are now."""
+        self._sample(self.count + at // self.width, tuple(self.taker.raw))
+        self._aim()
 
     def unbound(self) -> None:
         """The inserted code met an unbound name: take this iteration from the namespace."""
         rows = self.rows
         del rows[len(rows) - len(rows) % self.width:]  # what this iteration appended
-        rows.extend(self.namespace.get(name, MISSING) for name in self.names)
+        take = (self.taker or rows).append
+        for name in self.names:
+            take(self.namespace.get(name, MISSING))
 
     # keeping -----------------------------------------------------------------------------
     def _start(self, values: tuple) -> None:
@@ -440,9 +470,7 @@ class LoopRecorder:
         if not n:
             return
         self.count = start + n
-        if not self.fast and n > 1 and not self.aliased:
-            self._unalias(rows, width)
-        self.last = tuple(rows[-width:])
+        self.last = tuple(rows[-width:] if self.taker is None else self.taker.raw)
         if start == 0:
             self._start(tuple(rows[:width]))
         if self.columns:
@@ -453,45 +481,6 @@ class LoopRecorder:
             r = (self.due - start) * width
             self._sample(self.due, tuple(rows[r:r + width]))
         rows.clear()
-
-    def _unalias(self, rows: list, width: int) -> None:
-        """Held iterations where a name kept the same object (``total += x`` on a tensor):
-        it may have changed in place since, so its value in all but the last of them is
-        unknown (NaN, left out of the samples); from now on, one iteration at a time."""
-        same = [i for i in range(len(rows) - width) if rows[i] is rows[i + width]
-                and type(rows[i]) not in _PLAIN and rows[i] is not MISSING]
-        if same:
-            self.aliased = True
-            for i in same:
-                rows[i] = MISSING
-
-    def _drain_one(self) -> None:
-        """``drain`` off the fast path, where the recorder is called after every
-        iteration: the one iteration taken, with less work (this runs at every step of a
-        training loop that binds its loss)."""
-        rows = self.rows
-        n = self.count
-        self.count = n + 1
-        prev, self.last = self.last, tuple(rows)
-        last = self.last
-        rows.clear()
-        if prev is not None and not self.aliased:
-            self.aliased = any(a is b and type(a) not in _PLAIN and a is not MISSING
-                               for a, b in zip(prev, last, strict=True))
-        if self.columns and n % self.stride == 0:
-            if self.interleaved is not None and self.stride == 1 \
-                    and len(self.columns) == self.width:
-                self.interleaved.extend(map(_as_float, last))
-            else:
-                self._split()
-                for j, column in self.columns.items():
-                    column.append(_as_float(last[j]))
-            if self.count > SCALAR_LIMIT * self.stride:
-                if self.interleaved is not None:
-                    self._split()
-                self._bound()
-        if n == self.due:
-            self._sample(n, last)
 
     def _keep_scalars(self, rows: list, start: int, n: int, width: int) -> None:
         offset = (-start) % self.stride  # the first of these rows that is kept
@@ -516,10 +505,11 @@ class LoopRecorder:
         On the fast path the values are plain numbers, converted in C. Checking every
         value's type costs as much as the conversion, so only the chunk's first and last
         iterations are checked (a 0-d tensor there would convert too, through a warning
-        about its grad, and could change in place later: those go one at a time); a
-        value C cannot convert sends the chunk the slow way."""
+        about its grad, and could change in place later: the taker takes those); a
+        value C cannot convert sends the chunk the slow way. The taker's are numbers."""
         edge = self.width
-        if self.fast and _PLAIN_TYPES.issuperset(map(type, values[:edge])) \
+        if self.taker is not None or self.fast \
+                and _PLAIN_TYPES.issuperset(map(type, values[:edge])) \
                 and _PLAIN_TYPES.issuperset(map(type, values[-edge:])):
             try:
                 column.fromlist(values)
@@ -527,7 +517,7 @@ class LoopRecorder:
             except (OverflowError, TypeError, ValueError, RuntimeError):
                 pass  # an int too big for a float, a tensor of several elements...
         if self.fast and any(type(v) not in _PLAIN and v is not MISSING for v in values):
-            self.fast = False  # may be big, or change in place: one iteration at a time
+            self.fast = False  # may be big, or change in place: the taker takes them
         column.extend(map(_as_float, values))
 
     def _sample(self, n: int, values: tuple) -> None:
