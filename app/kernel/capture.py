@@ -1,8 +1,10 @@
 """The recipe's ``print`` output, per step, in bounded batches: a flood never floods the pipe.
 
 Inside the kernel, ``sys.stdout`` and ``sys.stderr`` become ``Tap`` streams. What they
-receive is gathered, and a flusher thread sends it every ``FLUSH_S`` as one ``Output``
-message tagged with the statement that wrote it. At most ``LIMIT`` characters wait per
+receive is gathered, and a flusher thread sends it as one ``Output`` message tagged with the
+statement that wrote it, ``FLUSH_S`` after the first write it has not sent. While nothing is
+written (a training loop that prints nothing) the thread sleeps: a thread that woke to
+look would take the GIL from the recipe's loop each time. At most ``LIMIT`` characters wait per
 stream: past that the oldest go, and the next message says how many were left out.
 """
 
@@ -30,6 +32,8 @@ class Tap(io.TextIOBase):
         self._size = 0
         self._dropped = 0
         self._lock = threading.Lock()
+        #: Set at each write (``Flusher`` waits for it).
+        self.written = threading.Event()
 
     @property
     def encoding(self) -> str:  # some libraries ask
@@ -48,6 +52,8 @@ class Tap(io.TextIOBase):
                 gone = self._chunks.popleft()
                 self._size -= len(gone)
                 self._dropped += len(gone)
+        if not self.written.is_set():
+            self.written.set()
         return len(text)
 
     def take(self) -> tuple[int, str, int]:
@@ -61,11 +67,15 @@ class Tap(io.TextIOBase):
 
 
 class Flusher:
-    """Sends the taps' output every ``FLUSH_S`` through ``send(index, stream, text, dropped)``."""
+    """Sends the taps' output through ``send(index, stream, text, dropped)``, ``FLUSH_S``
+    after it is written."""
 
     def __init__(self, taps: list[Tap], send: Callable[[int, str, str, int], None]):
         self._taps, self._send = taps, send
         self._stop = threading.Event()
+        self._written = threading.Event()
+        for tap in taps:
+            tap.written = self._written
         self._thread = threading.Thread(target=self._loop, name="tensor-lab-output",
                                         daemon=True)
         self._thread.start()
@@ -78,10 +88,15 @@ class Flusher:
                 self._send(index, tap.name, text, dropped)
 
     def _loop(self) -> None:
-        while not self._stop.wait(FLUSH_S):
+        while True:
+            self._written.wait()
+            if self._stop.wait(FLUSH_S):  # (what was written meanwhile goes with it)
+                return
+            self._written.clear()
             self.flush()
 
     def close(self) -> None:
         self._stop.set()
+        self._written.set()
         self._thread.join(1.0)
         self.flush()
