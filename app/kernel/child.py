@@ -105,8 +105,7 @@ class Channel:
             frames = self._queue.get()
             try:
                 if not self._broken:
-                    for frame in frames:
-                        self.conn.send_bytes(frame)
+                    self.conn.send_bytes(protocol.packed(frames))
             except (OSError, ValueError):
                 self._broken = True  # the supervisor has gone; the reader ends the kernel
             finally:

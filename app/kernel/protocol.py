@@ -2,12 +2,16 @@
 
 Every message is a small dataclass of plain values, sent as one JSON object with its
 ``type``. JSON, not pickle: the window never runs code to read what a kernel sends.
+Numbers in bulk (a loop's scalars, a tensor's cells, a training batch) travel as raw
+frames beside it, in the same buffer (``packed``): one write per message, so the
+kernel's writer thread takes the GIL once for it, not once per frame.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import struct
 from array import array
 from dataclasses import dataclass, field, fields
 from multiprocessing.connection import Connection
@@ -358,18 +362,45 @@ def frames_of(message: Any) -> list[bytes]:
     return [encode(message)]
 
 
+#: A message with raw frames is one buffer: this byte, the count of its parts and each
+#: one's length (little-endian), then its JSON and its frames. JSON never starts so.
+_PACKED = b"\x00"
+
+
+def packed(frames: list[bytes]) -> bytes:
+    """``frames_of(message)`` as the one buffer ``send`` writes."""
+    if len(frames) == 1:
+        return frames[0]
+    lengths = struct.pack(f"<I{len(frames)}Q", len(frames), *map(len, frames))
+    return b"".join([_PACKED, lengths, *frames])
+
+
+def unpacked(data: bytes) -> tuple[bytes, list[memoryview]]:
+    """A ``packed`` buffer's JSON and frames (views of it, not copies)."""
+    if data[:1] != _PACKED:
+        return data, []
+    (count,) = struct.unpack_from("<I", data, 1)
+    lengths = struct.unpack_from(f"<{count}Q", data, 5)
+    view, parts, at = memoryview(data), [], 5 + 8 * count
+    for length in lengths:
+        parts.append(view[at:at + length])
+        at += length
+    return bytes(parts[0]), parts[1:]
+
+
 def send(conn: Connection, message: Any) -> None:
-    for frame in frames_of(message):
-        conn.send_bytes(frame)
+    conn.send_bytes(packed(frames_of(message)))
 
 
 def receive(conn: Connection) -> Any:
     """The next message; ``EOFError`` when the other side has gone."""
-    raw = json.loads(conn.recv_bytes().decode("utf-8"))
+    head, frames = unpacked(conn.recv_bytes())
+    raw = json.loads(head.decode("utf-8"))
     count = raw.get("frames", 0) if isinstance(raw, dict) \
         and raw.get("type") in ("Answer", "StepDone", "Training") else 0
+    if len(frames) != int(count):
+        raise ValueError(f"a message said {count} frames and brought {len(frames)}")
     message = _message(raw)
-    frames = [conn.recv_bytes() for _ in range(int(count))]
     if isinstance(message, StepDone):
         _read_frames(message, frames)
     elif isinstance(message, Answer):
