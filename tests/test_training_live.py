@@ -204,3 +204,39 @@ def test_a_new_statements_first_step_on_the_lean_path_and_a_watch_fault_never_br
         assert x.grad.tolist() == [[4.0] * 3] * 2
     finally:
         watch.uninstall()
+
+
+def test_a_loop_without_modules_takes_the_lean_path_and_sends_every_loss():
+    """The notes' manual SGD (``w -= lr * w.grad``) calls no module: no layer, so no
+    histogram is ever due. Its steps still go the lean way between two batches (once,
+    the histogram's clock sent every step down the full path), and each one's loss
+    reaches the window."""
+    import torch
+
+    from app.kernel.training import TrainingWatch
+    from app.kernel.training_live import Controls, LiveFeed
+
+    sent: list = []
+    watch = TrainingWatch({}, LiveFeed(sent.append), Controls())
+    full = []
+    before = watch._before_backward
+    watch._before_backward = lambda tensor: (full.append(1), before(tensor))[1]
+    w = torch.tensor([3.0, -2.0], requires_grad=True)
+    losses = []
+    watch.install()
+    try:
+        watch.begin(2, 3)
+        for _ in range(2000):
+            loss = (w * w).sum()
+            losses.append(loss.item())
+            loss.backward()
+            with torch.no_grad():
+                w -= 0.001 * w.grad
+                w.grad.zero_()
+        watch.end()
+    finally:
+        watch.uninstall()
+    steps = [s for message in sent for s in message.steps]
+    sent_losses = [v for message in sent for v in message.loss]
+    assert steps == list(range(2000)) and sent_losses == losses
+    assert len(full) < 100  # the first step, a batch due, a layer sample: not every step

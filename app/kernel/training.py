@@ -339,8 +339,9 @@ class TrainingWatch:
         self._lane = not on and not self._failed and live is not None
         if self._lane:
             self._series = series
-            self._due_at = min(self._sample_at(), live.next_at,
-                               sampler.next_at if sampler is not None else math.inf,
+            self._due_at = min(self._sample_at(), live.next_at,  # (no layer: no histogram)
+                               sampler.next_at if sampler is not None and self._leaves
+                               else math.inf,
                                self._step_end + LINGER_S if self._charge else math.inf)
 
     def _account(self, hooked: bool, count: int) -> float:
