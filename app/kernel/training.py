@@ -20,8 +20,15 @@ reduction per layer, and the forward hook that takes them sends every module cal
 step down torch's slow path. So they are taken only on some steps, while those steps'
 extra time stays under ``LAYER_BUDGET`` of the loop's: each sampled step is charged the
 whole of its time beyond a plain step's (the running mean of the steps that were not
-sampled), not only the reductions. The window's ``Controls`` are obeyed at each
-``backward()``, before it runs.
+sampled), not only the reductions, and so are the steps after it until the next batch
+(they run slower for a while: torch's slow path and our reductions leave the caches
+cold). The window's ``Controls`` are obeyed at each ``backward()``, before it runs.
+
+Live, every step between two batches takes a lean path (``install``). What is more than
+a loss (layers, a histogram, the boundary) is taken only around a step that sends a
+batch: the step after it is the one sampled. Each step off the lean path costs the loop
+a few hundred microseconds, most of it afterwards, in cold caches; so they come
+together, at most at the batches' rate.
 """
 
 from __future__ import annotations
@@ -40,10 +47,6 @@ MAX_STEPS = 10_000
 LAYER_BUDGET = 0.005
 #: ...but they are taken at least this often, in seconds of the loop's time.
 SAMPLE_GAP_S = 0.1
-#: After a sampled step (or a boundary, a histogram) the loop's next steps run slower for
-#: a while (torch's slow path and our reductions leave the caches cold): the steps that
-#: follow, for this long, are charged to the budget too.
-LINGER_S = 0.005
 
 
 class _Series:
@@ -125,6 +128,7 @@ class TrainingWatch:
         self._lane = False
         self._due_at = 0.0
         self._series: _Series | None = None  # the statement's, while in the lane
+        self._sent = False  # this step sent a batch
         self._clock(None)
 
     def _clock(self, now: float | None) -> None:
@@ -282,6 +286,7 @@ class TrainingWatch:
                 live.boundary = self.boundary.take()
                 self._charge = 2  # this step, and the stretch after it
             live.send()
+            self._sent = True
         return loss
 
     def _backward_done(self, loss: float) -> None:
@@ -326,23 +331,21 @@ class TrainingWatch:
         needs a batch of)."""
         series = self.series[self.statement[0]]
         now = self._account(hooked, series.count)
-        self._sampling = self._sample_next(now)
+        sent, self._sent = self._sent, False  # layers and histograms go with a batch
+        self._sampling = sent and self._sample_next(now)
         probe = self.boundary
         on = self._sampling or probe is None or probe.wants_batch()
         if on != (self._forward_hook is not None):
             self._watch_forward(on)
-        if hooked or self._sample_histogram(step):
+        if hooked or sent and self._sample_histogram(step):
             self._charge = max(self._charge, 1)  # what follows is charged too
         self._step_end, self._counted = time.perf_counter(), series.count
-        # the steps until something is due take the lean path (``install``)
-        live, sampler = self.live, self.histogram
+        # the steps until the next batch take the lean path (``install``)
+        live = self.live
         self._lane = not on and not self._failed and live is not None
         if self._lane:
             self._series = series
-            self._due_at = min(self._sample_at(), live.next_at,  # (no layer: no histogram)
-                               sampler.next_at if sampler is not None and self._leaves
-                               else math.inf,
-                               self._step_end + LINGER_S if self._charge else math.inf)
+            self._due_at = live.next_at
 
     def _account(self, hooked: bool, count: int) -> float:
         """The steps since the last that took this path (``count - _counted`` of them,
