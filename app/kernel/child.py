@@ -329,8 +329,8 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
                                        outcome.loop, copied))
-        if prefetch is not None:
-            prefetch.answer(lambda statement, done=i: statement == done)
+        if prefetch is not None and i < count - 1:  # (the last one's go with Done: one
+            prefetch.answer(lambda statement, done=i: statement == done)  # repaint shows both)
         if outcome.exit_code is not None:
             return outcome.exit_code
         marks.keep(statement, runner.namespace, runner.flags)

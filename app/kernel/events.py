@@ -83,14 +83,16 @@ class EventQueue:
     def __init__(self):
         self._lock, self._items = threading.Lock(), deque[Event]()
         #: Called (from the putting thread) when an event arrives in an empty queue: the
-        #: window drains at once instead of at its next poll.
-        self.on_ready: Callable[[], None] | None = None
+        #: window drains at once instead of at its next poll; and when a run's ``Ended``
+        #: arrives (its argument True): nothing more of the run will come.
+        self.on_ready: Callable[[bool], None] | None = None
 
     def put(self, event: Event) -> None:
         on_ready = self.on_ready
-        if self._put(event) and on_ready is not None:
+        ended = isinstance(event, Ended)
+        if (self._put(event) or ended) and on_ready is not None:
             try:
-                on_ready()
+                on_ready(ended)
             except RuntimeError:  # its window has gone (a deleted Qt object): poll only
                 self.on_ready = None
 

@@ -167,9 +167,10 @@ class KernelSession:
         """End the kernel (and any run) and start a fresh one."""
         self._commands.put(("restart",))
 
-    def on_events(self, callback: Callable[[], None] | None) -> None:
+    def on_events(self, callback: Callable[[bool], None] | None) -> None:
         """Call ``callback`` (from the service thread) when events arrive after ``poll``
-        emptied the queue: the window can take them at once."""
+        emptied the queue: the window can take them at once; ``callback(True)`` when a
+        run has ended (its last event)."""
         self._events.on_ready = callback
 
     def poll(self, max_seconds: float = 0.008) -> list[Event]:

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.kernel.session import KernelSession
@@ -38,6 +38,8 @@ WAKE_GATHER_S = 0.001
 #: session's thread, which sends an edit's run and takes the kernel's answers, waits at
 #: most this long for the GUI thread to let go of the GIL, not a third of a frame.
 SWITCH_S = 0.0005
+#: Rounds of posted layout requests settled after a take (nested layouts: a few).
+LAYOUT_PASSES = 4
 
 
 class KernelHook(QObject):
@@ -45,10 +47,11 @@ class KernelHook(QObject):
     ``warm`` starts it early (the window's launch does, while the window opens).
 
     What the kernel reports is taken on a timer, and at once when it arrives after a
-    quiet spell (``_ready``, emitted from the session's thread, queued to this one).
+    quiet spell (``_ready``, emitted from the session's thread, queued to this one), or
+    when a run ends (nothing of it is left to gather).
     """
 
-    _ready = Signal()
+    _ready = Signal(bool)
 
     def __init__(self, document: Any, parent: QObject | None = None):
         super().__init__(parent)
@@ -75,7 +78,11 @@ class KernelHook(QObject):
     def warm(self) -> None:
         self.session.start()
 
-    def _on_ready(self) -> None:
+    def _on_ready(self, ended: bool = False) -> None:
+        if ended and not self._flooded:  # the run's last word: take it all now
+            self._wake.stop()
+            self._drain()
+            return
         gap = WAKE_GAP_S if self._flooded else 0.0  # else a lone result is taken at once
         wait = max(WAKE_GATHER_S, gap - (time.monotonic() - self._last_take))
         if not self._wake.isActive():
@@ -86,6 +93,10 @@ class KernelHook(QObject):
         events = self.session.poll(POLL_BUDGET_S)
         if events:
             self._document.take_kernel_events(events)
+            # the views' new texts change their layouts: settled now, so the repaint that
+            # follows is the only one (left to their posted requests, a second came later)
+            for _ in range(LAYOUT_PASSES):  # (a layout settled may ask its parent's again)
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         # a flood: many events, or more work than a take's budget (output, a loop's reports)
         self._flooded = len(events) >= FLOOD_EVENTS \
             or time.monotonic() - self._last_take >= POLL_BUDGET_S

@@ -1,4 +1,5 @@
-"""The kernel's output taps and their flusher thread (``app.kernel.capture``)."""
+"""Who wakes whom: the kernel's output flusher thread (``app.kernel.capture``) and the
+event queue that wakes the window (``app.kernel.events``)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,23 @@ def test_output_goes_out_soon_after_it_is_written_and_the_thread_sleeps_meanwhil
         flusher.close()
     taps[1].write("late\n")  # after close: nothing sends it any more
     assert [s[2] for s in sent] == ["loss 0.25\nloss 0.20\n"]
+
+
+def test_the_event_queue_wakes_the_window_for_a_first_event_and_for_a_runs_end():
+    """A first event in an empty queue wakes the window (it gathers what follows for a
+    moment); a run's ``Ended`` wakes it even behind others, marked so: nothing of the run
+    is left to gather, the window takes it all at once."""
+    from app.kernel import protocol
+    from app.kernel.events import Ended, EventQueue, RunMessage
+
+    queue = EventQueue()
+    calls: list[bool] = []
+    queue.on_ready = calls.append
+    queue.put(RunMessage(1, protocol.StepStarted(0, 1)))
+    queue.put(RunMessage(1, protocol.Done(0)))
+    assert calls == [False]  # the second waits with the first
+    queue.put(Ended(1, "", 0))
+    assert calls == [False, True]
+    assert [type(e).__name__ for e in queue.take(0.01)] == ["RunMessage"] * 2 + ["Ended"]
+    queue.put(Ended(2, "stopped", 130))
+    assert calls == [False, True, True]
