@@ -261,6 +261,8 @@ class _Taker:
         raw = self.raw = [MISSING] * width
         self.due = -1
         torch = loaded_torch()
+        if torch is not None:  # (its samples' 0-d tensors are summed up the quick way)
+            _remember_tensor(torch.Tensor)
         put, count, plain = rows.append, len, _PLAIN_TYPES
         tensor, number = (torch.Tensor if torch is not None else None), _as_float
         taker, sampled = self, recorder._sampled
@@ -287,7 +289,8 @@ def _remember_tensor(kind: type) -> None:
     _tensor_type = kind
 
 
-def _summary(value: Any) -> dict:
+def _summary(value: Any) -> dict | _Scalar:
+    """``value``'s summary (a 0-d tensor's is a ``_Scalar`` until the report)."""
     kind = type(value)
     if kind is int or kind is bool:  # as summarize() has them, without its detour
         return {"type": kind.__name__, "value": value}
@@ -303,26 +306,42 @@ def _summary(value: Any) -> dict:
         return {"type": type(value).__name__, "repr": f"<summary failed: {type(e).__name__}>"}
 
 
-def _scalar_tensor(value: Any) -> dict:
-    """``summarize(value)`` of a 0-d tensor, from the summary of the first one of its kind
-    (dtype, device, grad and grad_fn): what changes is its value."""
+def _scalar_tensor(value: Any) -> dict | _Scalar:
+    """``summarize(value)`` of a 0-d tensor, to be: the summary of the first one of its
+    kind (dtype, device, grad and grad_fn) and its number (a loop's loss is sampled at
+    hundreds of its iterations, each sample a pause in the loop)."""
     fn = value.grad_fn
     key = (value.dtype, value.device, value.requires_grad, type(fn))
-    template = _SCALAR_TENSORS.get(key)
-    if template is None:
+    if key not in _SCALAR_TENSORS:
         from app.kernel.summary import summarize
 
-        template = _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items()
-                                           if k != "values"}
+        _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items() if k != "values"}
     number = value.item()
     if type(number) not in _PLAIN:  # complex
         from app.kernel.summary import summarize
 
         return summarize(value)
-    out = dict(template)
-    out["values"] = number if type(number) is not float or math.isfinite(number) \
-        else plain_float(number)
-    return out
+    return _Scalar(key, number)
+
+
+class _Scalar:
+    """A sampled 0-d tensor's summary, made at the report (``summary``)."""
+
+    __slots__ = ("key", "number")
+
+    def __init__(self, key: tuple, number: int | float | bool) -> None:
+        self.key, self.number = key, number
+
+    def summary(self) -> dict:
+        out, number = dict(_SCALAR_TENSORS[self.key]), self.number
+        out["values"] = number if type(number) is not float or math.isfinite(number) \
+            else plain_float(number)
+        return out
+
+
+def _made(summaries: dict) -> dict:
+    """A sample's summaries, each ``_Scalar`` made one."""
+    return {name: s.summary() if type(s) is _Scalar else s for name, s in summaries.items()}
 
 
 _SCALAR_TENSORS: dict[tuple, dict] = {}
@@ -591,7 +610,7 @@ class LoopRecorder:
                 plain[str(n)] = list(row)
             else:
                 head = {self.counter: _summary(row[0])} if counter_at else {}
-                samples[str(n)] = {**head, **self._summaries(values)}
+                samples[str(n)] = _made({**head, **self._summaries(values)})
         report["samples"] = samples
         report["plain_samples"] = {"names": names, "rows": plain}
         return report
