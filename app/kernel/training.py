@@ -45,8 +45,12 @@ from app.kernel.training_live import Controls, LiveFeed
 MAX_STEPS = 10_000
 #: Live, the share of a loop's time that taking layers' numbers may cost...
 LAYER_BUDGET = 0.005
-#: ...but they are taken at least this often, in seconds of the loop's time.
-SAMPLE_GAP_S = 0.1
+#: ...but they are taken at least this often, in seconds of the loop's time (a sampled
+#: step of a small MLP costs it about 0.75 ms, twice a step).
+SAMPLE_GAP_S = 0.2
+#: A statement's first samples are taken at the first batches (then as above): a short
+#: loop's layers draw lines, not dots.
+FIRST_SAMPLES = 2
 
 
 class _Series:
@@ -137,6 +141,7 @@ class TrainingWatch:
         self._since = now  # the first step's end
         self._spent = 0.0  # the sampled steps' time beyond a plain step's
         self._sampled_at = now or 0.0
+        self._samples = 0  # steps sampled since
         self._step_end: float | None = now  # when the last step's work was done
         self._counted = 0  # the steps counted by then
         self._plain: float | None = None  # a plain step's time, a running mean
@@ -176,10 +181,17 @@ class TrainingWatch:
         import torch
         from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-        self._handles = [register_optimizer_step_pre_hook(self._stepping)]
         self._watch_forward(True)
         self._original = original = torch.Tensor.backward
         watch, controls, clock = self, self.controls or Controls(), time.perf_counter
+
+        def stepping(optimizer, args, kwargs):  # the lean step's: its rate, kept
+            if watch._lane and controls.lr is None and watch.live.lr:
+                groups = getattr(optimizer, "param_groups", None)
+                watch.live.lr[-1] = groups[0].get("lr") if groups else None
+                return
+            watch._stepping(optimizer, args, kwargs)
+        self._handles = [register_optimizer_step_pre_hook(stepping)]
 
         def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
             if watch._lane and clock() < watch._due_at and not controls.paused \
@@ -323,6 +335,7 @@ class TrainingWatch:
         series.count += 1
         if self._sampling:
             self._sampled_at = time.perf_counter()
+            self._samples += 1
         self._next(hooked, series.count - 1)
 
     def _next(self, hooked: bool, step: int) -> None:
@@ -386,9 +399,11 @@ class TrainingWatch:
     def _sample_at(self) -> float:
         """When the budget lets the next step be sampled: once the loop's time since its
         first step has grown to ``_spent / LAYER_BUDGET``, or ``SAMPLE_GAP_S`` after the
-        last sample."""
+        last sample (the first ``FIRST_SAMPLES`` at every batch: a short loop's layers
+        still draw lines)."""
+        gap = SAMPLE_GAP_S if self._samples >= FIRST_SAMPLES else 0.0
         return min((self._since or 0.0) + self._spent / LAYER_BUDGET,
-                   self._sampled_at + SAMPLE_GAP_S)
+                   self._sampled_at + gap)
 
     def _stepping(self, optimizer: Any, _args: Any, _kwargs: Any) -> None:
         """An optimizer is about to step: the window's live learning rate goes to its

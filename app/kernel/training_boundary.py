@@ -21,7 +21,7 @@ GRID = 48
 BOUNDARY_GAP_S = 0.5
 #: ...and at least this many times what the last one took (a big model's grid pass costs
 #: it at most a share of 1/BOUNDARY_COST_GAP of its loop's time).
-BOUNDARY_COST_GAP = 400
+BOUNDARY_COST_GAP = 800
 #: Most points shown.
 MAX_POINTS = 400
 #: Steps whose forward passes are looked at for a 2-D classifier (none found: no boundary).

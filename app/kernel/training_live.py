@@ -17,8 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: The least time between two batches sent to the window, in seconds (display rate).
-SEND_GAP_S = 1 / 30
+#: The least time between two batches sent to the window, in seconds: 20 a second, the
+#: rate of a smooth animation. Each costs a fast loop about 0.4 ms (a third of it after
+#: the send, in caches the send left cold): at 30 a second, 1.2% of its time.
+SEND_GAP_S = 1 / 20
 #: How often a paused loop looks for a Stop or a resume, in seconds.
 _WAIT_S = 0.05
 
