@@ -8,8 +8,9 @@ and the rebuild a language switch does (``widgets.shell.window_rebuild``).
 from __future__ import annotations
 
 import os
+import time
 
-from PySide6.QtCore import QByteArray, QSignalBlocker, Signal
+from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -30,7 +31,7 @@ from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
 from widgets.shell.exports import TensorExports
-from widgets.shell.kernel_status import KernelStatus
+from widgets.shell.kernel_status import SHOW_AFTER_S, KernelStatus
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
@@ -122,6 +123,10 @@ class MainWindow(QMainWindow):
         self.kernel_hook = KernelHook(self.document, self)
         self.kernel_status = KernelStatus(self.document, self)
         self.statusBar().addWidget(self.kernel_status)
+        self._stop_later = QTimer(self)  # Stop comes on with the status bar's busy line
+        self._stop_later.setSingleShot(True)
+        self._stop_later.setInterval(round(SHOW_AFTER_S * 1000))
+        self._stop_later.timeout.connect(self._on_model_kernel_changed)
         self.replaced.connect(self._on_view_replaced)
         self._set_model_connected(True)
         self._update_title()
@@ -347,7 +352,19 @@ class MainWindow(QMainWindow):
         self.kernel_hook = None
 
     def _on_model_kernel_changed(self) -> None:
-        self.window_actions["edit.stop"].setEnabled(self.document.kernel_run is not None)
+        """Stop is on while a run has lasted ``SHOW_AFTER_S``, as the status bar's busy
+        line: an edit's quick run does not flash it (each change of an action lays out the
+        toolbar and the main window again: a millisecond of every edit)."""
+        run, stop = self.document.kernel_run, self.window_actions["edit.stop"]
+        if run is None:
+            self._stop_later.stop()
+            stop.setEnabled(False)
+        elif not stop.isEnabled():
+            waited = time.monotonic() - run.started
+            if waited >= SHOW_AFTER_S:
+                stop.setEnabled(True)
+            elif not self._stop_later.isActive():
+                self._stop_later.start(max(1, round((SHOW_AFTER_S - waited) * 1000)))
 
 
 def _stacked(bar: QWidget, views: QWidget) -> QWidget:
