@@ -47,7 +47,7 @@ MAX_STEPS = 10_000
 LAYER_BUDGET = 0.005
 #: ...but they are taken at least this often, in seconds of the loop's time (a sampled
 #: step of a small MLP costs it about 0.75 ms, twice a step).
-SAMPLE_GAP_S = 0.2
+SAMPLE_GAP_S = 0.1
 #: A statement's first samples are taken at the first batches (then as above): a short
 #: loop's layers draw lines, not dots.
 FIRST_SAMPLES = 2
