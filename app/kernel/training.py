@@ -187,8 +187,7 @@ class TrainingWatch:
 
         def stepping(optimizer, args, kwargs):  # the lean step's: its rate, kept
             if watch._lane and controls.lr is None and watch.live.lr:
-                groups = getattr(optimizer, "param_groups", None)
-                watch.live.lr[-1] = groups[0].get("lr") if groups else None
+                watch.live.lr[-1] = _param_groups(optimizer)[0].get("lr")
                 return
             watch._stepping(optimizer, args, kwargs)
         self._handles = [register_optimizer_step_pre_hook(stepping)]
@@ -411,7 +410,7 @@ class TrainingWatch:
         costs the loop a little at every step)."""
         if self.statement is None:
             return
-        groups = getattr(optimizer, "param_groups", None) or [{}]
+        groups = _param_groups(optimizer)
         live_lr = self.controls.lr if self.controls is not None else None
         if live_lr is not None:
             for group in groups:
@@ -455,6 +454,11 @@ def _module_paths(namespace: dict[str, Any]) -> dict[int, str]:
         for sub, module in value.named_modules():
             paths.setdefault(id(module), f"{name}.{sub}" if sub else name)
     return paths
+
+
+def _param_groups(optimizer: Any) -> list:
+    """An optimizer's ``param_groups`` (one empty group for an odd one)."""
+    return getattr(optimizer, "param_groups", None) or [{}]
 
 
 def _grad_norm(module: Any) -> float | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from widgets.common.doc_links import listen
@@ -18,7 +18,12 @@ SHOW_AFTER_S = 0.25
 
 
 class KernelStatus(QWidget):
-    """The status bar's kernel line: a busy bar, what runs and for how long, and Stop."""
+    """The status bar's kernel line: a busy bar, what runs and for how long, and Stop.
+
+    ``busy_changed`` says when the busy line comes and goes (the window's Stop action
+    follows it: an edit's quick run flashes neither)."""
+
+    busy_changed = Signal(bool)
 
     def __init__(self, document: Any, parent: QWidget | None = None):
         super().__init__(parent)
@@ -50,6 +55,7 @@ class KernelStatus(QWidget):
         self._tick = QTimer(self)
         self._tick.setInterval(200)
         self._tick.timeout.connect(self._show)
+        self.busy_shown = False
         listen(self, [(document.kernel_changed, self._on_model_kernel_changed)], True)
         self._on_model_kernel_changed()
 
@@ -64,6 +70,9 @@ class KernelStatus(QWidget):
             state = None  # an edit's quick run: no flash of the busy line
         self.busy.setVisible(state is not None)
         self.stop_button.setVisible(state is not None)
+        if self.busy_shown != (state is not None):
+            self.busy_shown = state is not None
+            self.busy_changed.emit(self.busy_shown)
         if state is not None:
             progress = state.progress
             if progress is None:

@@ -8,9 +8,8 @@ and the rebuild a language switch does (``widgets.shell.window_rebuild``).
 from __future__ import annotations
 
 import os
-import time
 
-from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSignalBlocker, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -31,7 +30,7 @@ from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
 from widgets.shell.exports import TensorExports
-from widgets.shell.kernel_status import SHOW_AFTER_S, KernelStatus
+from widgets.shell.kernel_status import KernelStatus
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
@@ -123,15 +122,15 @@ class MainWindow(QMainWindow):
         self.kernel_hook = KernelHook(self.document, self)
         self.kernel_status = KernelStatus(self.document, self)
         self.statusBar().addWidget(self.kernel_status)
-        self._stop_later = QTimer(self)  # Stop comes on with the status bar's busy line
-        self._stop_later.setSingleShot(True)
-        self._stop_later.setInterval(round(SHOW_AFTER_S * 1000))
-        self._stop_later.timeout.connect(self._on_model_kernel_changed)
+        # Stop is on with the status bar's busy line: an edit's quick run does not flash
+        # it (each change of an action lays out the toolbar and the main window again)
+        stop = self.window_actions["edit.stop"]
+        self.kernel_status.busy_changed.connect(stop.setEnabled)
+        stop.setEnabled(self.kernel_status.busy_shown)
         self.replaced.connect(self._on_view_replaced)
         self._set_model_connected(True)
         self._update_title()
         self._on_model_selection(self.document.selected)
-        self._on_model_kernel_changed()
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
@@ -139,7 +138,6 @@ class MainWindow(QMainWindow):
                              (doc.modified_changed, self._on_model_modified),
                              (doc.selection_changed, self._on_model_selection),
                              (doc.evaluated, self._on_model_evaluated),
-                             (doc.kernel_changed, self._on_model_kernel_changed),
                              (self.gallery.open_requested, self.open_from_gallery),
                              (self.training.open_requested, self.open_from_gallery),
                              (self.training.new_requested, self.new_training),
@@ -350,21 +348,6 @@ class MainWindow(QMainWindow):
         if self.kernel_hook is not None:
             self.kernel_hook.detach()  # the new window has its own hook on the same kernel
         self.kernel_hook = None
-
-    def _on_model_kernel_changed(self) -> None:
-        """Stop is on while a run has lasted ``SHOW_AFTER_S``, as the status bar's busy
-        line: an edit's quick run does not flash it (each change of an action lays out the
-        toolbar and the main window again: a millisecond of every edit)."""
-        run, stop = self.document.kernel_run, self.window_actions["edit.stop"]
-        if run is None:
-            self._stop_later.stop()
-            stop.setEnabled(False)
-        elif not stop.isEnabled():
-            waited = time.monotonic() - run.started
-            if waited >= SHOW_AFTER_S:
-                stop.setEnabled(True)
-            elif not self._stop_later.isActive():
-                self._stop_later.start(max(1, round((SHOW_AFTER_S - waited) * 1000)))
 
 
 def _stacked(bar: QWidget, views: QWidget) -> QWidget:
