@@ -401,3 +401,24 @@ for step in range(3000):
     late = max(int(n) for n in loop["samples"])
     assert late >= 1000 and loop["samples"][str(late)]["loss"]["values"] == float(late)
     assert "MulBackward0" in str(loop["samples"][str(late)]["loss"])
+
+
+def test_a_loss_changed_after_its_backward_is_taken_as_it_ended(kernel, tmp_path):
+    """The training watch reads each loss at ``backward()``, and the recorder reuses that
+    number for the same tensor; a loss changed in place after its ``backward()`` (here
+    through a detached view, which shares its version counter) is read again, as the
+    iteration left it."""
+    source = '''\
+import torch
+w = torch.ones((), requires_grad=True)
+for step in range(3000):
+    loss = w * step
+    loss.backward()
+    if step % 3 == 0:
+        loss.detach().add_(0.5)
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[2].loop
+    assert code == 0 and loop["iterations"] == 3000
+    assert loop["scalars"]["loss"] == [step + (0.5 if step % 3 == 0 else 0.0)
+                                       for step in range(3000)]

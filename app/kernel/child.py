@@ -309,7 +309,8 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         if watch is not None:
             watch.begin(i, statement.line)
         outcome = runner.run_statement(i, record_loops=True,
-                                       keep_value=bool(form) and not form.get("name"))
+                                       keep_value=bool(form) and not form.get("name"),
+                                       known=watch.known if watch is not None else None)
         flusher.flush()
         if watch is not None:
             watch.end()  # the loop's last steps come before its statement's report

@@ -100,13 +100,14 @@ class Runner:
             sys.path[0] = folder
 
     def run_statement(self, i: int, record_loops: bool = False,
-                      keep_value: bool = False) -> Outcome:
+                      keep_value: bool = False, known: loops.Known | None = None) -> Outcome:
         """Run statement ``i``; exceptions become the ``Outcome`` (python's traceback printed).
 
         With ``record_loops``, a top-level ``for``/``while`` also reports its iterations
         (``Outcome.loop``; the window's runs only, never ``tensor-lab run``). With
         ``keep_value``, an expression statement's value is kept in ``Outcome.value``
-        (python drops it; the window shows what ``x.add_(1)`` made).
+        (python drops it; the window shows what ``x.add_(1)`` made). ``known``: numbers
+        the training watch read already, for the loop's recorder.
         """
         statement, node = self.statements[i], self._nodes[i]
         outcome = Outcome(statement)
@@ -115,7 +116,7 @@ class Runner:
         expression = keep_value and isinstance(node, ast.Expr)
         if record_loops and loops.is_loop(node):
             rewritten, names, counter = loops.instrument(node)
-            recorder = loops.LoopRecorder(self.namespace, names, counter)
+            recorder = loops.LoopRecorder(self.namespace, names, counter, known)
             code = compile(ast.Module(body=rewritten, type_ignores=[]), self.filename,
                            "exec", flags=self.flags, dont_inherit=True)
         elif expression:

@@ -37,6 +37,7 @@ import math
 import time
 from typing import Any
 
+from app.kernel.loops import Known
 from app.kernel.training_boundary import BoundaryProbe
 from app.kernel.training_histogram import HistogramSampler
 from app.kernel.training_live import Controls, LiveFeed
@@ -133,6 +134,8 @@ class TrainingWatch:
         self._due_at = 0.0
         self._series: _Series | None = None  # the statement's, while in the lane
         self._sent = False  # this step sent a batch
+        #: The lean path's last loss, read: the loop's recorder takes it from here.
+        self.known = Known()
         self._clock(None)
 
     def _clock(self, now: float | None) -> None:
@@ -168,6 +171,7 @@ class TrainingWatch:
         model as its loop left it)."""
         live, probe = self.live, self.boundary
         self._lane = False
+        self.known.forget()  # (the loss it held)
         if live is None:
             return
         final = probe is not None and probe.model is not None \
@@ -184,6 +188,7 @@ class TrainingWatch:
         self._watch_forward(True)
         self._original = original = torch.Tensor.backward
         watch, controls, clock = self, self.controls or Controls(), time.perf_counter
+        known = self.known
 
         def stepping(optimizer, args, kwargs):  # the lean step's: its rate, kept
             if watch._lane and controls.lr is None and watch.live.lr:
@@ -201,6 +206,7 @@ class TrainingWatch:
                 except Exception:  # noqa: BLE001 - more than one element: the full path
                     loss = math.nan
                 if loss - loss == 0:  # not NaN nor inf (the NaN pause is the full path's)
+                    known.tensor, known.version, known.value = tensor, tensor._version, loss
                     result = original(tensor, *args, **kwargs)
                     feed, series = watch.live, watch._series
                     feed.steps.append(series.count)
