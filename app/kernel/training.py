@@ -129,7 +129,8 @@ class TrainingWatch:
         self._sampling = True  # this step's layers are taken
         self._nan_seen = False
         #: Live: the next steps may take the lean path (``install``) until ``_due_at``
-        #: (``time.perf_counter``), when something is due: a batch, a sample, a boundary.
+        #: (``time.perf_counter``), when something is due: a batch, a sample, a boundary;
+        #: 0 closes it (and a change of the window's controls does, from its thread).
         self._lane = False
         self._due_at = 0.0
         self._series: _Series | None = None  # the statement's, while in the lane
@@ -163,19 +164,20 @@ class TrainingWatch:
                 self._failed = True
                 self.uninstall()
         self.statement = (index, line)
-        self._lane = False
+        self._close_lane()
         self._clock(None)
 
     def end(self) -> None:
         """The statement ended: the window gets its last steps (and the boundary of the
         model as its loop left it)."""
         live, probe = self.live, self.boundary
-        self._lane = False
+        self._close_lane()
         self.known.forget()  # (the loss it held)
         if live is None:
             return
         final = probe is not None and probe.model is not None \
             and live.statement == self.statement
+        self._settle()
         if final:
             live.boundary = probe.take()
         live.send(always=final)
@@ -188,19 +190,23 @@ class TrainingWatch:
         self._watch_forward(True)
         self._original = original = torch.Tensor.backward
         watch, controls, clock = self, self.controls or Controls(), time.perf_counter
-        known = self.known
+        known, feed = self.known, self.live
+        controls.on_change = self._close_lane  # (a pause, a step or a rate: the full path)
 
         def stepping(optimizer, args, kwargs):  # the lean step's: its rate, kept
-            if watch._lane and controls.lr is None and watch.live.lr:
-                watch.live.lr[-1] = _param_groups(optimizer)[0].get("lr")
-                return
+            if watch._lane and controls.lr is None:
+                try:
+                    feed.lr[-1] = optimizer.param_groups[0]["lr"]
+                    return
+                except (AttributeError, LookupError, TypeError):
+                    pass
             watch._stepping(optimizer, args, kwargs)
         self._handles = [register_optimizer_step_pre_hook(stepping)]
 
         def backward(tensor, *args, **kwargs):  # the same signature, torch's own work
-            if watch._lane and clock() < watch._due_at and not controls.paused \
-                    and controls.steps_left is None:
+            if clock() < watch._due_at:
                 # the usual live step, lean (no call of the watch's): its loss is kept
+                # (its step's number is counted later, ``_settle``)
                 try:
                     loss = tensor.item()
                 except Exception:  # noqa: BLE001 - more than one element: the full path
@@ -208,11 +214,8 @@ class TrainingWatch:
                 if loss - loss == 0:  # not NaN nor inf (the NaN pause is the full path's)
                     known.tensor, known.version, known.value = tensor, tensor._version, loss
                     result = original(tensor, *args, **kwargs)
-                    feed, series = watch.live, watch._series
-                    feed.steps.append(series.count)
                     feed.loss.append(loss)
                     feed.lr.append(None)
-                    series.count += 1
                     return result
             loss = watch._guarded(watch._before_backward, tensor)
             result = original(tensor, *args, **kwargs)
@@ -233,6 +236,8 @@ class TrainingWatch:
         for handle in self._handles:
             handle.remove()
         self._handles = []
+        if self.controls is not None and self.controls.on_change == self._close_lane:
+            self.controls.on_change = None
         self._watch_forward(False)
         if self._original is not None:
             torch.Tensor.backward = self._original
@@ -247,6 +252,7 @@ class TrainingWatch:
             return work(*args)
         except Exception:  # noqa: BLE001 - the lab's fault: the loop trains on unwatched
             self._failed = True
+            self._close_lane()
             self._watch_forward(False)
             return math.nan
 
@@ -283,9 +289,11 @@ class TrainingWatch:
         this one are complete (their optimizer stepped): send them when a frame is due,
         and wait here while the window pauses the loop."""
         loss = _loss(tensor)
+        self._close_lane()
         live, controls = self.live, self.controls
         if live is None or self.statement is None:
             return loss
+        self._settle()
         if live.statement != self.statement:
             live.at(self.statement)
         nan = loss - loss != 0 and not self._nan_seen  # NaN or inf
@@ -359,11 +367,24 @@ class TrainingWatch:
             self._charge = max(self._charge, 1)  # what follows is charged too
         self._step_end, self._counted = time.perf_counter(), series.count
         # the steps until the next batch take the lean path (``install``)
-        live = self.live
-        self._lane = not on and not self._failed and live is not None
-        if self._lane:
-            self._series = series
+        live, controls = self.live, self.controls
+        if not on and not self._failed and live is not None:
+            self._series, self._lane = series, True
             self._due_at = live.next_at
+            if controls is not None and (controls.paused or controls.steps_left is not None):
+                self._close_lane()  # (after opening it: a change meanwhile closes it too)
+
+    def _close_lane(self) -> None:
+        self._lane, self._due_at = False, 0.0
+
+    def _settle(self) -> None:
+        """Number the lean steps the window has not sent yet: ``LiveFeed.steps`` and the
+        series' count are behind its ``loss`` by that many."""
+        live, series = self.live, self._series
+        behind = len(live.loss) - len(live.steps) if live is not None else 0
+        if behind > 0 and series is not None:
+            live.steps.extend(range(series.count, series.count + behind))
+            series.count += behind
 
     def _account(self, hooked: bool, count: int) -> float:
         """The steps since the last that took this path (``count - _counted`` of them,

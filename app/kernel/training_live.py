@@ -36,6 +36,8 @@ class Controls:
         self.lr: float | None = None
         self.nan_pause = True
         self.histogram: str | None = None  # the layer the window's histograms show
+        #: Called (on the reader thread) after each change: the watch's lean path ends.
+        self.on_change: Callable[[], None] | None = None
 
     def apply(self, message: Any) -> None:
         """A ``protocol.TrainingControl`` from the window (the reader thread)."""
@@ -51,6 +53,8 @@ class Controls:
             if getattr(message, "histogram", None) is not None:
                 self.histogram = str(message.histogram)
         self._changed.set()
+        if self.on_change is not None:
+            self.on_change()
 
     def new_run(self) -> None:
         """A new run starts running: no pause, no step, its own learning rate."""
