@@ -240,3 +240,40 @@ def test_a_loop_without_modules_takes_the_lean_path_and_sends_every_loss():
     sent_losses = [v for message in sent for v in message.loss]
     assert steps == list(range(2000)) and sent_losses == losses
     assert len(full) < 100  # the first step, a batch due, a layer sample: not every step
+
+
+def test_a_pause_from_the_window_holds_the_very_next_backward_of_a_lean_loop():
+    """Between two batches a loop's steps take the lean path; a pause that the reader
+    thread applies meanwhile closes it, so the next ``backward()`` already waits (not
+    the first one after the next batch, up to 50 ms of steps later)."""
+    import threading
+
+    import torch
+
+    from app.kernel.training import TrainingWatch
+    from app.kernel.training_live import Controls, LiveFeed
+
+    controls = Controls()
+    watch = TrainingWatch({}, LiveFeed(lambda message: None), controls)
+    w = torch.tensor([3.0, -2.0], requires_grad=True)
+    ends: list[float] = []
+    watch.install()
+    try:
+        watch.begin(2, 3)
+        for step in range(400):
+            (w * w).sum().backward()
+            ends.append(time.perf_counter())
+            if step == 200:
+                assert watch._due_at > time.perf_counter()  # the lean path is open
+                reader = threading.Thread(target=controls.apply,
+                                          args=(protocol.TrainingControl(pause=True),))
+                reader.start()
+                reader.join()
+                threading.Timer(0.3, controls.apply,
+                                (protocol.TrainingControl(pause=False),)).start()
+        watch.end()
+    finally:
+        watch.uninstall()
+    gaps = [b - a for a, b in zip(ends, ends[1:], strict=False)]
+    assert gaps[200] >= 0.25  # step 201 waited for the resume
+    assert max(gaps[:200] + gaps[201:]) < 0.2
