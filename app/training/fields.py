@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 #: Keywords of an optimizer call offered as fields.
@@ -35,7 +36,13 @@ class Field:
 
 
 def fields(source: str) -> dict[str, Field]:
-    """Every field of ``source``, by name (the first of a name wins); {} when unreadable."""
+    """Every field of ``source``, by name (the first of a name wins); {} when unreadable.
+    (The same text is read once: the Training tab's bar asks at every batch of a run.)"""
+    return dict(_fields(source))
+
+
+@lru_cache(maxsize=8)
+def _fields(source: str) -> dict[str, Field]:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
