@@ -253,6 +253,33 @@ def test_a_two_feature_classifier_shows_its_decision_boundary(qtbot, tab):
     assert panel.plots.boundary_plot.isVisible()
 
 
+def test_the_boundary_plot_stays_through_a_run_again_and_goes_with_a_run_without_one(
+        qtbot, tab):
+    """Run again, a 2-D classifier's boundary plot keeps its place (laying the plots out
+    without it until the first boundary came, then with it, made every plot jump); a run
+    that never has a boundary takes it away when it ends."""
+    panel = tab(TWO_D)
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    assert panel.plots.boundary_plot.isVisible()
+    first, shown, layouts = panel.loop, [], []
+    grid = panel.plots.grid
+    relayout = grid.relayout
+    grid.relayout = lambda force=False: (layouts.append(force), relayout(force))
+    panel.document.training_changed.connect(
+        lambda: shown.append(panel.plots.boundary_plot.isVisible()))
+    panel.document.run_again()
+    qtbot.waitUntil(lambda: panel.loop is not first and panel.loop is not None
+                    and panel.loop.finished, timeout=WAIT)
+    assert shown and all(shown) and True not in layouts
+    panel.document.set_source(TWO_D.replace("torch.randn(256, 2)", "torch.randn(256, 3)")
+                              .replace("nn.Linear(2, 16)", "nn.Linear(3, 16)"))
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished
+                    and bool(panel.loop.info.layer_names), timeout=WAIT)
+    qtbot.waitUntil(lambda: not panel.plots.boundary_plot.isVisible(), timeout=WAIT)
+    assert panel.plots.grid._plots == [p for p in panel.plots.plots
+                                       if p is not panel.plots.boundary_plot]
+
+
 def test_the_recipes_other_knobs_are_edited_in_its_code(qtbot, tab):
     panel = tab(MLP.format(steps=30).replace("torch.manual_seed(0)\n",
                                              "torch.manual_seed(0)\nwidth = 16\n"))

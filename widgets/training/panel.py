@@ -98,6 +98,7 @@ class TrainingPanel(QWidget):
         self.shown_index: int | None = None  # the loop picked, by statement; None: the last
         self._loop: Loop | None = None
         self._layers: tuple = ()  # the loop's layers, and whether it has a boundary
+        self._boundary_line: int | None = None  # the line of the last loop with a boundary
         self._drawn = -1  # the training version the plots show
         self._lessons_listed = False
         self._stale = True  # what it shows waits for it to be shown
@@ -211,10 +212,17 @@ class TrainingPanel(QWidget):
                             self.loop.index if self.loop is not None else None)
         loop = self.loop
         layers = (tuple(loop.info.layer_names), loop.info.extent is not None,
-                  loop.info.points is not None) if loop is not None else ()
+                  loop.info.points is not None,
+                  loop.finished and loop.info.extent is None) if loop is not None else ()
+        if loop is not None and loop.info.extent is not None:
+            self._boundary_line = loop.line
         if loop is not self._loop or layers != self._layers:
             self._loop, self._layers, self._drawn = loop, layers, -1
-            self.plots.set_run(loop.info if loop is not None else None)
+            # a run of the loop that showed a boundary keeps its plot until it ends
+            # without one (between two runs, no loop: the plots stay as they are)
+            keep = loop is None or loop.line == self._boundary_line \
+                and not (loop.finished and loop.info.extent is None)
+            self.plots.set_run(loop.info if loop is not None else None, keep_boundary=keep)
             self.histogram.set_run(loop.info if loop is not None else None)
             self._extras_of = None
         if loop is not None and loop.finished and self._extras_of is not loop:

@@ -133,8 +133,11 @@ class LivePlots(QWidget):
         self._relayout()
 
     # -- runs --------------------------------------------------------------------------------
-    def set_run(self, info) -> None:
-        """Prepare for a run described by ``info`` (``RunInfo``); None clears the plots."""
+    def set_run(self, info, keep_boundary: bool = False) -> None:
+        """Prepare for a run described by ``info`` (``RunInfo``); None clears the plots.
+        With ``keep_boundary`` the boundary's plot stays while the run has none yet (a
+        2-D classifier run again: its first boundary comes with its first batch, and
+        laying the plots out without it, then with it again, made them jump)."""
         self._info = info
         names = list(info.layer_names) if info is not None else []
         for lines in (self.std_lines, self.grad_lines):
@@ -149,7 +152,8 @@ class LivePlots(QWidget):
         self.boundary_image.clear()
         self._legend_entry(self.val_curve, _tr("validation") if info is None
                            or getattr(info, "validation", True) else None)
-        self._has_boundary = info is not None and info.extent is not None
+        self._has_boundary = info is not None and info.extent is not None \
+            or keep_boundary and self._has_boundary
         self._show_points(info)
         self._seen.clear()
         self._relayout()
