@@ -422,3 +422,35 @@ for step in range(3000):
     assert code == 0 and loop["iterations"] == 3000
     assert loop["scalars"]["loss"] == [step + (0.5 if step % 3 == 0 else 0.0)
                                        for step in range(3000)]
+
+
+def test_the_loops_are_compiled_before_the_run_with_their_future_flags(tmp_path, monkeypatch):
+    """``compile_loops`` rewrites and compiles every loop statement before the first
+    statement runs (python compiles the whole file first), each with the ``__future__``
+    flags the statements before it turn on; running them rewrites nothing more."""
+    from app.kernel import loops
+    from app.kernel.runner import Runner
+
+    source = '''\
+from __future__ import annotations
+total = 0
+for i in range(5):
+    total += i
+def f(x: int) -> int:
+    return x
+for j in range(3):
+    y: undefined_name = f(j)  # an annotation python never evaluates, under the import
+    total += y
+'''
+    runner = Runner(str(tmp_path / "r.py"), source)
+    runner.prepare()
+    runner.compile_loops()
+
+    def no_rewrite(node):
+        raise AssertionError("rewritten as it ran")
+    monkeypatch.setattr(loops, "instrument", no_rewrite)
+    outcomes = [runner.run_statement(i, record_loops=True)
+                for i in range(len(runner.statements))]
+    assert [o.error for o in outcomes] == [None] * 5
+    assert runner.namespace["total"] == 0 + 1 + 2 + 3 + 4 + 0 + 1 + 2
+    assert outcomes[2].loop["iterations"] == 5 and outcomes[4].loop["iterations"] == 3

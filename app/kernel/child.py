@@ -272,6 +272,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
             window.module = runner.module
             values.namespace = runner.namespace
             prefetch.answer(lambda statement: statement is not None and statement < start)
+            runner.compile_loops(start)
             _controls.new_run()
             watch = TrainingWatch(runner.namespace, LiveFeed(channel.send), _controls)
             try:
