@@ -430,6 +430,7 @@ def test_the_loops_are_compiled_before_the_run_with_their_future_flags(tmp_path,
     flags the statements before it turn on; running them rewrites nothing more."""
     from app.kernel import loops
     from app.kernel.runner import Runner
+    from tests.python_run import as_a_kernel
 
     source = '''\
 from __future__ import annotations
@@ -442,15 +443,44 @@ for j in range(3):
     y: undefined_name = f(j)  # an annotation python never evaluates, under the import
     total += y
 '''
-    runner = Runner(str(tmp_path / "r.py"), source)
-    runner.prepare()
-    runner.compile_loops()
-
     def no_rewrite(node):
         raise AssertionError("rewritten as it ran")
-    monkeypatch.setattr(loops, "instrument", no_rewrite)
-    outcomes = [runner.run_statement(i, record_loops=True)
-                for i in range(len(runner.statements))]
+    runner = Runner(str(tmp_path / "r.py"), source)
+    with as_a_kernel():
+        runner.prepare()
+        runner.compile_loops()
+        monkeypatch.setattr(loops, "instrument", no_rewrite)
+        outcomes = [runner.run_statement(i, record_loops=True)
+                    for i in range(len(runner.statements))]
     assert [o.error for o in outcomes] == [None] * 5
     assert runner.namespace["total"] == 0 + 1 + 2 + 3 + 4 + 0 + 1 + 2
     assert outcomes[2].loop["iterations"] == 5 and outcomes[4].loop["iterations"] == 3
+
+
+def test_a_sampled_0d_tensor_reads_as_summarize_has_it_nan_and_inf_too(kernel, tmp_path):
+    """A loop's 0-d tensors travel as their kind's summary once and a value per sample;
+    the window reads each one as ``summarize`` has that tensor (a non-finite value as
+    text), whatever its kind (here two dtypes and two grad_fns)."""
+    import torch
+
+    from app.kernel.summary import summarize
+
+    source = '''\
+import torch
+w = torch.ones((), requires_grad=True)
+for step in range(6):
+    special = [float("nan"), float("inf"), -float("inf")]
+    v = torch.tensor(special[step % 3] if step % 2 else float(step))
+    g = (w * step) if step % 2 else (w + step)
+    n = torch.tensor(step)
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    samples = steps[2].loop["samples"]
+    assert code == 0 and sorted(samples, key=int) == [str(s) for s in range(6)]
+    w = torch.ones((), requires_grad=True)
+    special = [float("nan"), float("inf"), -float("inf")]
+    for step in range(6):
+        want = {"v": torch.tensor(special[step % 3] if step % 2 else float(step)),
+                "g": (w * step) if step % 2 else (w + step), "n": torch.tensor(step)}
+        for name, value in want.items():
+            assert samples[str(step)][name] == summarize(value), (step, name)

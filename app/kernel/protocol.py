@@ -272,6 +272,12 @@ def _read_frames(message: StepDone, frames: list[bytes]) -> None:
         scalars = {counter["name"]: list(range(counter["start"], counter["start"] + counter[
             "count"] * counter["step"], counter["step"]))[:counter["count"]], **scalars}
     loop["scalars"] = scalars
+    kinds = loop.pop("sample_kinds", None)
+    if kinds:  # a 0-d tensor's sample as [kind, value] (``loops._packed``): its summary
+        for sample in (loop.get("samples") or {}).values():
+            for name, s in sample.items():
+                if type(s) is list:
+                    sample[name] = {**kinds[s[0]], "values": s[1]}
     plain = loop.pop("plain_samples", None)
     if plain:  # rows of plain scalars: their summaries, as ``summary.summarize`` has them
         samples = loop.get("samples") or {}
