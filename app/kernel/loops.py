@@ -290,11 +290,10 @@ class _Taker:
         def append(value: Any) -> None:
             at = count(rows)
             raw[at % width] = value
-            kind = type(value)
             if value is known.tensor and value._version == known.version:
                 put(known.value)
                 known.tensor = nothing  # (not held past the iteration)
-            elif kind is tensor and not value.dim() and value.is_cpu:
+            elif (kind := type(value)) is tensor and not value.dim() and value.is_cpu:
                 try:
                     put(value.item())
                 except RuntimeError:
@@ -312,7 +311,7 @@ def _remember_tensor(kind: type) -> None:
     _tensor_type = kind
 
 
-def _summary(value: Any) -> dict | _Scalar:
+def _summary(value: Any, number: Any = None) -> dict | _Scalar:
     """``value``'s summary (a 0-d tensor's is a ``_Scalar`` until the report)."""
     kind = type(value)
     if kind is int or kind is bool:  # as summarize() has them, without its detour
@@ -320,7 +319,7 @@ def _summary(value: Any) -> dict | _Scalar:
     if kind is float:
         return {"type": "float", "value": value if math.isfinite(value) else repr(value)}
     if kind is _tensor_type and not value.shape:  # a 0-d tensor: a loop's loss, say
-        return _scalar_tensor(value)
+        return _scalar_tensor(value, number)
     from app.kernel.summary import summarize
 
     try:
@@ -329,17 +328,19 @@ def _summary(value: Any) -> dict | _Scalar:
         return {"type": type(value).__name__, "repr": f"<summary failed: {type(e).__name__}>"}
 
 
-def _scalar_tensor(value: Any) -> dict | _Scalar:
+def _scalar_tensor(value: Any, number: Any = None) -> dict | _Scalar:
     """``summarize(value)`` of a 0-d tensor, to be: the summary of the first one of its
     kind (dtype, device, grad and grad_fn) and its number (a loop's loss is sampled at
-    hundreds of its iterations, each sample a pause in the loop)."""
-    fn = value.grad_fn
-    key = (value.dtype, value.device, value.requires_grad, type(fn))
+    hundreds of its iterations, each sample a pause in the loop). ``number``: its value
+    as the taker read it, used when it is a float of a floating tensor (``item()``'s)."""
+    fn, dtype = value.grad_fn, value.dtype
+    key = (dtype, value.device, value.requires_grad, type(fn))
     if key not in _SCALAR_TENSORS:
         from app.kernel.summary import summarize
 
         _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items() if k != "values"}
-    number = value.item()
+    if type(number) is not float or not dtype.is_floating_point:
+        number = value.item()
     if type(number) not in _PLAIN:  # complex
         from app.kernel.summary import summarize
 
@@ -493,7 +494,9 @@ class LoopRecorder:
     def _sampled(self, at: int) -> None:
         """The taker was given the last value of a sampled iteration (at ``at`` in
         ``rows``): summarize its values as they are now."""
-        self._sample(self.count + at // self.width, tuple(self.taker.raw))
+        width = self.width  # (the taker has read each value as a number already)
+        self._sample(self.count + at // width, tuple(self.taker.raw),
+                     self.rows[at - width + 1:at + 1])
         self._aim()
 
     def unbound(self) -> None:
@@ -575,10 +578,10 @@ class LoopRecorder:
             self.fast = False  # may be big, or change in place: the taker takes them
         column.extend(map(_as_float, values))
 
-    def _sample(self, n: int, values: tuple) -> None:
+    def _sample(self, n: int, values: tuple, numbers: list | None = None) -> None:
         # Plain scalars cannot change: summarized at the report, only if still kept then.
         plain = all(type(v) in _PLAIN for v in values)
-        summaries = values if plain else self._summaries(values)
+        summaries = values if plain else self._summaries(values, numbers)
         if n < FIRST:
             self.first[n] = summaries
             self.due = n + 1
@@ -589,10 +592,12 @@ class LoopRecorder:
             self.later_stride *= 2
         self.due = self.later[-1][0] + self.later_stride
 
-    def _summaries(self, values: tuple | dict) -> dict:
+    def _summaries(self, values: tuple | dict, numbers: list | None = None) -> dict:
         if isinstance(values, dict):
             return values
-        return {name: _summary(v) for name, v in zip(self.names, values, strict=False)
+        numbers = numbers or [None] * len(values)
+        return {name: _summary(v, number)
+                for name, v, number in zip(self.names, values, numbers, strict=False)
                 if v is not MISSING}
 
     def _split(self) -> None:
