@@ -23,6 +23,7 @@ from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.writer import write_step
+from widgets.common.answered import while_alive
 from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text, op_summary
@@ -201,7 +202,8 @@ class OpExplainedController(FollowsDocument, QObject):
             if step is not None and step.result.value is value:
                 self._refresh_if_shown()
         if not self._document.ask("step_values", {"run": value.run_id,
-                                                  "statement": value.statement}, answered):
+                                                  "statement": value.statement},
+                                   while_alive(self, answered)):
             self._fetching = None
 
     def _refresh_if_shown(self) -> None:

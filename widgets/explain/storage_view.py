@@ -29,6 +29,7 @@ from app.explain.storage import StorageEntry, partner
 from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
 from widgets.explain.explained_grid import TensorCard
@@ -229,7 +230,8 @@ class StorageView(FollowsDocument, QWidget):
         self._answered = None
         asked = self._asked
         self._document.ask("storage", {"run": self._remote, "name": name},
-                           lambda data, error: self._on_answer(asked, name, data, error))
+                           while_alive(self, lambda data, error: self._on_answer(
+                               asked, name, data, error)))
 
     def _on_answer(self, asked: int, name: str | None, data: dict, error: str) -> None:
         import torch

@@ -30,6 +30,7 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.writer import write_expr, write_step
+from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.torch_ready import torch_notifier
@@ -171,7 +172,7 @@ class TimingView(FollowsDocument, QWidget):
                 return
             timings.append(Timing(**data))
             self._ask_kernel(value, step, devices, timings)
-        if not self._document.ask("timing", args, answered):
+        if not self._document.ask("timing", args, while_alive(self, answered)):
             self._show_failure(self.tr("The kernel has stopped: run the recipe again."))
 
     # -- the kernel's answers to view ------------------------------------------------------

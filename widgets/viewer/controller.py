@@ -21,6 +21,7 @@ from app.recipe.kernel_results import KernelValue
 from app.recipe.results import StepResult
 from app.recipe.writer import write_step
 from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tuple_text
+from widgets.common.answered import while_alive
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.tensor_table_model import PlaneAddress
@@ -226,7 +227,8 @@ class ViewerController(FollowsDocument, QObject):
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
                 "stats": False, "cells": self._remote_cells}
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
-        answer = functools.partial(self._on_remote_answer, self._stats_generation, address)
+        answer = while_alive(self, functools.partial(self._on_remote_answer,
+                                                     self._stats_generation, address))
         if stats:  # asked once a plane has come (the kernel answers in turn); set first,
             # as a plane that came with the run is answered at once, inside ``ask``
             self._stats_args = {"run": run_id, "statement": statement, "name": name}
@@ -246,8 +248,8 @@ class ViewerController(FollowsDocument, QObject):
         plane is asked for later, they are the tensor's)."""
         args, self._stats_args = self._stats_args, None
         if args is not None and self._remote is not None:
-            self._document.ask("tensor_stats", args,
-                               functools.partial(self._on_remote_stats, self._remote))
+            self._document.ask("tensor_stats", args, while_alive(
+                self, functools.partial(self._on_remote_stats, self._remote)))
 
     def _on_remote_stats(self, remote: tuple, data: dict, error: str) -> None:
         if remote != self._remote:
@@ -279,8 +281,8 @@ class ViewerController(FollowsDocument, QObject):
         step = tuple(data.get("step", (1, 1)))
         view.show_plane(data["plane"], dataclasses.replace(address, step=step))
         if then is not None:
-            self._document.ask("tensor", then, functools.partial(
-                self._on_remote_answer, generation, address))
+            self._document.ask("tensor", then, while_alive(self, functools.partial(
+                self._on_remote_answer, generation, address)))
         self._ask_stats()
         self._heatmap_stale = True
         if view.mode == "heatmap":
