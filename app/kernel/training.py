@@ -131,7 +131,6 @@ class TrainingWatch:
         #: Live: the next steps may take the lean path (``install``) until ``_due_at``
         #: (``time.perf_counter``), when something is due: a batch, a sample, a boundary;
         #: 0 closes it (and a change of the window's controls does, from its thread).
-        self._lane = False
         self._due_at = 0.0
         self._series: _Series | None = None  # the statement's, while in the lane
         self._sent = False  # this step sent a batch
@@ -194,7 +193,7 @@ class TrainingWatch:
         controls.on_change = self._close_lane  # (a pause, a step or a rate: the full path)
 
         def stepping(optimizer, args, kwargs):  # the lean step's: its rate, kept
-            if watch._lane and controls.lr is None:
+            if watch._due_at and controls.lr is None:  # (its step is in the lane)
                 try:
                     feed.lr[-1] = optimizer.param_groups[0]["lr"]
                     return
@@ -369,13 +368,12 @@ class TrainingWatch:
         # the steps until the next batch take the lean path (``install``)
         live, controls = self.live, self.controls
         if not on and not self._failed and live is not None:
-            self._series, self._lane = series, True
-            self._due_at = live.next_at
+            self._series, self._due_at = series, live.next_at
             if controls is not None and (controls.paused or controls.steps_left is not None):
                 self._close_lane()  # (after opening it: a change meanwhile closes it too)
 
     def _close_lane(self) -> None:
-        self._lane, self._due_at = False, 0.0
+        self._due_at = 0.0
 
     def _settle(self) -> None:
         """Number the lean steps the window has not sent yet: ``LiveFeed.steps`` and the

@@ -211,17 +211,16 @@ class TrainingPanel(QWidget):
                              for i, loop in sorted(loops.items())],
                             self.loop.index if self.loop is not None else None)
         loop = self.loop
+        ended_without = loop is not None and loop.finished and loop.info.extent is None
         layers = (tuple(loop.info.layer_names), loop.info.extent is not None,
-                  loop.info.points is not None,
-                  loop.finished and loop.info.extent is None) if loop is not None else ()
+                  loop.info.points is not None, ended_without) if loop is not None else ()
         if loop is not None and loop.info.extent is not None:
             self._boundary_line = loop.line
         if loop is not self._loop or layers != self._layers:
             self._loop, self._layers, self._drawn = loop, layers, -1
             # a run of the loop that showed a boundary keeps its plot until it ends
             # without one (between two runs, no loop: the plots stay as they are)
-            keep = loop is None or loop.line == self._boundary_line \
-                and not (loop.finished and loop.info.extent is None)
+            keep = loop is None or loop.line == self._boundary_line and not ended_without
             self.plots.set_run(loop.info if loop is not None else None, keep_boundary=keep)
             self.histogram.set_run(loop.info if loop is not None else None)
             self._extras_of = None
