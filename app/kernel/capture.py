@@ -73,12 +73,19 @@ class Flusher:
     def __init__(self, taps: list[Tap], send: Callable[[int, str, str, int], None]):
         self._taps, self._send = taps, send
         self._stop = threading.Event()
-        self._written = threading.Event()
+        self._written = _FirstWrite(self._start)
         for tap in taps:
             tap.written = self._written
-        self._thread = threading.Thread(target=self._loop, name="tensor-lab-output",
-                                        daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
+
+    def _start(self) -> None:
+        """The thread, at the first write (a run that prints nothing starts none)."""
+        with self._starting:
+            if self._thread is None and not self._stop.is_set():
+                self._thread = threading.Thread(target=self._loop, name="tensor-lab-output",
+                                                daemon=True)
+                self._thread.start()
 
     def flush(self) -> None:
         """Send what is waiting now (after each statement, so output keeps its step)."""
@@ -96,7 +103,22 @@ class Flusher:
             self.flush()
 
     def close(self) -> None:
-        self._stop.set()
-        self._written.set()
-        self._thread.join(1.0)
+        with self._starting:
+            self._stop.set()
+            thread = self._thread
+        if thread is not None:
+            threading.Event.set(self._written)  # (its own set() would start a thread)
+            thread.join(1.0)
         self.flush()
+
+
+class _FirstWrite(threading.Event):
+    """The taps' "written" event, which starts the flusher's thread when first set."""
+
+    def __init__(self, start: Callable[[], None]):
+        super().__init__()
+        self._on_set = start
+
+    def set(self) -> None:
+        self._on_set()
+        super().set()

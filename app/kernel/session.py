@@ -41,6 +41,10 @@ from app.kernel.supervisor import STOP_GRACE_S, Kernel
 # A run's time limit unless the caller gives another, in seconds.
 DEFAULT_TIMEOUT_S = 600.0
 _RECEIVE_S = 0.01  # how long the service thread waits for the kernel between looks at commands
+#: How long ``run`` waits for the service thread to send the run to an idle kernel: the
+#: window's thread would otherwise keep the GIL through the rest of an edit's work (the
+#: code pane, the steps list), and the kernel would start a switch interval or two later.
+_HAND_OFF_S = 0.002
 _IDLE_S = 0.1  # how often an idle service thread checks that the kernel lives
 _RESPAWN_AFTER_S = 5.0  # a kernel dying on its own sooner is not restarted until a run
 _KILLED = -int(getattr(signal, "SIGKILL", 9))  # the exit code of a killed kernel
@@ -62,6 +66,7 @@ class _Run:
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
     paused_at: float | None = None  # a paused training loop: its time limit waits too
+    sent: threading.Event = field(default_factory=threading.Event)  # on its way (or not)
 
 
 def _death_text(code: int | None) -> str:
@@ -135,11 +140,14 @@ class KernelSession:
             raise RuntimeError("the kernel session is closed")
         run_id = next(self._ids)
         queries = [[query_id, kind, {**args, "run": run_id}] for query_id, kind, args in prefetch]
-        self._commands.put(("run", _Run(run_id, source, path, cwd,
-                                        -1 if stop_before is None else stop_before,
-                                        self.run_timeout if timeout is None else timeout,
-                                        resume=resume, mirror=mirror, prefetch=queries)))
+        run = _Run(run_id, source, path, cwd, -1 if stop_before is None else stop_before,
+                   self.run_timeout if timeout is None else timeout, resume=resume,
+                   mirror=mirror, prefetch=queries)
+        idle = self._run is None and self._kernel is not None and self._kernel.alive
+        self._commands.put(("run", run))
         self.start()
+        if idle:  # (a kernel to start, or a run to stop first, takes longer: not waited for)
+            run.sent.wait(_HAND_OFF_S)
         return run_id
 
     def reserve_query_id(self) -> int:
@@ -282,6 +290,8 @@ class KernelSession:
                                            run.mirror or {}, run.prefetch))
         except (OSError, ValueError):
             self._died(run)
+        finally:
+            run.sent.set()
 
     def _follow(self, run: _Run) -> None:
         kernel = self._kernel

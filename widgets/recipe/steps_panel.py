@@ -124,6 +124,7 @@ class StepsPanel(FollowsDocument, QWidget):
         recipe: Recipe = self._document.recipe
         rows = [self._row(i, step, run.results[i] if i < len(run.results) else None)
                 for i, step in enumerate(recipe.steps)]
+        changed = False
         with QSignalBlocker(self.list):
             if self.list.count() != len(rows):
                 self.list.clear()
@@ -133,6 +134,7 @@ class StepsPanel(FollowsDocument, QWidget):
                 item = self.list.item(i)
                 if item.data(_ROW_ROLE) == row:
                     continue
+                changed = True
                 text, status, tip, editable = row
                 item.setText(text)
                 item.setData(Qt.ItemDataRole.UserRole, i)
@@ -143,6 +145,8 @@ class StepsPanel(FollowsDocument, QWidget):
                 item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if editable else flags)
             if self._document.selected is not None:
                 self.list.setCurrentRow(self._document.selected)
+        if changed:  # laid out now, not on the list's own timer after this frame: the
+            self.list.doItemsLayout()  # changed rows paint with the other views, once
         self._update_buttons()
 
     def _row(self, i: int, step, result) -> tuple[str, str, str, bool]:
