@@ -66,3 +66,22 @@ def test_the_event_queue_wakes_the_window_for_a_first_event_and_for_a_runs_end()
     assert [type(e).__name__ for e in queue.take(0.01)] == ["RunMessage"] * 2 + ["Ended"]
     queue.put(Ended(2, "stopped", 130))
     assert calls == [False, True, True]
+
+
+def test_a_print_when_no_thread_can_start_still_reaches_the_window_at_the_statements_end(
+        monkeypatch):
+    """The flusher's thread starts at the first write: when none can be had then (a recipe
+    at its memory cap), ``print`` must not fail, and the statement's flush sends it."""
+    sent: list[tuple[int, str, str, int]] = []
+    taps = [Tap("stdout")]
+    flusher = Flusher(taps, lambda *message: sent.append(message))
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(capture.threading.Thread, "start", refuse)
+    taps[0].index = 2
+    assert taps[0].write("still here\n") == len("still here\n")
+    flusher.flush()  # what the kernel does after each statement
+    assert sent == [(2, "stdout", "still here\n", 0)]
+    flusher.close()

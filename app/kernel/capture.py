@@ -83,9 +83,13 @@ class Flusher:
         """The thread, at the first write (a run that prints nothing starts none)."""
         with self._starting:
             if self._thread is None and not self._stop.is_set():
-                self._thread = threading.Thread(target=self._loop, name="tensor-lab-output",
-                                                daemon=True)
-                self._thread.start()
+                thread = threading.Thread(target=self._loop, name="tensor-lab-output",
+                                          daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError:  # no thread to be had (a recipe at its memory cap):
+                    return  # what it prints goes at its statement's end (``flush``)
+                self._thread = thread
 
     def flush(self) -> None:
         """Send what is waiting now (after each statement, so output keeps its step)."""

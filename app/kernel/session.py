@@ -143,7 +143,7 @@ class KernelSession:
         run = _Run(run_id, source, path, cwd, -1 if stop_before is None else stop_before,
                    self.run_timeout if timeout is None else timeout, resume=resume,
                    mirror=mirror, prefetch=queries)
-        idle = self._run is None and self._kernel is not None and self._kernel.alive
+        idle = self._run is None and self._kernel is not None  # (the service thread's)
         self._commands.put(("run", run))
         self.start()
         if idle:  # (a kernel to start, or a run to stop first, takes longer: not waited for)
