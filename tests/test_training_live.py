@@ -277,3 +277,62 @@ def test_a_pause_from_the_window_holds_the_very_next_backward_of_a_lean_loop():
     gaps = [b - a for a, b in zip(ends, ends[1:], strict=False)]
     assert gaps[200] >= 0.25  # step 201 waited for the resume
     assert max(gaps[:200] + gaps[201:]) < 0.2
+
+
+def test_every_steps_rate_reaches_the_window_as_its_step_used_it_lean_steps_too():
+    """A scheduler changes the rate at every step. The lean steps read it at
+    ``backward()`` (the optimizers' hook is off in the lane); every step's rate that
+    reaches the window is the one its ``optimizer.step()`` used, as torch's own
+    schedule gives it, and the window's live rate still reaches the loop's steps."""
+    import torch
+
+    from app.kernel.training import TrainingWatch
+    from app.kernel.training_live import Controls, LiveFeed
+
+    def train(watch: TrainingWatch | None, controls: Controls | None, steps: int):
+        torch.manual_seed(0)
+        model = torch.nn.Linear(2, 1)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda k: 1 / (1 + k))
+        x = torch.randn(16, 2)
+        used = []
+        if watch is not None:
+            watch.install()
+            watch.begin(5, 6)
+        try:
+            for step in range(steps):
+                if controls is not None and step == steps // 2:
+                    controls.apply(protocol.TrainingControl(lr=0.5))  # the window's rate
+                optimizer.zero_grad()
+                loss = model(x).pow(2).mean()
+                loss.backward()
+                optimizer.step()
+                used.append(optimizer.param_groups[0]["lr"])
+                schedule.step()
+            if watch is not None:
+                watch.end()
+        finally:
+            if watch is not None:
+                watch.uninstall()
+        return used
+
+    expected = train(None, None, 3000)
+    assert expected[:3] == [0.1, 0.05, 0.1 / 3]  # torch's own schedule, by hand
+    sent: list = []
+    watch = TrainingWatch({}, LiveFeed(sent.append), Controls())
+    full = []
+    before = watch._before_backward
+    watch._before_backward = lambda tensor: (full.append(1), before(tensor))[1]
+    assert train(watch, None, 3000) == expected
+    steps = [s for message in sent for s in message.steps]
+    rates = [r for message in sent for r in message.lr.tolist()]
+    assert steps == list(range(3000))
+    assert rates == expected
+    assert len(full) < 300  # most steps went the lean way
+    controls = Controls()
+    sent.clear()
+    watch = TrainingWatch({}, LiveFeed(sent.append), controls)
+    used = train(watch, controls, 3000)
+    rates = [r for message in sent for r in message.lr.tolist()]
+    assert used[:1500] == expected[:1500] and set(used[1500:]) == {0.5}
+    assert rates == used
