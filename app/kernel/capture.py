@@ -2,9 +2,10 @@
 
 Inside the kernel, ``sys.stdout`` and ``sys.stderr`` become ``Tap`` streams. What they
 receive is gathered, and a flusher thread sends it as one ``Output`` message tagged with the
-statement that wrote it, ``FLUSH_S`` after the first write it has not sent. While nothing is
-written (a training loop that prints nothing) the thread sleeps: a thread that woke to
-look would take the GIL from the recipe's loop each time. At most ``LIMIT`` characters wait per
+statement that wrote it, ``FLUSH_S`` after the first write it has not sent. The thread starts
+at a run's first write (most runs print little, an edit's often nothing), and while nothing
+is written (a training loop that prints nothing) it sleeps: a thread that woke to look
+would take the GIL from the recipe's loop each time. At most ``LIMIT`` characters wait per
 stream: past that the oldest go, and the next message says how many were left out.
 """
 
