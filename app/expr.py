@@ -126,7 +126,7 @@ class Code:
 
 Expr = Const | Ref | Seq | Call | BinOp | UnaryOp | Slice | Subscript | Attr | Code
 
-#: Tensor attributes a recipe may read. Everything else, dunders above all, is refused.
+#: Tensor attributes a form step shows; any other attribute makes its statement a code step.
 TENSOR_ATTRIBUTES = frozenset(
     {"grad", "T", "mT", "H", "shape", "dtype", "device", "is_leaf", "requires_grad",
      "grad_fn", "data", "ndim", "is_cuda"}

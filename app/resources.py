@@ -8,6 +8,7 @@ falls back to the checkout, so an editable install and a wheel both find them.
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -25,3 +26,8 @@ RECIPES_DIR = _shipped("recipes")
 RESOURCES_DIR = _shipped("resources")
 ICONS_DIR = RESOURCES_DIR / "icons"
 I18N_DIR = RESOURCES_DIR / "i18n"
+
+
+def is_gallery(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is one of the gallery's own recipes (a lesson the lab ships)."""
+    return os.path.dirname(os.path.realpath(path)) == os.path.realpath(RECIPES_DIR)

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.resources import RECIPES_DIR
+from app.resources import is_gallery
 from app.settings import SettingsStorage
 
 # Files larger than this are not opened as recipes (a recipe is a short script).
@@ -71,7 +71,7 @@ class TrustStore:
     def reason_to_run(self, path: str, data: bytes) -> str:
         """``gallery``, ``saved`` or ``always`` when it may run at once, else ``elsewhere``."""
         full = os.path.realpath(path)
-        if os.path.dirname(full) == os.path.realpath(RECIPES_DIR):
+        if is_gallery(path):
             return GALLERY
         if os.path.abspath(path) in self._read(ALWAYS_KEY) or full in self._read(ALWAYS_KEY):
             return ALWAYS

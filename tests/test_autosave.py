@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from app.recipe.autosave import DELAY_S, Autosave, data_dir, find_recovery, process_alive
+from app.identity import data_dir
+from app.recipe.autosave import DELAY_S, Autosave, find_recovery, process_alive
 from app.recipe.document import Document
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_recipe

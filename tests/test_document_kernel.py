@@ -124,6 +124,48 @@ def test_a_saved_recipe_runs_in_its_own_folder_an_unsaved_one_in_the_work_folder
     assert doc.output == f"{tmp_path / 'work'} {tmp_path / 'work' / 'untitled.py'}\n"
 
 
+def test_a_gallery_lesson_runs_in_the_work_folder_never_among_the_labs_files(
+        tmp_path, session, monkeypatch):
+    """A lesson's ``torch.save`` lands in the user's work folder: the lab's own recipes
+    folder may be read-only, and is the same for every user of the machine."""
+    import app.resources
+
+    gallery = tmp_path / "gallery"
+    gallery.mkdir()
+    monkeypatch.setattr(app.resources, "RECIPES_DIR", gallery)
+    text = ("import os\nimport torch\nos.makedirs('model_path', exist_ok=True)\n"
+            "torch.save({'epoch': 3}, 'model_path/model.pth')\n"
+            "print(os.getcwd(), os.path.basename(__file__))\n")
+    (gallery / "lesson.py").write_text(text, encoding="utf-8")
+    doc = Document()
+    doc.kernel = session
+    doc.work_folder = str(tmp_path / "work")
+    doc.open(gallery / "lesson.py")  # a lesson runs at once (no trust bar)
+    _finish(doc)
+    assert doc.output == f"{tmp_path / 'work'} lesson.py\n"
+    assert (tmp_path / "work" / "model_path" / "model.pth").exists()
+    assert sorted(p.name for p in gallery.iterdir()) == ["lesson.py"]
+
+
+def test_the_work_folder_is_in_the_users_data_folder():
+    """Not the temporary folder, which the system empties: a student's files stay."""
+    import os
+
+    data = Path(os.environ["TENSOR_LAB_DATA_DIR"])  # conftest's, as QStandardPaths' place
+    assert Path(Document().work_folder) == data / "work"
+
+
+def test_a_work_folder_that_cannot_be_made_gives_way_to_the_temporary_one(tmp_path):
+    import tempfile
+
+    (tmp_path / "a_file").write_text("")
+    doc = Document()
+    doc.work_folder = str(tmp_path / "a_file" / "work")  # under a file: never a folder
+    path, cwd = doc.run_path()
+    assert cwd == str(Path(tempfile.gettempdir()) / "tensor-lab-work")
+    assert path == str(Path(cwd) / "untitled.py")
+
+
 def test_a_held_recipe_never_reaches_the_kernel(tmp_path, session):
     canary = tmp_path / "canary"
     path = tmp_path / "elsewhere.py"

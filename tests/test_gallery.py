@@ -183,6 +183,7 @@ def test_opens_in_the_lab_and_saves_back(name, kernel, tmp_path):
     doc = Document()
     doc.kernel = kernel  # code steps run in it; forms only never start it
     doc.work_folder = str(tmp_path)
+    shipped = sorted(RECIPES_DIR.rglob("*"))
     doc.open(path)
     deadline = time.monotonic() + 120
     paused = []
@@ -203,6 +204,9 @@ def test_opens_in_the_lab_and_saves_back(name, kernel, tmp_path):
         assert failed == [], [(doc.run.results[i].status, doc.run.results[i].error)
                               for i in failed]
     assert doc.recipe.source == path.read_text(encoding="utf-8")
+    assert sorted(RECIPES_DIR.rglob("*")) == shipped  # what it wrote is in the work folder
+    if name == "training_checkpoint.py":
+        assert (tmp_path / "model_path" / "model.pth").is_file()
     again = read_recipe(write_recipe(doc.recipe))
     assert again == recipe
     assert again.steps == recipe.steps and again.docstring == recipe.docstring

@@ -55,6 +55,57 @@ def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
     assert python.returncode == 0 and python.stdout == window.document.output
 
 
+def test_save_on_a_gallery_lesson_asks_where_and_the_lesson_stays_as_shipped(
+        window, tmp_path, monkeypatch):
+    import os
+
+    import widgets.shell.recipe_files as recipe_files
+    from app.resources import RECIPES_DIR
+
+    lesson = RECIPES_DIR / "shape_view.py"
+    shipped = lesson.read_bytes()
+    assert window.open_path(str(lesson))
+    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2),))))
+    asked = []
+    mine = tmp_path / "my_view.py"
+
+    def dialog(_parent, _title, start, _filter):
+        asked.append(start)
+        return str(mine), ""
+    monkeypatch.setattr(recipe_files.QFileDialog, "getSaveFileName", dialog)
+    assert window.save()
+    assert asked == [os.path.join(os.path.expanduser("~"), "shape_view.py")]
+    assert lesson.read_bytes() == shipped
+    assert mine.read_text(encoding="utf-8") == window.code.text()
+    assert window.document.path == str(mine) and not window.document.modified
+    assert window.save()  # the user's own copy now: saved in place, nothing asked
+    assert len(asked) == 1
+
+
+def test_show_folder_opens_where_the_recipe_runs(window, tmp_path, monkeypatch):
+    """A saved recipe's own folder; a new recipe's or a lesson's work folder, made first."""
+    import widgets.shell.recipe_files as recipe_files
+    from app.resources import RECIPES_DIR
+
+    shown = []
+    monkeypatch.setattr(recipe_files.QDesktopServices, "openUrl",
+                        lambda url: shown.append(url.toLocalFile()) or True)
+    work = tmp_path / "work"
+    window.document.work_folder = str(work)
+    window.document.new()
+    assert window.show_run_folder() and shown == [str(work)] and work.is_dir()
+    assert window.open_path(str(RECIPES_DIR / "tril.py"))
+    assert window.show_run_folder() and shown[-1] == str(work)
+    mine = tmp_path / "mine" / "recipe.py"
+    mine.parent.mkdir()
+    assert window._save_to(str(mine))
+    assert window.show_run_folder() and shown[-1] == str(mine.parent)
+    assert window.window_actions["file.show_folder"].toolTip()
+    monkeypatch.setattr(recipe_files.QDesktopServices, "openUrl", lambda url: False)
+    assert not window.show_run_folder()  # no file manager: the status bar names the folder
+    assert window.statusBar().currentMessage() == f"The recipe runs in {mine.parent}"
+
+
 def test_a_file_python_cannot_read_shows_its_text_and_undo_cannot_bring_back_another(
         window, tmp_path):
     from widgets.common.undo import push_edit

@@ -24,38 +24,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.identity import APPLICATION, ORGANIZATION
 from app.recipe.document import write_atomic
 from app.recipe.model import Recipe
 from app.recipe.reader import RecipeError, read_recipe
 
 #: Seconds from an edit to its autosave. Edits while it is pending do not postpone it.
 DELAY_S = 1.5
-#: The environment variable that overrides the data folder (tests set it).
-DATA_DIR_VARIABLE = "TENSOR_LAB_DATA_DIR"
-
-
-def data_dir(default: str | os.PathLike[str] | None = None) -> Path:
-    """The folder for the lab's own data.
-
-    ``TENSOR_LAB_DATA_DIR`` when set; else ``default`` (the Qt side passes
-    ``QStandardPaths.AppDataLocation``); else the platform's usual place.
-    """
-    override = os.environ.get(DATA_DIR_VARIABLE)
-    if override:
-        return Path(override)
-    if default:
-        return Path(default)
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / ORGANIZATION / APPLICATION
-
-
 def process_alive(pid: int) -> bool:
     """Whether process ``pid`` is running (a session that may still be writing its files)."""
     if pid <= 0:

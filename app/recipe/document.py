@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterator
 from psygnal import Signal
 
 from app.i18n import QT_TRANSLATE_NOOP
+from app.identity import data_dir
 from app.recipe.answers import Answers
 from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
 from app.recipe.reader import read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.source_text import SourceRecipe
-from app.resources import RECIPES_DIR
+from app.resources import RECIPES_DIR, is_gallery
 from app.training.live import LiveTraining
 from app.training.write import convert_old
 
@@ -81,9 +82,10 @@ class Document:
         #: Why the open file cannot be read as Python (``open_unreadable``), or None.
         self.problem: str | None = None
         #: The window's kernel (``app.kernel.session.KernelSession``), or None: then the
-        #: steps wait for one. ``work_folder`` is where an unsaved recipe runs.
+        #: steps wait for one. ``work_folder`` is where an unsaved recipe or a gallery
+        #: lesson runs: a folder of the user's own, never the lab's installed files.
         self.kernel = None
-        self.work_folder = os.path.join(tempfile.gettempdir(), "tensor-lab-work")
+        self.work_folder = str(data_dir() / "work")
         #: The kernel run under way, or None; how the last one ended (an ``Ended``).
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
@@ -170,11 +172,22 @@ class Document:
 
     def run_path(self) -> tuple[str, str]:
         """Where the kernel runs the recipe: its file and working folder (a saved recipe's
-        own folder, as Jupyter does; an unsaved one's in the work folder)."""
-        if self.path is not None:
-            path = os.path.abspath(self.path)
-            return path, os.path.dirname(path)
-        return os.path.join(self.work_folder, "untitled.py"), self.work_folder
+        own folder, as Jupyter does; an unsaved one, or a gallery lesson, in the work
+        folder, so a lesson's ``torch.save`` never writes among the lab's own files)."""
+        if self.path is None:
+            work = self._usable_work_folder()
+            return os.path.join(work, "untitled.py"), work
+        path = os.path.abspath(self.path)
+        return path, self._usable_work_folder() if is_gallery(path) else os.path.dirname(path)
+
+    def _usable_work_folder(self) -> str:
+        """``work_folder``, made if need be; the temporary folder's when it cannot be
+        (a data folder on a read-only home), so that the recipe still runs."""
+        try:
+            os.makedirs(self.work_folder, exist_ok=True)
+            return self.work_folder
+        except OSError:
+            return os.path.join(tempfile.gettempdir(), "tensor-lab-work")
 
     def stop(self) -> None:
         """Stop the kernel's run (``KeyboardInterrupt``; ended if it does not stop)."""

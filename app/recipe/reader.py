@@ -36,16 +36,16 @@ from app.recipe.model import RESERVED_NAMES, Recipe, Step
 
 #: Files larger than this are refused before they are read into memory.
 MAX_FILE_BYTES = 4 * 1024 * 1024
-#: Deepest expression nesting accepted (deeply nested lists are a denial-of-service vector).
+#: Deepest expression nesting a form step holds (deeper: a code step, read no further).
 MAX_DEPTH = 64
-#: Most literal numbers one file may hold.
+#: Most literal numbers the forms of one file hold (more: code steps).
 MAX_LITERALS = 500_000
-#: Longest string literal.
+#: Longest string literal a form shows.
 MAX_STRING = 10_000
 
 IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
 
-#: The dtypes a recipe may name (``torch.float64``); the step holds the dtype itself.
+#: The dtypes a form step names (``torch.float64``); the step holds the dtype itself.
 DTYPE_NAMES = frozenset((
     "float16", "bfloat16", "float32", "float64", "half", "float", "double",
     "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64", "short", "int",
@@ -213,7 +213,7 @@ class _Reader:
                 raise _code(node, "assign to one plain name, for example y = x.view(3, 4)")
             name = node.targets[0].id
             if name in RESERVED_NAMES or name.startswith("__"):
-                raise _code(node.targets[0], f"'{name}' cannot be assigned in a recipe")
+                raise _code(node.targets[0], f"'{name}' is a name the forms keep for themselves")
             expr = self.form_expr(node.value)
             self.bind(name)
             return [Step(name, expr, self.comment_above(node), block, node.lineno)]
@@ -237,14 +237,14 @@ class _Reader:
             if expected is not None and (alias.asname or alias.name) == expected:
                 self.imported.add(expected)
                 return
-        raise _code(node, "only 'import torch', 'import torch.nn as nn' and "
-                         "'import torch.nn.functional as F' are allowed")
+        raise _code(node, "the forms know 'import torch', 'import torch.nn as nn' and "
+                         "'import torch.nn.functional as F'")
 
     def with_(self, node: ast.With, block: str) -> list[Step]:
         ok = (len(node.items) == 1 and node.items[0].optional_vars is None
               and _dotted(node.items[0].context_expr) == "torch.no_grad()")
         if not ok or block:
-            raise _code(node, "the only block allowed is 'with torch.no_grad():'")
+            raise _code(node, "the one block the forms show is 'with torch.no_grad():'")
         self.need("torch", node)
         steps: list[Step] = []
         for stmt in node.body:
@@ -303,7 +303,7 @@ class _Reader:
             return UnaryOp(UNARY[type(node.op)], operand)
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:
-                raise _code(node, "only single comparisons (==, !=, <, <=, >, >=) are allowed")
+                raise _code(node, "the forms show single comparisons (==, !=, <, <=, >, >=)")
             return BinOp(COMPARE[type(node.ops[0])], self.expr(node.left, d),
                          self.expr(node.comparators[0], d))
         if isinstance(node, ast.Subscript):
@@ -326,7 +326,7 @@ class _Reader:
             if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
                 raise _code(node, "integer literal does not fit in 64 bits")
         else:
-            raise _code(node, f"{type(value).__name__} literals are not allowed")
+            raise _code(node, f"the forms have no field for {type(value).__name__} literals")
         self.spans.append(_span(node))
         return Const(value)
 
@@ -340,8 +340,7 @@ class _Reader:
 
     def attribute(self, node: ast.Attribute, depth: int) -> Expr:
         if node.attr.startswith("_"):
-            raise _code(node, f"attribute '{node.attr}': private and dunder attributes are "
-                             "not allowed")
+            raise _code(node, f"attribute '{node.attr}': the forms show no private attribute")
         if isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.value.id not in self.bound:
             if node.attr in DTYPE_NAMES:
@@ -353,13 +352,13 @@ class _Reader:
             raise _code(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
             return Attr(self.expr(node.value, depth), node.attr)
-        raise _code(node, f"attribute '{node.attr}' is not allowed in recipes")
+        raise _code(node, f"attribute '{node.attr}' is not one the forms show")
 
     def call(self, node: ast.Call, depth: int) -> Expr:
         func = node.func
         for kw in node.keywords:
             if kw.arg is None:
-                raise _code(node, "** unpacking is not allowed in recipes")
+                raise _code(node, "the forms have no field for ** unpacking")
         if isinstance(func, ast.Name) and func.id == "float" and func.id not in self.bound:
             return self.float_call(node)
         op, receiver = self.callee(func, depth)
@@ -381,7 +380,7 @@ class _Reader:
         items = []
         for key, value in zip(node.keys, node.values, strict=True):
             if key is None:
-                raise _code(value, "** unpacking is not allowed in recipes")
+                raise _code(value, "the forms have no field for ** unpacking")
             if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
                 raise _code(key, 'the keys of this dict are strings, such as "head"')
             items.append(Seq((self.constant(key), self.expr(value, depth + 1)), "tuple"))
@@ -399,7 +398,7 @@ class _Reader:
         if not isinstance(func, ast.Attribute):
             raise _code(func, "only named functions and methods can be called")
         if func.attr.startswith("_"):
-            raise _code(func, f"'{func.attr}': private and dunder names are not allowed")
+            raise _code(func, f"'{func.attr}': the forms show no private name")
         path = _dotted(func)
         for prefix, module in (("torch.nn.functional.", "F"), ("torch.nn.", "nn"),
                                ("torch.", "torch"), ("F.", "F"), ("nn.", "nn")):

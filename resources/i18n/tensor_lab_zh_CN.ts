@@ -97,12 +97,20 @@
         <translation>重新打开配方文件，丢弃自打开或保存以来的所有修改：课堂上做的实验都会被撤销</translation>
     </message>
     <message>
+        <source>Show the Recipe&apos;s &amp;Folder</source>
+        <translation>显示配方所在的文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder the recipe runs in, where the files it writes land: a saved recipe&apos;s own folder; for a new recipe or a gallery lesson, the lab&apos;s work folder</source>
+        <translation>打开配方运行时所在的文件夹，它写出的文件都保存在这里：已保存的配方是它自己的文件夹；新建的配方或课程库里的课程是本实验室的工作文件夹</translation>
+    </message>
+    <message>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <source>Save the recipe as a Python script</source>
-        <translation>将配方保存为 Python 脚本</translation>
+        <source>Save the recipe as a Python script; a gallery lesson is saved as a copy of your own</source>
+        <translation>把配方保存为 Python 脚本；课程库里的课程会另存为你自己的副本</translation>
     </message>
     <message>
         <source>Save &amp;As...</source>
@@ -1568,6 +1576,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>Kernel</name>
     <message>
         <source>The kernel ended unexpectedly.</source>
+        <extracomment>How long ``run`` waits for the service thread to send the run to an idle kernel: the window&apos;s thread would otherwise keep the GIL through the rest of an edit&apos;s work (the code pane, the steps list), and the kernel would start a switch interval or two later.</extracomment>
         <translation>内核意外结束。</translation>
     </message>
     <message>
@@ -2714,6 +2723,14 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>无法保存</translation>
     </message>
     <message>
+        <source>Cannot show the folder</source>
+        <translation>无法显示文件夹</translation>
+    </message>
+    <message>
+        <source>The recipe runs in {0}</source>
+        <translation>配方在 {0} 中运行</translation>
+    </message>
+    <message>
         <source>This recipe has no file to go back to.</source>
         <translation>这个配方没有可以恢复的文件。</translation>
     </message>
@@ -2779,6 +2796,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>OpCategory</name>
     <message>
         <source>creation</source>
+        <extracomment>Translation context of the category names below.</extracomment>
         <translation>创建</translation>
     </message>
     <message>
@@ -4165,7 +4183,7 @@ the step failed</source>
     <name>StepsPanel</name>
     <message>
         <source>The recipe&apos;s steps, in order. Click one to see its result; double-click a name to rename it.</source>
-        <extracomment>The palette role (``app.palette``) that colours each step status; the marks below tell the statuses apart without colour.</extracomment>
+        <extracomment>The palette role (``app.palette``) that colours each step status; the marks below tell the statuses apart without colour. A row&apos;s (text, status, tooltip, editable), to leave a row that has not changed alone.</extracomment>
         <translation>配方的步骤（按顺序）。单击查看结果；双击名称可重命名。</translation>
     </message>
     <message>
@@ -5111,7 +5129,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>Select a step to see its value.</source>
-        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions).</extracomment>
+        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>

@@ -108,8 +108,14 @@ def action_table(window) -> list[ActionSpec]:
         ActionSpec("file.reset", "file", _tr("Rese&t to the Original"), w.reset_to_original,
                    (), _tr("Open the recipe's file again, discarding every change since it "
                            "was opened or saved: a class's experiments are undone")),
+        ActionSpec("file.show_folder", "file", _tr("Show the Recipe's &Folder"),
+                   w.show_run_folder, (),
+                   _tr("Open the folder the recipe runs in, where the files it writes "
+                       "land: a saved recipe's own folder; for a new recipe or a gallery "
+                       "lesson, the lab's work folder")),
         ActionSpec("file.save", "file", _tr("&Save"), w.save, (QKeySequence.StandardKey.Save,),
-                   _tr("Save the recipe as a Python script"), "save", True,
+                   _tr("Save the recipe as a Python script; a gallery lesson is saved as "
+                       "a copy of your own"), "save", True,
                    separator_before=True),
         ActionSpec("file.save_as", "file", _tr("Save &As..."), w.save_as,
                    (QKeySequence.StandardKey.SaveAs,), _tr("Save the recipe under a new name")),

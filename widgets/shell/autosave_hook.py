@@ -22,7 +22,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from app.recipe.autosave import DELAY_S, Autosave, Recovery, data_dir, find_recovery
+from app.identity import data_dir
+from app.recipe.autosave import DELAY_S, Autosave, Recovery, find_recovery
 from app.recipe.document import Document
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.writer import write_recipe

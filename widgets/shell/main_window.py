@@ -200,6 +200,10 @@ class MainWindow(QMainWindow):
         """Open a lesson picked in the gallery, asking first about unsaved changes."""
         return self.confirm_discard() and self.open_path(path)
 
+    def show_run_folder(self) -> bool:
+        """Show the folder the recipe runs in (``Document.run_path``) in the file manager."""
+        return self._files.show_run_folder()
+
     def reset_to_original(self) -> bool:
         """Open the recipe's file again, discarding its changes (after asking)."""
         return self._files.reset_to_original()

@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.recipe.document import RECIPES_DIR
+from app.resources import is_gallery
 from widgets.common.i18n_text import translate_core
 from widgets.shell.opening import open_file
 
@@ -70,12 +72,17 @@ class RecipeFiles(QObject):
         return True
 
     def save(self) -> bool:
-        if self._document.path is None:
+        """Save to the recipe's file; an unsaved recipe or a gallery lesson asks where
+        (a lesson stays as the lab ships it, and the copy is the user's own)."""
+        path = self._document.path
+        if path is None or is_gallery(path):
             return self._window.save_as()
-        return self.save_to(self._document.path)
+        return self.save_to(path)
 
     def save_as(self) -> bool:
-        start = self._document.path or os.path.join(os.path.expanduser("~"), "recipe.py")
+        start = self._document.path
+        if start is None or is_gallery(start):  # offered in the user's home folder
+            start = os.path.join(os.path.expanduser("~"), os.path.basename(start or "recipe.py"))
         path, _ = QFileDialog.getSaveFileName(self._window, QCoreApplication.translate(
             "MainWindow", "Save Recipe"), start, FILE_FILTER)
         return bool(path) and self.save_to(path)
@@ -91,6 +98,22 @@ class RecipeFiles(QObject):
         self._window.undo_stack.setClean()
         self._add_recent(path)
         return True
+
+    def show_run_folder(self) -> bool:
+        """Open the recipe's working folder (made if need be) in the system's file manager;
+        False, after saying why, when it cannot be made or shown."""
+        folder = self._document.run_path()[1]
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            self._window.show_error(QCoreApplication.translate("MainWindow", "Cannot show "
+                                    "the folder"), f"{folder}: {e.strerror or e}")
+            return False
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(folder)):
+            return True
+        self._window.statusBar().showMessage(QCoreApplication.translate(  # no file manager
+            "MainWindow", "The recipe runs in {0}").format(folder), 20_000)
+        return False
 
     def reset_to_original(self) -> bool:
         """Open the recipe's file again, discarding its changes (after asking)."""
