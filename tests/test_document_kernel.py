@@ -166,6 +166,21 @@ def test_a_work_folder_that_cannot_be_made_gives_way_to_the_temporary_one(tmp_pa
     assert path == str(Path(cwd) / "untitled.py")
 
 
+def test_a_file_that_fails_opens_on_its_error_unless_a_step_was_picked(tmp_path, session):
+    """A teacher's pasted fragment that raises shows its error at once; a step the user
+    picked meanwhile stays picked."""
+    text = "import torch\nx = torch.ones(2)\nloss.backward()\ny = x * 2\n"
+    doc = _open(tmp_path, text, session)
+    assert doc.selected == 0  # opening picks the first named step
+    _finish(doc)
+    assert [r.status for r in doc.run.results][:2] == ["ok", "error"]
+    assert doc.selected == 1 and doc.run.results[1].error_type == "NameError"
+    doc.run_again()
+    doc.select(0)  # the user's pick, while it runs
+    _finish(doc)
+    assert doc.selected == 0
+
+
 def test_a_held_recipe_never_reaches_the_kernel(tmp_path, session):
     canary = tmp_path / "canary"
     path = tmp_path / "elsewhere.py"

@@ -75,6 +75,8 @@ class Document:
         self.run: RecipeRun = RecipeRun()
         self.output = ""
         self.selected: int | None = None
+        #: False while the selection is the one opening made: a run's error moves it.
+        self._picked = True
         #: What opening the last file did to it (``CONVERTED``), for its user to read.
         self.file_warnings: tuple[str, ...] = ()
         #: True while a file from elsewhere waits for its user's Run: nothing of it runs.
@@ -213,7 +215,7 @@ class Document:
         from app.kernel import protocol
         from app.kernel.events import Answered, Ended, Restoring, RunMessage
 
-        state, changed, moved, printed = self.kernel_run, False, False, ""
+        state, changed, moved, printed, ended = self.kernel_run, False, False, "", False
         trained = self.training.version
         for event in events:
             if isinstance(event, Answered):
@@ -249,7 +251,7 @@ class Document:
                 self._answers.run_ended(self.kernel)
                 self.kernel_run, self.kernel_ended = None, event
                 self._last_kernel_run = state
-                changed = moved = True
+                changed = moved = ended = True
             else:
                 continue
             self.output = state.output
@@ -268,11 +270,22 @@ class Document:
             self.kernel_changed.emit()
         if self.training.version != trained:
             self.training_changed.emit()
+        if ended and not self._picked:
+            self._show_first_error()
+
+    def _show_first_error(self) -> None:
+        """Select the step a run of a file just opened failed at (its error, its line and
+        its lesson show at once), unless its user has picked a step since."""
+        failed = next((i for i, r in enumerate(self.run.results) if r.status == "error"), None)
+        if failed is not None:
+            self.select(failed)
+            self._picked = False  # still opening's choice: a run again may move it
 
     def select(self, index: int | None) -> None:
         """Select step ``index`` (None clears the selection)."""
         if index is not None and not 0 <= index < len(self.recipe.steps):
             index = None
+        self._picked = True
         if index != self.selected:
             self.selected = index
             self.selection_changed.emit(index)
@@ -310,6 +323,7 @@ class Document:
             self._saved = on_disk
             self.modified_changed.emit(True)
         self.select(self._first_named())
+        self._picked = False
 
     def open_unreadable(self, path: str | os.PathLike, text: str, problem: str) -> None:
         """Show the file at ``path`` that Python cannot read (``problem`` says why): its
