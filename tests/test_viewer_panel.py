@@ -126,6 +126,23 @@ def test_failed_and_plain_steps_show_their_status(panel: ViewerPanel, doc: Docum
     assert "n: int 3" in panel.status_text()
 
 
+def test_a_long_torch_message_shows_whole(qtbot, run_in_kernel):
+    """torch's view error, with its kind, is 168 characters: its advice, at the end, is
+    not cut off."""
+    doc = run_in_kernel(Document(Recipe([
+        Step("x", Call("torch.arange", (Const(6),))),
+        Step("t", Call("Tensor.t", (Call("Tensor.view", (Ref("x"), Const(2), Const(3))),))),
+        Step("v", Call("Tensor.view", (Ref("t"), Const(6)))),
+    ])))
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    _select(doc, "v")
+    with pytest.raises(RuntimeError) as torch_error:
+        torch.arange(6).view(2, 3).t().view(6)
+    whole = f"RuntimeError: {torch_error.value}"
+    assert len(whole) > 160 and panel.status_text() == whole
+
+
 def test_follows_evaluation(panel: ViewerPanel, doc: Document):
     _select(doc, "x")
     doc.recipe.replace_step(1, Step("x", Call("torch.arange", (Const(3),))))

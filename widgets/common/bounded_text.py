@@ -13,6 +13,8 @@ import re
 #: The most lines, and characters per line, a label shows.
 MAX_LINES = 12
 MAX_LINE = 160
+#: Characters per line of a message that wraps (an error): torch's run to about 200.
+MAX_MESSAGE_LINE = 1000
 #: A word longer than this gets a place to wrap (a zero-width space) every so many
 #: characters: a label never asks for more width than this.
 MAX_WORD = 48

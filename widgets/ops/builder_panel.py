@@ -30,7 +30,7 @@ from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
 from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
-from widgets.common.bounded_text import bounded
+from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.theme import error_style, set_style_sheet
@@ -349,7 +349,7 @@ class BuilderPanel(FollowsDocument, QWidget):
             self.tr("Select a creation step in the recipe to update it.") if index is None
             else self.tr("Replace the selected step with this name and call."))
         result = self._selected_result()
-        self.status.setText(bounded(result))
+        self.status.setText(bounded(result, width=MAX_MESSAGE_LINE))
         self.status.setVisible(bool(result))
 
     def _selected_result(self) -> str:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.common.bounded_text import bounded
+from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.layout_fence import fenced_content
 from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.common.theme import error_style, set_style_sheet
@@ -242,7 +242,7 @@ class ViewerView(QWidget):
         self._title.setText(bounded(title, 1))
         self._code.setText(code)
         self._code.setVisible(bool(code))
-        self._status.setText(bounded(status, 40))
+        self._status.setText(bounded(status, 40, MAX_MESSAGE_LINE))
         self._status.setVisible(bool(status))
         set_style_sheet(self._status, error_style() if error else "")
 
