@@ -1276,8 +1276,25 @@ Restore the changes to {0}, autosaved at {1}?</source>
 <context>
     <name>CodePane</name>
     <message>
-        <source>The recipe as Python: exactly what Save writes. It runs with plain &apos;python&apos;.</source>
-        <translation>配方的 Python 代码：与“保存”写入的完全相同，可以直接用 python 运行。</translation>
+        <source>The recipe as Python: exactly what Save writes, and it runs with plain &apos;python&apos;. Type or paste code here: the recipe runs again once the text reads as Python.</source>
+        <extracomment>Milliseconds from the last key to the text becoming the recipe. Above this many characters the colours follow at the commit, not at every key.</extracomment>
+        <translation>以 Python 代码显示的配方：与“保存”写出的内容完全相同，可以直接用 &apos;python&apos; 运行。可以在这里输入或粘贴代码：文字能被读作 Python 后，配方就会重新运行。</translation>
+    </message>
+    <message>
+        <source>Why the text typed is not the recipe yet: it runs once Python can read it</source>
+        <translation>输入的文字为什么还没有成为配方：Python 能读懂它之后就会运行</translation>
+    </message>
+    <message>
+        <source>Line {0}: </source>
+        <translation>第 {0} 行：</translation>
+    </message>
+    <message>
+        <source>{0}{1}. Nothing runs until the code reads as Python.</source>
+        <translation>{0}{1}。代码能被读作 Python 之前，什么都不会运行。</translation>
+    </message>
+    <message>
+        <source>Edit code</source>
+        <translation>编辑代码</translation>
     </message>
 </context>
 <context>

@@ -1,38 +1,99 @@
-"""The code pane: the recipe printed as Python, highlighted, following every edit."""
+"""The code pane: the recipe as Python, highlighted, following every edit, and editable.
+
+What the user types or pastes becomes the recipe once it reads as Python: half a second
+after the last key (or when the pane loses the keyboard), the text is read with ``ast``
+and, if it parses, replaces the recipe as one undoable edit, so the recipe runs again
+from the first statement that changed. Text that does not parse stays as typed, with
+the reason under it; nothing runs until it parses.
+"""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QFontDatabase,
+    QKeySequence,
     QPalette,
     QTextCursor,
     QTextFormat,
+    QUndoStack,
 )
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
+from app.recipe.reader import RecipeError, read_recipe
+from widgets.common.bounded_text import bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.highlighter import PygmentsHighlighter
+from widgets.common.theme import error_style
+from widgets.common.undo import push_edit
+
+#: Milliseconds from the last key to the text becoming the recipe.
+COMMIT_DELAY_MS = 500
+#: Above this many characters the colours follow at the commit, not at every key.
+LIVE_COLOUR_CHARS = 200_000
+
+
+class _Editor(QPlainTextEdit):
+    """The pane's text: undo and redo are the window's, and leaving it commits."""
+
+    left = Signal()
+    undo_asked = Signal(bool)  # True: redo
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        for key, redo in ((QKeySequence.StandardKey.Undo, False),
+                          (QKeySequence.StandardKey.Redo, True)):
+            if event.matches(key):
+                self.undo_asked.emit(redo)
+                return
+        super().keyPressEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.left.emit()
+        super().focusOutEvent(event)
 
 
 class CodePane(FollowsDocument, QWidget):
-    """Read-only, highlighted Python for the whole recipe; the selected step is marked."""
+    """Highlighted Python for the whole recipe, the selected step marked; typing edits it.
 
-    def __init__(self, document: Document, parent: QWidget | None = None):
+    ``undo_stack`` takes each edit typed (None: the recipe changes with no undo).
+    ``source_fixed`` is emitted when typing made a file Python could not read readable.
+    """
+
+    source_fixed = Signal()
+
+    def __init__(self, document: Document, undo_stack: QUndoStack | None = None,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self._document = document
+        self._undo_stack = undo_stack
         self._step_lines: list[int] = []
-        self.editor = QPlainTextEdit(self)
-        self.editor.setReadOnly(True)
+        self._applying = False  # the document's text going in: not the user's typing
+        self.editor = _Editor(self)
         self.editor.setUndoRedoEnabled(False)  # the recipe's own undo is the stack's
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.editor.setToolTip(self.tr("The recipe as Python: exactly what Save writes. "
-                                       "It runs with plain 'python'."))
+        self.editor.setToolTip(self.tr(
+            "The recipe as Python: exactly what Save writes, and it runs with plain "
+            "'python'. Type or paste code here: the recipe runs again once the text reads "
+            "as Python."))
         self._highlighter = PygmentsHighlighter(self.editor.document())
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.problem.setStyleSheet(error_style())
+        self.problem.setToolTip(self.tr("Why the text typed is not the recipe yet: it runs "
+                                        "once Python can read it"))
+        self.problem.hide()
+        self._commit_timer = QTimer(self, singleShot=True, interval=COMMIT_DELAY_MS)
+        self._commit_timer.timeout.connect(self.commit)
+        self.editor.textChanged.connect(self._on_typed)
+        self.editor.left.connect(self.commit)
+        self.editor.undo_asked.connect(self._on_undo_asked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.editor)
+        layout.addWidget(self.problem)
         self._set_model_connected(True)
         self._on_model_changed()
 
@@ -48,14 +109,80 @@ class CodePane(FollowsDocument, QWidget):
         """0-based line where step ``index`` starts in the pane."""
         return self._step_lines[index]
 
+    # -- typing ------------------------------------------------------------------------
+    @property
+    def typing(self) -> bool:
+        """Whether the pane holds text that is not the recipe yet (waiting, or not Python)."""
+        return self.editor.toPlainText() != self._document.recipe.source
+
+    def _on_typed(self) -> None:
+        if self._applying:
+            return
+        text = self.editor.toPlainText()
+        if len(text) <= LIVE_COLOUR_CHARS:  # the typed line in its colours at once
+            self._highlighter.set_text_spans(text)
+            self._applying = True  # colouring a block tells textChanged again
+            try:
+                self._highlighter.rehighlightBlock(self.editor.textCursor().block())
+            finally:
+                self._applying = False
+        self._commit_timer.start()
+
+    def commit(self) -> bool:
+        """Make the typed text the recipe if it reads as Python (one undoable edit); else
+        say why under it and keep it. True when the pane and the recipe agree now."""
+        self._commit_timer.stop()
+        text, document = self.editor.toPlainText(), self._document
+        if text == document.recipe.source:
+            self.problem.hide()
+            return True
+        try:
+            loaded = read_recipe(text)
+        except RecipeError as e:
+            where = self.tr("Line {0}: ").format(e.line) if e.line else ""
+            self.problem.setText(bounded(self.tr("{0}{1}. Nothing runs until the code reads "
+                                                 "as Python.").format(where, e.reason), 4))
+            self.problem.show()
+            return False
+        self.problem.hide()
+        fixed = document.problem is not None
+        push_edit(self._undo_stack, document.recipe,
+                  lambda r: r.restore((loaded.steps, loaded.docstring, text)),
+                  self.tr("Edit code"))
+        if fixed:
+            document.problem = None
+            self.source_fixed.emit()
+        if len(text) <= LIVE_COLOUR_CHARS:
+            self._applying = True  # a string opened or closed colours more lines
+            try:
+                self._highlighter.rehighlight()
+            finally:
+                self._applying = False
+        return True
+
+    def _on_undo_asked(self, redo: bool) -> None:
+        if self._undo_stack is None:
+            return
+        if self.typing and not redo and self.commit() is False:
+            self._on_model_changed()  # undo what does not parse: back to the recipe
+            return
+        (self._undo_stack.redo if redo else self._undo_stack.undo)()
+
+    # -- the document's text -------------------------------------------------------------
     def _on_model_changed(self) -> None:
         recipe = self._document.recipe
         text = recipe.source
         self._step_lines = [line - 1 for line in recipe.step_lines()]
+        self._commit_timer.stop()
+        self.problem.hide()
         before = self._highlighter.spans
         self._highlighter.set_text_spans(text)
-        if not self._replace_changed_lines(text, before):
-            self.editor.setPlainText(text)
+        self._applying = True
+        try:
+            if not self._replace_changed_lines(text, before):
+                self.editor.setPlainText(text)
+        finally:
+            self._applying = False
         self._on_model_selection(self._document.selected)
 
     def _replace_changed_lines(self, text: str, spans_before: dict) -> bool:
@@ -95,8 +222,9 @@ class CodePane(FollowsDocument, QWidget):
         sel.format.setBackground(colour)
         sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         self.editor.setExtraSelections([sel])
-        self.editor.setTextCursor(cursor)
-        self.editor.centerCursor()
+        if not self.editor.hasFocus():  # the caret of someone typing stays where it is
+            self.editor.setTextCursor(cursor)
+            self.editor.centerCursor()
 
 
 if __name__ == "__main__":

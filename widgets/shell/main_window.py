@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         self.steps = StepsPanel(self.document, self.undo_stack)
         self.builder = BuilderPanel(self.document, self.undo_stack)
         self.ops = OpPanel(self.document, self.undo_stack)
-        self.code = CodePane(self.document)
+        self.code = CodePane(self.document, self.undo_stack)
+        self.code.source_fixed.connect(self._on_source_fixed)
         self.output = OutputPane(self.document)
         self.lesson = LessonPane(self.document, language=lesson_language(self.settings.language))
         self.gallery = GalleryPanel(self.document, language=self.lesson.language)
@@ -199,6 +200,14 @@ class MainWindow(QMainWindow):
     def open_from_gallery(self, path: str) -> bool:
         """Open a lesson picked in the gallery, asking first about unsaved changes."""
         return self.confirm_discard() and self.open_path(path)
+
+    def _on_source_fixed(self) -> None:
+        """The code typed made a file Python could not read readable: still held, it
+        waits for Run like any file from elsewhere."""
+        if self.document.held and self.document.path is not None:
+            self.trust_bar.show_untrusted(self.document.path)
+        else:
+            self.trust_bar.hide()
 
     def show_run_folder(self) -> bool:
         """Show the folder the recipe runs in (``Document.run_path``) in the file manager."""
