@@ -124,3 +124,36 @@ def test_fixing_a_file_python_cannot_read_offers_run(qtbot, window, tmp_path):
     window.trust_bar.run_button.click()
     window.settle()
     assert canary.exists()
+
+
+def test_leaving_code_that_is_not_python_yet_asks_first(qtbot, window, monkeypatch):
+    """Closing, New or Open with typed text that does not parse: nothing goes unasked."""
+    from PySide6.QtWidgets import QMessageBox
+
+    import widgets.shell.recipe_files as recipe_files
+
+    window.document.new()
+    editor = window.code.editor
+    _end(editor)
+    editor.insertPlainText("x = torch.ones(2")
+    asked = []
+
+    def answer(choice):
+        def question(_parent, title, text, *_buttons):
+            asked.append(text)
+            return choice
+        return question
+    monkeypatch.setattr(recipe_files.QMessageBox, "question",
+                        answer(QMessageBox.StandardButton.Cancel))
+    assert not window._files.confirm_discard()
+    assert "Line 2" in asked[0] and editor.toPlainText().endswith("torch.ones(2")
+    monkeypatch.setattr(recipe_files.QMessageBox, "question",
+                        answer(QMessageBox.StandardButton.Discard))
+    assert window._files.confirm_discard()  # the recipe itself was not changed
+    assert len(asked) == 2
+    editor.insertPlainText(")\n")  # Python now: it becomes the recipe, and is a change
+    monkeypatch.setattr(recipe_files.QMessageBox, "question",
+                        answer(QMessageBox.StandardButton.Cancel))
+    assert not window._files.confirm_discard()
+    assert window.document.recipe.source.endswith("x = torch.ones(2)\n")
+    assert "not saved" in asked[-1]

@@ -2760,6 +2760,18 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>丢弃对 {0} 所做的所有修改，并按保存时的样子重新打开文件吗？</translation>
     </message>
     <message>
+        <source>Code that is not Python yet</source>
+        <translation>还不是 Python 的代码</translation>
+    </message>
+    <message>
+        <source>The code typed in the Code pane does not read as Python yet, so it is not part of the recipe: {0}
+
+Discard what was typed?</source>
+        <translation>在代码窗格中输入的代码还不能被读作 Python，所以它还不是配方的一部分：{0}
+
+要丢弃输入的内容吗？</translation>
+    </message>
+    <message>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>

@@ -133,7 +133,20 @@ class RecipeFiles(QObject):
         return window.open_path(path)
 
     def confirm_discard(self) -> bool:
-        """True when there are no unsaved changes, or the user chose what to do with them."""
+        """True when there are no unsaved changes, or the user chose what to do with them
+        (code typed that is not Python yet included: it is not in the recipe)."""
+        code = self._window.code
+        if not code.commit() and QMessageBox.question(
+                self._window, QCoreApplication.translate("MainWindow", "Code that is not "
+                                                         "Python yet"),
+                QCoreApplication.translate(
+                    "MainWindow", "The code typed in the Code pane does not read as Python "
+                    "yet, so it is not part of the recipe: {0}\n\nDiscard what was typed?"
+                ).format(code.problem.text()),
+                QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel) != QMessageBox.StandardButton.Discard:
+            code.editor.setFocus()
+            return False
         if not self._document.modified:
             return True
         answer = QMessageBox.question(
