@@ -82,6 +82,7 @@ class CodePane(FollowsDocument, QWidget):
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
         self.problem.setStyleSheet(error_style())
+        self.problem.setContentsMargins(4, 2, 4, 2)  # off the dock's edge
         self.problem.setToolTip(self.tr("Why the text typed is not the recipe yet: it runs "
                                         "once Python can read it"))
         self.problem.hide()
