@@ -157,3 +157,23 @@ def test_leaving_code_that_is_not_python_yet_asks_first(qtbot, window, monkeypat
     assert not window._files.confirm_discard()
     assert window.document.recipe.source.endswith("x = torch.ones(2)\n")
     assert "not saved" in asked[-1]
+
+
+def test_an_edit_elsewhere_never_loses_what_was_typed(qtbot, window):
+    """Code that is not Python yet, then a form's edit: the text typed goes to the
+    clipboard, and the pane says so."""
+    from PySide6.QtGui import QGuiApplication
+
+    from app.expr import Call, Const
+    from app.recipe.model import Step
+
+    window.document.new()
+    editor = window.code.editor
+    _end(editor)
+    editor.insertPlainText("for i in range(3):\n    print(i")
+    typed = editor.toPlainText()
+    assert not window.code.commit()
+    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2),))))  # a form
+    assert window.document.recipe.source == editor.toPlainText() != typed
+    assert QGuiApplication.clipboard().text() == typed
+    assert window.code.problem.isVisible() and "clipboard" in window.code.problem.text()

@@ -1296,6 +1296,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <source>Edit code</source>
         <translation>编辑代码</translation>
     </message>
+    <message>
+        <source>An edit elsewhere replaced the code you were typing, which was not Python yet. What you typed is on the clipboard.</source>
+        <translation>别处的一次编辑替换了你正在输入、还不是 Python 的代码。你输入的内容已放到剪贴板上。</translation>
+    </message>
 </context>
 <context>
     <name>DiagonalExtra</name>

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QFontDatabase,
+    QGuiApplication,
     QKeySequence,
     QPalette,
     QTextCursor,
@@ -69,6 +70,7 @@ class CodePane(FollowsDocument, QWidget):
         self._undo_stack = undo_stack
         self._step_lines: list[int] = []
         self._applying = False  # the document's text going in: not the user's typing
+        self._shown = ""  # the recipe's text as the pane last had it
         self.editor = _Editor(self)
         self.editor.setUndoRedoEnabled(False)  # the recipe's own undo is the stack's
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -147,6 +149,7 @@ class CodePane(FollowsDocument, QWidget):
             return False
         self.problem.hide()
         fixed = document.problem is not None
+        self._shown = text
         push_edit(self._undo_stack, document.recipe,
                   lambda r: r.restore((loaded.steps, loaded.docstring, text)),
                   self.tr("Edit code"))
@@ -175,7 +178,16 @@ class CodePane(FollowsDocument, QWidget):
         text = recipe.source
         self._step_lines = [line - 1 for line in recipe.step_lines()]
         self._commit_timer.stop()
-        self.problem.hide()
+        typed = self.editor.toPlainText()
+        if typed not in (self._shown, text):  # typing that was not Python yet, replaced
+            QGuiApplication.clipboard().setText(typed)  # by an edit elsewhere: kept there
+            self.problem.setText(self.tr(
+                "An edit elsewhere replaced the code you were typing, which was not Python "
+                "yet. What you typed is on the clipboard."))
+            self.problem.show()
+        else:
+            self.problem.hide()
+        self._shown = text
         before = self._highlighter.spans
         self._highlighter.set_text_spans(text)
         self._applying = True
