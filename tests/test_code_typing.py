@@ -177,3 +177,17 @@ def test_an_edit_elsewhere_never_loses_what_was_typed(qtbot, window):
     assert window.document.recipe.source == editor.toPlainText() != typed
     assert QGuiApplication.clipboard().text() == typed
     assert window.code.problem.isVisible() and "clipboard" in window.code.problem.text()
+
+
+def test_delete_in_the_pane_deletes_a_character_not_the_selected_step(qtbot, window):
+    """The window's Delete Step shortcut is the Delete key: in the pane it edits text."""
+    steps = len(window.document.recipe.steps)
+    assert window.document.selected is not None
+    editor = window.code.editor
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus, timeout=2000)
+    editor.moveCursor(QTextCursor.MoveOperation.Start)
+    before = editor.toPlainText()
+    qtbot.keyClick(editor, Qt.Key.Key_Delete)
+    assert editor.toPlainText() == before[1:]
+    assert len(window.document.recipe.steps) == steps
