@@ -70,10 +70,10 @@ class TrustStore:
 
     def reason_to_run(self, path: str, data: bytes) -> str:
         """``gallery``, ``saved`` or ``always`` when it may run at once, else ``elsewhere``."""
-        full = os.path.realpath(path)
         if is_gallery(path):
             return GALLERY
-        if os.path.abspath(path) in self._read(ALWAYS_KEY) or full in self._read(ALWAYS_KEY):
+        always = self._read(ALWAYS_KEY)
+        if os.path.abspath(path) in always or os.path.realpath(path) in always:
             return ALWAYS
         if content_hash(data) in self._read(SAVED_KEY):
             return SAVED

@@ -2744,10 +2744,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <source>Cannot show the folder</source>
-        <translation>无法显示文件夹</translation>
-    </message>
-    <message>
         <source>The recipe runs in {0}</source>
         <translation>配方在 {0} 中运行</translation>
     </message>

@@ -9,6 +9,9 @@ the reason under it; nothing runs until it parses.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QFontDatabase,
@@ -124,12 +127,18 @@ class CodePane(FollowsDocument, QWidget):
         text = self.editor.toPlainText()
         if len(text) <= LIVE_COLOUR_CHARS:  # the typed line in its colours at once
             self._highlighter.set_text_spans(text)
-            self._applying = True  # colouring a block tells textChanged again
-            try:
+            with self._not_typing():  # colouring a block tells textChanged again
                 self._highlighter.rehighlightBlock(self.editor.textCursor().block())
-            finally:
-                self._applying = False
         self._commit_timer.start()
+
+    @contextlib.contextmanager
+    def _not_typing(self) -> Iterator[None]:
+        """Changes to the editor meanwhile are the pane's own, not the user's typing."""
+        self._applying = True
+        try:
+            yield
+        finally:
+            self._applying = False
 
     def commit(self) -> bool:
         """Make the typed text the recipe if it reads as Python (one undoable edit); else
@@ -157,17 +166,14 @@ class CodePane(FollowsDocument, QWidget):
             document.problem = None
             self.source_fixed.emit()
         if len(text) <= LIVE_COLOUR_CHARS:
-            self._applying = True  # a string opened or closed colours more lines
-            try:
+            with self._not_typing():  # a string opened or closed colours more lines
                 self._highlighter.rehighlight()
-            finally:
-                self._applying = False
         return True
 
     def _on_undo_asked(self, redo: bool) -> None:
         if self._undo_stack is None:
             return
-        if self.typing and not redo and self.commit() is False:
+        if self.typing and not redo and not self.commit():
             self._on_model_changed()  # undo what does not parse: back to the recipe
             return
         (self._undo_stack.redo if redo else self._undo_stack.undo)()
@@ -190,12 +196,9 @@ class CodePane(FollowsDocument, QWidget):
         self._shown = text
         before = self._highlighter.spans
         self._highlighter.set_text_spans(text)
-        self._applying = True
-        try:
+        with self._not_typing():
             if not self._replace_changed_lines(text, before):
                 self.editor.setPlainText(text)
-        finally:
-            self._applying = False
         self._on_model_selection(self._document.selected)
 
     def _replace_changed_lines(self, text: str, spans_before: dict) -> bool:

@@ -100,15 +100,9 @@ class RecipeFiles(QObject):
         return True
 
     def show_run_folder(self) -> bool:
-        """Open the recipe's working folder (made if need be) in the system's file manager;
-        False, after saying why, when it cannot be made or shown."""
+        """Open the recipe's working folder (``run_path`` makes the work folder) in the
+        system's file manager; False, with the folder named, when it cannot be shown."""
         folder = self._document.run_path()[1]
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as e:
-            self._window.show_error(QCoreApplication.translate("MainWindow", "Cannot show "
-                                    "the folder"), f"{folder}: {e.strerror or e}")
-            return False
         if QDesktopServices.openUrl(QUrl.fromLocalFile(folder)):
             return True
         self._window.statusBar().showMessage(QCoreApplication.translate(  # no file manager
