@@ -64,6 +64,9 @@ class Document:
     training_changed = Signal()
     """Emitted when a training loop of the run reported steps, paused, went on or ended
     (``training``)."""
+    reset = Signal()
+    """Emitted when a new, opened or welcome recipe replaces the one shown, before it
+    runs: views forget what they showed of the old one (its training loops are gone)."""
 
     def __init__(self, recipe: Recipe | None = None):
         if not isinstance(recipe, SourceRecipe):
@@ -309,6 +312,7 @@ class Document:
         loop = _as_loop(text)
         if loop is not None:
             text, loaded = loop
+        self._reset()
         self.problem = None
         self._set_held(not run)
         self.file_warnings = (CONVERTED,) if loop is not None else ()
@@ -328,6 +332,7 @@ class Document:
     def open_unreadable(self, path: str | os.PathLike, text: str, problem: str) -> None:
         """Show the file at ``path`` that Python cannot read (``problem`` says why): its
         ``text``, no steps, held, so that nothing of it runs; Save writes the text back."""
+        self._reset()
         self._set_held(True)
         self.file_warnings = ()
         self.selected = None
@@ -364,6 +369,7 @@ class Document:
         return self.evaluate()
 
     def new(self) -> None:
+        self._reset()
         self.problem = None
         self._set_held(False)
         self.selected = None
@@ -395,6 +401,11 @@ class Document:
     def asking(self) -> bool:
         """Whether a view waits for the kernel's answer to a question."""
         return self._answers.busy
+
+    def _reset(self) -> None:
+        """Another recipe replaces this one: its loops are not the next one's."""
+        self.training.clear()
+        self.reset.emit()
 
     def _set_held(self, held: bool) -> None:
         if held != self.held:

@@ -174,5 +174,8 @@ class LiveTraining:
         self.version += 1
 
     def clear(self) -> None:
+        """Forget every loop, the kept ones too (another recipe: nothing of this one's
+        training is its)."""
         self.loops.clear()
+        self.kept = []
         self.version += 1

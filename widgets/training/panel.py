@@ -130,7 +130,8 @@ class TrainingPanel(QWidget):
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
-        for signal, slot in ((doc.training_changed, self._on_model_training),
+        for signal, slot in ((doc.reset, self._on_model_reset),
+                             (doc.training_changed, self._on_model_training),
                              (doc.kernel_changed, self._update_bar),
                              (doc.held_changed, self._update_bar),
                              (doc.recipe.changed, self._update_bar)):
@@ -197,6 +198,16 @@ class TrainingPanel(QWidget):
 
     def _on_view_loop_chosen(self, index: int) -> None:
         self.shown_index = index
+        self._on_model_training()
+
+    def _on_model_reset(self) -> None:
+        """Another recipe: nothing of the last one's loops stays on screen."""
+        self.shown_index, self._boundary_line, self._fitted = None, None, None
+        self._loop, self._layers, self._drawn = None, (), -1
+        self._runs_shown, self._extras, self._extras_of = (), {}, None
+        self.plots.set_run(None)
+        self.histogram.set_run(None)
+        self.compare.set_runs([])
         self._on_model_training()
 
     def _on_model_training(self) -> None:
