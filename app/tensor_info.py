@@ -33,23 +33,37 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
         storage offset, is_contiguous, requires_grad, is_leaf and grad_fn (the
         node's class name, or ``None``).
     """
-    import torch
+    from app import tensor_kinds
 
-    strided = t.layout == torch.strided
+    what = tensor_kinds.kind(t)
+    extra = tensor_kinds.facts(t)
+    strided = what in ("strided", "quantized", "meta")
     grad_fn = t.grad_fn
     return [
-        ("shape", tuple_text(tuple(t.shape))),
-        ("dtype", str(t.dtype)),
+        ("shape", "nested " + ", ".join(tuple_text(tuple(s)) for s in extra["shapes"])
+         if what == "nested" else tuple_text(tuple(t.shape))),
+        ("dtype", str(t.dtype) + _quantization_text(extra)),
         ("device", str(t.device)),
         ("numel", f"{t.numel():,}"),
-        ("bytes", _bytes_text(t.numel() * t.element_size())),
-        ("strides", tuple_text(t.stride()) if strided else MISSING),
+        ("bytes", _bytes_text(t.numel() * t.element_size()) if what != "sparse"
+         else MISSING),  # a sparse tensor's elements are mostly not stored
+        ("strides", tuple_text(t.stride()) if strided else MISSING if what == "nested"
+         else f"{MISSING} {extra['layout']}, nnz {extra['nnz']}"),  # sparse: none
         ("storage offset", str(t.storage_offset()) if strided else MISSING),
         ("is_contiguous", str(t.is_contiguous()) if strided else MISSING),
         ("requires_grad", str(t.requires_grad)),
         ("is_leaf", str(t.is_leaf)),
         ("grad_fn", type(grad_fn).__name__ if grad_fn is not None else "None"),
     ]
+
+
+def _quantization_text(extra: dict) -> str:
+    """`` (per_tensor_affine, scale 0.1, zero_point 0)`` for a quantized tensor; else ""."""
+    if "qscheme" not in extra:
+        return ""
+    parts = [extra["qscheme"]] + [f"{k} {extra[k]}" for k in ("scale", "zero_point", "axis")
+                                  if k in extra]
+    return " (" + ", ".join(parts) + ")"
 
 
 def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
@@ -61,8 +75,11 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     tensors are summarised on a float64 copy (min and max stay exact integers);
     complex tensors are summarised by magnitude, and their labels say ``|z|``.
     Where a statistic has no values to work on (an empty tensor, no finite
-    element, std of fewer than two) it reads ``"—"``. Meta tensors have no values,
-    so every statistic reads ``"—"``.
+    element, std of fewer than two) it reads ``"—"``. Other kinds of tensor
+    (``app.tensor_kinds.elements``): a quantized one is summarised dequantized, a sparse
+    one with its zeros (every statistic ``"—"`` past ``DENSE_LIMIT`` elements), a
+    nested one over all its components; a meta tensor has no values, so every statistic
+    reads ``"—"``.
 
     Parameters
     ----------
@@ -76,13 +93,15 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     """
     import torch
 
-    t = t.detach()
+    from app.tensor_kinds import elements
+
     labels = ["min", "max", "mean", "std"]
     if t.is_complex():
-        t = t.abs()
         labels = [f"{k} |z|" for k in labels]
-    if t.device.type == "meta" or t.layout != torch.strided:
+    values = elements(t)
+    if values is None:
         return [(k, MISSING) for k in labels] + [("NaN", MISSING), ("inf", MISSING)]
+    t = values.abs() if values.is_complex() else values
     t = t.reshape(-1)
     if not t.is_floating_point():
         # Integers and bools have no NaN or inf: min and max are exact, the rest is float.

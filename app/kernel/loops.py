@@ -318,7 +318,7 @@ def _summary(value: Any, number: Any = None) -> dict | _Scalar:
         return {"type": kind.__name__, "value": value}
     if kind is float:
         return {"type": "float", "value": value if math.isfinite(value) else repr(value)}
-    if kind is _tensor_type and not value.shape:  # a 0-d tensor: a loop's loss, say
+    if kind is _tensor_type and not value.dim():  # a 0-d tensor: a loop's loss, say
         return _scalar_tensor(value, number)
     from app.kernel.summary import summarize
 

@@ -51,8 +51,9 @@ def encode(value: Any, cells: int = MIRROR_CELLS) -> dict | None:
 
 
 def _tensor(torch: Any, t: Any, cells: int) -> dict | None:
-    if t.layout != torch.strided or t.is_quantized or t.device.type == "meta" \
-            or t.numel() > cells:
+    from app.tensor_kinds import kind
+
+    if kind(t) != "strided" or t.numel() > cells:  # sparse, meta, nested, quantized
         return None
     dtype = str(t.dtype).removeprefix("torch.")
     try:

@@ -115,12 +115,17 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
     if torch is None or not isinstance(value, torch.Tensor):
         raise QueryError(f"{args['name']} is not a tensor")
+    from app import tensor_kinds
     from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 
-    t = value.detach()
-    out: dict[str, Any] = {"facts": tensor_facts(value), "shape": list(t.shape)}  # its graph too
+    out: dict[str, Any] = {"facts": tensor_facts(value),  # its graph too
+                           "shape": None if value.is_nested else list(value.shape)}
     if args.get("stats", True):
-        out["stats"] = tensor_stats(t)
+        out["stats"] = tensor_stats(value)
+    t = tensor_kinds.dense(value)  # sparse made dense, quantized dequantized
+    if t is None:  # meta, nested, a huge sparse one: the answer says why
+        out["plane_error"] = tensor_kinds.no_values(value)
+        return out
     fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
     try:
         p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)

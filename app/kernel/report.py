@@ -52,7 +52,11 @@ class RunReport:
             if torch is not None and isinstance(value, torch.Tensor):
                 from app.json_values import tensor_report
 
-                tensors[name] = tensor_report(value)
+                try:
+                    tensors[name] = tensor_report(value)
+                except Exception as e:  # noqa: BLE001 - a kind not known here: the rest stays
+                    tensors[name] = {"dtype": str(value.dtype), "device": str(value.device),
+                                     "no_values": f"{type(e).__name__}: {e}"}
             elif isinstance(value, bool | int | float | complex | str | list | tuple) \
                     or value is None:
                 from app.json_values import plain

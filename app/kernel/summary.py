@@ -13,6 +13,8 @@ import math
 import types
 from typing import Any
 
+from app import tensor_kinds
+
 #: Tensors with at most this many elements travel whole in their summary.
 INLINE_NUMEL = 64
 #: Longest ``repr`` a summary carries.
@@ -60,10 +62,13 @@ def loaded_torch():
 def summarize(value: Any) -> dict[str, Any]:
     """A JSON-ready description of ``value``."""
     torch = loaded_torch()
-    if torch is not None and isinstance(value, torch.Tensor):
-        return _tensor(value)
-    if torch is not None and isinstance(value, torch.nn.Module):
-        return _module(value)
+    try:
+        if torch is not None and isinstance(value, torch.Tensor):
+            return _tensor(value)
+        if torch is not None and isinstance(value, torch.nn.Module):
+            return _module(value)
+    except Exception as e:  # noqa: BLE001 - a kind this lab does not know: said, not fatal
+        return {"type": type(value).__name__, "repr": f"<no summary: {type(e).__name__}>"}
     if isinstance(value, bool | int | str) or value is None:
         return {"type": type(value).__name__, "value": value if not isinstance(value, str)
                 else value[:REPR_CHARS]}
@@ -74,16 +79,27 @@ def summarize(value: Any) -> dict[str, Any]:
 
 def _tensor(t: Any) -> dict[str, Any]:
     fn, device = t.grad_fn, t.device
+    if t.is_nested:  # no single shape: not a tensor the viewer can show (type says so)
+        return {"type": "NestedTensor", "dtype": _text(t.dtype), "device": _text(device),
+                "requires_grad": t.requires_grad, **tensor_kinds.facts(t)}
     out: dict[str, Any] = {
         "type": "Tensor", "shape": list(t.shape), "dtype": _text(t.dtype),
         "device": _text(device), "requires_grad": t.requires_grad,
         "is_leaf": t.is_leaf, "grad_fn": type(fn).__name__ if fn is not None else None,
     }
-    if t.numel() <= INLINE_NUMEL and t.layout == loaded_torch().strided:
+    if t.layout != loaded_torch().strided or t.is_quantized or device.type == "meta":
+        out.update(tensor_kinds.facts(t))  # sparse, quantized, meta: what they are
+        data = tensor_kinds.dense(t, INLINE_NUMEL)  # small: dense, or dequantized
+        if device.type == "meta":
+            out["no_values"] = tensor_kinds.no_values(t)
+        if data is None:
+            return out
+    else:
+        data = t.detach()
+    if t.numel() <= INLINE_NUMEL:
         from app.json_values import plain
 
-        out["values"] = plain(t.detach().tolist() if device.type == "cpu"
-                              else t.detach().cpu().tolist())
+        out["values"] = plain(data.tolist() if device.type == "cpu" else data.cpu().tolist())
     return out
 
 
@@ -120,11 +136,13 @@ def _repr(value: Any) -> str:
 def summary_text(summary: dict[str, Any]) -> str:
     """One line for a summary: ``Tensor (2, 3) torch.float32 cpu``, ``int 6``, ``Linear``..."""
     kind = summary.get("type", "")
-    if kind == "Tensor":
-        shape = "(" + ", ".join(map(str, summary.get("shape", []))) + ")"
+    if kind in ("Tensor", "NestedTensor"):
+        shapes = [summary["shape"]] if "shape" in summary else summary.get("shapes", [])
+        shape = ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
         grad = "  requires_grad" if summary.get("requires_grad") else ""
         fn = f"  grad_fn={summary['grad_fn']}" if summary.get("grad_fn") else ""
-        return f"Tensor {shape} {summary.get('dtype', '')} {summary.get('device', '')}{grad}{fn}"
+        return (f"{kind} {shape} {summary.get('dtype', '')} {summary.get('device', '')}"
+                f"{_kind_text(summary)}{grad}{fn}")
     if summary.get("module"):
         return f"{kind} ({summary.get('parameter_count', 0)} parameters)"
     if "value" in summary:
@@ -132,10 +150,25 @@ def summary_text(summary: dict[str, Any]) -> str:
     return f"{kind} {summary.get('repr', '')}".strip()
 
 
+def _kind_text(summary: dict[str, Any]) -> str:
+    """What a sparse, quantized or meta tensor's line adds: its layout, its scheme..."""
+    what = summary.get("kind")
+    if what == "sparse":
+        return f" {summary.get('layout', '')} nnz={summary.get('nnz')}"
+    if what == "quantized":
+        scale = "".join(f" {k}={summary[k]}" for k in ("scale", "zero_point", "axis")
+                        if k in summary)
+        return f" {summary.get('qscheme', '')}{scale}"
+    if what == "nested" and summary.get("layout") != "strided":
+        return f" {summary.get('layout', '')}"
+    return ""
+
+
 def summary_tensor(summary: dict[str, Any]) -> Any:
     """The small tensor a summary carries whole, rebuilt (None when it carries none)."""
     torch = loaded_torch()
-    if torch is None or summary.get("type") != "Tensor" or "values" not in summary:
+    if torch is None or summary.get("type") != "Tensor" or "values" not in summary \
+            or "kind" in summary:  # a sparse or quantized one's values are not its own
         return None
     dtype = getattr(torch, summary.get("dtype", "").removeprefix("torch."), None)
     if not isinstance(dtype, torch.dtype):
