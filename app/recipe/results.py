@@ -6,6 +6,7 @@ views read them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,26 @@ class RecipeRun:
 
     results: list[StepResult] = field(default_factory=list)
     namespace: dict[str, Any] = field(default_factory=dict)
+    #: The steps whose results changed since the run was made, in order, by index
+    #: (``touch``): a view that showed the run when it had ``mark`` changes redraws only
+    #: ``changed_since(mark)``, so each report costs the views O(1), not O(steps).
+    changes: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: What views worked out of the run, by name, for ``changes`` up to a mark (a cache).
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def touch(self, indices: Iterable[int]) -> None:
+        """Note that the results of the steps at ``indices`` changed."""
+        self.changes.extend(indices)
+
+    @property
+    def mark(self) -> int:
+        """How many changes the run has had (for ``changed_since``)."""
+        return len(self.changes)
+
+    def changed_since(self, mark: int) -> set[int]:
+        """The steps whose results changed after the run had ``mark`` changes."""
+        return set(self.changes[mark:])
+
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,97 @@
+"""A recipe of thousands of statements: each of the kernel's reports costs the window work
+for the steps it is about, never a pass over every step (issue 32: 5,000 statements ran
+quadratically). The reports are the kernel's own messages, fed to a real ``Document``
+and its views; what each costs is counted (rows written, full layouts), never timed.
+"""
+
+from __future__ import annotations
+
+from app.kernel import protocol
+from app.kernel.events import Ended, RunMessage
+from app.recipe.document import Document
+from app.recipe.kernel_results import KernelRunState, KernelValue, tensor_names
+from app.recipe.reader import read_recipe
+
+
+def _running(n: int) -> tuple[Document, KernelRunState]:
+    """A document of ``n`` statements whose run the kernel is about to report."""
+    text = "x = 0\n" + "".join(f"y{i} = x + {i}\n" for i in range(1, n))
+    doc = Document()
+    doc.set_source(text)  # statement i is step i, on line i + 1
+    state = KernelRunState(doc.recipe, doc.recipe.source, doc.run, 7)
+    doc.kernel_run = state  # as ``Document._run_in_kernel`` leaves it (no kernel here)
+    return doc, state
+
+
+def _done(i: int, names: dict | None = None) -> RunMessage:
+    return RunMessage(7, protocol.StepDone(i, i + 1, 0.0, names=names or {}))
+
+
+def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot, monkeypatch):
+    import widgets.recipe.steps_panel as steps_panel
+    from widgets.recipe.steps_panel import StepsPanel
+
+    n = 600
+    doc, _state = _running(n)
+    panel = StepsPanel(doc, None)
+    qtbot.addWidget(panel)
+    panel.resize(260, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    written, layouts = [], []
+    real_write = steps_panel.write_step
+    monkeypatch.setattr(steps_panel, "write_step", lambda s: written.append(s) or real_write(s))
+    real_layout = panel.list.doItemsLayout
+    monkeypatch.setattr(panel.list, "doItemsLayout", lambda: layouts.append(1) or real_layout())
+    for i in range(n):
+        doc.take_kernel_events([_done(i)])
+        assert panel.list.item(i).text().startswith("●")  # shown as the report came
+    # a report writes no step's text (each was written once, for the run) and lays out
+    # no row but its own: the rows are one size, the widest row's
+    assert written == []
+    assert len(layouts) <= 2  # the widest row may change once or twice, not per report
+    assert panel.list.item(n - 1).text() == f"●  y{n - 1} = x + {n - 1}"
+    doc.take_kernel_events([RunMessage(7, protocol.Done(0)), Ended(7, "", 0)])
+    assert all(panel.list.item(i).text().startswith("●") for i in range(n))
+
+
+def test_the_steps_list_is_as_wide_as_its_widest_row(qtbot):
+    from widgets.recipe.steps_panel import StepsPanel
+
+    doc, _state = _running(3)
+    panel = StepsPanel(doc, None)
+    qtbot.addWidget(panel)
+    panel.resize(200, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    bar = panel.list.horizontalScrollBar()
+    assert bar.maximum() == 0
+    # a middle row far wider than the list, the last one short: all rows are as wide
+    # as the widest, so the list scrolls to show it whole
+    doc.recipe.restore(read_recipe("x = 0\ny = x + 123456789012345678901234567890123456789\n"
+                                   "z = x\n").snapshot())
+    wide = panel.list.fontMetrics().horizontalAdvance(panel.list.item(1).text())
+    assert bar.maximum() > 0
+    assert bar.maximum() + panel.list.viewport().width() >= wide
+
+
+def test_the_tensor_names_follow_each_report_as_a_scan_of_every_step_finds_them():
+    doc, _state = _running(40)
+    tensor = {"type": "Tensor", "shape": [3]}
+    number = {"type": "int", "value": 1}
+    expected: dict[str, bool] = {}  # a name holds what its last binding put in it
+    for i in range(40):
+        names = {"x": tensor if i % 3 else number, f"y{i}": tensor if i % 2 else number}
+        doc.take_kernel_events([_done(i, names)])
+        for name, summary in names.items():
+            expected[name] = summary["type"] == "Tensor"
+        assert tensor_names(doc.run) == {n for n, t in expected.items() if t}
+    # a step that reports again with fewer names: the earlier binding counts again
+    results = doc.run.results
+    results[39].value = KernelValue({}, statement=39)
+    doc.run.touch([39])
+    expected = {}
+    for r in results:
+        for name, summary in r.value.names.items():
+            expected[name] = summary["type"] == "Tensor"
+    assert tensor_names(doc.run) == {n for n, t in expected.items() if t}
