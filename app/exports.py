@@ -227,7 +227,8 @@ def lesson_html(title: str, lesson: str, code: str, figures: Sequence[Figure] = 
                          f'alt="{html.escape(fig.caption, quote=True)}">'
                          f"<figcaption>{html.escape(fig.caption)}</figcaption></figure>")
     parts.append(f"<h2>{html.escape(words['code'])}</h2>")
-    parts.append(highlight(code, PythonLexer(), formatter))
+    # stripnl=False: Pygments would drop the code's leading and trailing blank lines
+    parts.append(highlight(code, PythonLexer(stripnl=False), formatter))
     if output:
         parts.append(f"<h2>{html.escape(words['output'])}</h2>")
         parts.append(f'<pre class="output">{html.escape(output)}</pre>')

@@ -145,23 +145,36 @@ def test_an_edit_is_autosaved_within_two_seconds_and_a_save_removes_it(qtbot, ho
     assert find_recovery(tmp_path) is None
 
 
+def crashed_session(qtbot, folder, path, text: str, *, run: bool) -> Autosave:
+    """A session that opened ``path`` (held unless ``run``), typed ``text``, autosaved
+    it, and died: its hook never finished, and its process is gone."""
+    from PySide6.QtWidgets import QWidget
+
+    from widgets.shell.autosave_hook import AutosaveHook
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    document = Document()
+    document.open(str(path), run=run)
+    hook = AutosaveHook(document, Autosave(folder, pid=dead_pid()), parent)
+    document.set_source(text)
+    hook.save_now()
+    hook.timer.stop()
+    return hook.autosave
+
+
 def test_start_offers_the_crashed_work_and_restores_it(qtbot, host, tmp_path, monkeypatch):
     import widgets.shell.autosave_hook as autosave_hook
 
     original = tmp_path / "lesson.py"
     original.write_text(RECIPE, encoding="utf-8")
-    crashed = Autosave(tmp_path, pid=dead_pid())
-    edited = RECIPE + EDIT + "\n"
-    crashed.save(write_recipe(read_recipe(edited)), str(original))
+    edited = RECIPE + "# my note, kept\n" + EDIT + "\n"
+    crashed = crashed_session(qtbot, tmp_path, original, edited, run=True)  # it ran there
     asked = []
     monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: asked.append(r) or True)
-
-    from widgets.shell.opening import trust_store
-
-    trust_store().remember_saved(original.read_bytes())  # this lab saved the original
     hook = autosave_hook.start_autosave(host, tmp_path)
     assert len(asked) == 1 and asked[0].path == str(original)
-    assert host.document.recipe == read_recipe(edited)
+    assert host.document.recipe == read_recipe(edited) and host.document.text == edited
     assert host.document.path == str(original) and host.document.modified
     host.document.settle()
     assert not host.document.held and host.document.run.ok  # it ran, edit and all
@@ -185,6 +198,91 @@ def test_recovered_work_on_a_file_from_elsewhere_is_held(qtbot, host, tmp_path, 
     host.trust_bar.run_button.click()
     host.document.settle()
     assert not host.document.held and host.document.run.ok and host.document.run.results
+    hook.finish()
+
+
+CANARY = "import torch\nopen({path!r}, 'w').write('ran')\nx = torch.ones(2)\n"
+
+
+def _restored_held(host, canary) -> bool:
+    document = host.document
+    return (document.held and document.run.results == [] and document.kernel_run is None
+            and host.trust_bar.isVisibleTo(host) and host.trust_bar.run_button.isVisibleTo(host)
+            and not canary.exists())
+
+
+def test_work_on_a_held_file_stays_held_when_its_file_went_away(qtbot, host, tmp_path,
+                                                                  monkeypatch):
+    import widgets.shell.autosave_hook as autosave_hook
+
+    canary = tmp_path / "ran"
+    original = tmp_path / "usb" / "from_a_friend.py"
+    original.parent.mkdir()
+    original.write_text(RECIPE, encoding="utf-8")
+    work = CANARY.format(path=str(canary))
+    crashed_session(qtbot, tmp_path / "data", original, work, run=False)  # held there
+    original.rename(tmp_path / "unplugged.py")  # the USB stick went
+    monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: True)  # Restore
+    hook = autosave_hook.start_autosave(host, tmp_path / "data")
+    assert host.document.text == work and host.document.path is None  # the work is back
+    assert _restored_held(host, canary)  # and nothing of it ran
+    assert "did not come from this lab" in host.trust_bar.message.text()
+    hook.finish()
+
+
+def test_work_on_a_held_file_runs_when_restored_once_its_user_chose_run(
+        qtbot, host, tmp_path, monkeypatch):
+    import widgets.shell.autosave_hook as autosave_hook
+    from widgets.shell.autosave_hook import AutosaveHook
+
+    original = tmp_path / "from_a_friend.py"
+    original.write_text(RECIPE, encoding="utf-8")
+    document = Document()  # the crashed session: opened held, edited, then Run
+    document.open(str(original), run=False)
+    hook = AutosaveHook(document, Autosave(tmp_path / "data", pid=dead_pid()), host)
+    document.set_source(RECIPE + EDIT + "\n")
+    hook.save_now()
+    document.release()  # the user chose Run: what is autosaved now may run
+    hook.timer.stop()
+    original.unlink()
+    monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: True)
+    again = autosave_hook.start_autosave(host, tmp_path / "data")
+    assert host.document.text == RECIPE + EDIT + "\n"
+    host.document.settle()
+    assert not host.document.held and host.document.run.ok and host.document.run.results
+    again.finish()
+
+
+@pytest.mark.parametrize("marker_path", ["none", "gallery", "always run", "saved original"])
+def test_a_planted_autosave_never_runs_on_restore(qtbot, host, tmp_path, monkeypatch,
+                                                 marker_path):
+    """Whatever a marker written by someone else says the text came from, a text this
+    lab did not record running stays held on Restore."""
+    import widgets.shell.autosave_hook as autosave_hook
+    from app.resources import RECIPES_DIR
+    from widgets.shell.opening import trust_store
+
+    canary = tmp_path / "ran"
+    mine = tmp_path / "mine.py"
+    mine.write_text(RECIPE, encoding="utf-8")
+    if marker_path == "always run":
+        trust_store().always_run(str(mine))
+    if marker_path == "saved original":
+        trust_store().remember_saved(mine.read_bytes())
+    path = {"none": None, "gallery": str(RECIPES_DIR / "tril.py")}.get(marker_path, str(mine))
+    pid = dead_pid()
+    folder = tmp_path / "data" / "autosave"
+    folder.mkdir(parents=True)
+    (folder / f"recipe-{pid}.py").write_text(CANARY.format(path=str(canary)))
+    (folder / f"session-{pid}.json").write_text(json.dumps(
+        {"pid": pid, "clean_exit": False, "path": path, "saved": 1.0}))
+    monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: True)  # Restore
+    hook = autosave_hook.start_autosave(host, tmp_path / "data")
+    assert host.document.text == CANARY.format(path=str(canary))
+    assert _restored_held(host, canary)
+    host.trust_bar.run_button.click()  # only the user's Run runs it
+    host.document.settle()
+    assert canary.exists()
     hook.finish()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 import re
 
 import numpy as np
@@ -118,15 +119,13 @@ def test_any_plot_saves_as_png_and_svg(qtbot, tmp_path):
 def test_the_lesson_exports_as_one_html_page(window, tmp_path):
     from PySide6.QtGui import QImage
 
-    from app.recipe.writer import write_recipe
-
     window.document.select_name("noise")
     window.settle()  # the viewer has the plane from the kernel
     path = window.exports.export_lesson(str(tmp_path / "lesson.html"))
     page = (tmp_path / "lesson.html").read_text(encoding="utf-8")
     assert path and page.startswith("<!DOCTYPE html>")
     text = html.unescape(re.sub(r"<[^>]+>", "", page))
-    for line in write_recipe(window.document.recipe).splitlines():
+    for line in window.document.text.splitlines():
         assert line in text  # the code, docstring included
     title, _, body = window.document.recipe.docstring.strip().partition("\n")
     assert f"<h1>{html.escape(title)}</h1>" in page
@@ -136,3 +135,50 @@ def test_the_lesson_exports_as_one_html_page(window, tmp_path):
     assert len(images) == 2  # the view shown and the selected tensor's heatmap
     assert all(not QImage.fromData(base64.b64decode(i)).isNull() for i in images)
     assert "http" not in page.replace("https://docs.pytorch.org", "")  # nothing to download
+
+
+def _exported_code(page: str) -> str:
+    """The recipe's code as a lesson page shows it (Pygments' spans taken out)."""
+    code = re.search(r'<div class="code"><pre>(.*?)</pre></div>', page, re.S).group(1)
+    return html.unescape(re.sub(r"<[^>]+>", "", code))
+
+
+@pytest.mark.gui
+def test_autosave_clipboard_and_lesson_export_write_each_gallery_recipes_own_text(
+        qtbot, tmp_path):
+    """Every path that writes the whole recipe writes the text on screen: for every
+    gallery recipe, byte for byte what its file holds (its comments, Chinese ones
+    included, and its order of imports and ``os.environ`` lines)."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QWidget
+
+    from app.recipe.autosave import Autosave, find_recovery
+    from app.recipe.document import Document
+    from app.resources import RECIPES_DIR
+    from tests.test_autosave import dead_pid
+    from widgets.shell.autosave_hook import AutosaveHook
+    from widgets.shell.exports import TensorExports
+
+    host = QWidget()  # a window's document and its exports; no kernel is needed
+    qtbot.addWidget(host)
+    host.document = Document()
+    exports = TensorExports(host)
+    hook = AutosaveHook(host.document, Autosave(tmp_path, pid=dead_pid()), host)
+    paths = sorted(RECIPES_DIR.glob("*.py"))
+    assert len(paths) > 50
+    wrong = []
+    for path in paths:
+        text = path.read_bytes().decode("utf-8")
+        host.document.set_source(text)  # pasted into a new recipe: unsaved work
+        assert host.document.text == text
+        hook.save_now()
+        recovered = find_recovery(tmp_path, own_pid=os.getpid())
+        exports.copy_recipe_code()
+        written = {"autosave": hook.autosave.recipe_file.read_bytes(),
+                   "recovery": recovered.text.encode("utf-8"),
+                   "clipboard": QGuiApplication.clipboard().text().encode("utf-8"),
+                   "lesson export": _exported_code(exports.lesson_page()).encode("utf-8")}
+        wrong += [f"{path.name}: {way}" for way, data in written.items()
+                  if data != path.read_bytes()]
+    hook.finish()
+    assert not wrong, f"{len(wrong)} writes differ from the file: {wrong[:12]}"

@@ -15,6 +15,7 @@ from app.trust import (
     GALLERY,
     MAX_FILE_BYTES,
     MAX_SAVED,
+    RAN,
     SAVED,
     TrustStore,
     content_hash,
@@ -92,3 +93,40 @@ def test_a_huge_file_is_not_read(store, tmp_path):
     path.write_bytes(b"#" * (MAX_FILE_BYTES + 1))
     opened = read_file(str(path), store)
     assert opened.text == "" and "MiB" in opened.problem
+
+
+def test_the_bytes_judged_are_the_bytes_that_open(store, elsewhere):
+    path, _ = elsewhere
+    opened = read_file(str(path), store)
+    assert opened.data == path.read_bytes()
+    gallery = read_file(str(RECIPES_DIR / "tril.py"), store)
+    assert gallery.data == (RECIPES_DIR / "tril.py").read_bytes()
+
+
+def test_a_gallery_lesson_is_the_file_read_not_the_path_named(elsewhere):
+    """A path that names a gallery lesson (a symlink, say) counts only if the file read
+    through it is that lesson: a link flipped after the read does not make it one."""
+    from app.trust import _is_gallery_file
+
+    path, _ = elsewhere
+    lesson = str(RECIPES_DIR / "tril.py")
+    with open(path, "rb") as hostile, open(lesson, "rb") as shipped:
+        assert not _is_gallery_file(lesson, hostile.fileno())
+        assert _is_gallery_file(lesson, shipped.fileno())
+
+
+def test_a_recovered_text_runs_only_if_this_lab_recorded_it(store, tmp_path):
+    text = "import torch\nx = torch.ones(2)  # typed here\n"
+    mine = tmp_path / "mine.py"
+    mine.write_text(text)
+    store.always_run(str(mine))  # the marker's path says nothing of the text
+    assert store.reason_to_restore(text, str(mine)) == ELSEWHERE
+    assert store.reason_to_restore(text, None) == ELSEWHERE
+    lesson = RECIPES_DIR / "tril.py"
+    assert store.reason_to_restore(text, str(lesson)) == ELSEWHERE
+    assert store.reason_to_restore(lesson.read_text(encoding="utf-8"), str(lesson)) == GALLERY
+    store.remember_running(text)
+    assert store.reason_to_restore(text, None) == RAN
+    assert store.reason_to_restore(text + "print(x)\n", None) == ELSEWHERE
+    store.remember_saved(b"\xef\xbb\xbf" + b"y = 1\n")  # saved with its byte order mark
+    assert store.reason_to_restore("y = 1\n", None) == SAVED

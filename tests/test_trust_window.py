@@ -164,3 +164,55 @@ def test_a_file_python_cannot_read_shows_its_text_and_why_and_never_runs(window,
     window.document.new()
     assert not bar.isVisible()  # the bar spoke of the last file
 
+
+
+def test_the_bytes_the_trust_rule_judged_are_the_ones_that_open_and_run(
+        window, tmp_path, monkeypatch):
+    """A symlink that named a gallery lesson when the file was read and judged, then a
+    hostile file before anything ran: what opens and runs is the lesson read, never the
+    file the link names now (the check and the run read the file once)."""
+    import widgets.shell.opening as opening
+    from app.resources import RECIPES_DIR
+
+    canary = tmp_path / "ran"
+    hostile = tmp_path / "hostile.py"
+    hostile.write_text(f"import torch\nopen({str(canary)!r}, 'w')\nx = torch.ones(1)\n")
+    lesson = RECIPES_DIR / "tril.py"
+    link = tmp_path / "lesson.py"
+    link.symlink_to(lesson)
+    judged = opening.read_file
+
+    def read_then_flip(path, store):
+        opened = judged(path, store)
+        link.unlink()
+        link.symlink_to(hostile)  # flipped between the check and anything after it
+        return opened
+
+    monkeypatch.setattr(opening, "read_file", read_then_flip)
+    assert window.open_path(str(link))
+    assert window.document.text == lesson.read_text(encoding="utf-8")
+    assert window.code.editor.toPlainText() == window.document.text
+    window.settle()
+    assert window.document.run.ok and not canary.exists()
+
+
+def test_saving_a_held_file_is_not_choosing_to_run_it(window, elsewhere, tmp_path):
+    from tests.test_window_polish import _drop
+
+    assert window.open_path(str(elsewhere)) and _held(window)
+    window.document.select(0)
+    window.window_actions["file.save"].trigger()  # Ctrl+S
+    assert not window.document.modified and _held(window)  # saved, and still held
+    copy = tmp_path / "copy.py"
+    assert window._save_to(str(copy)) and _held(window)  # Save As: the same
+    for path in (elsewhere, copy):  # opened again, by the menu or a drop: still held
+        window.document.new()
+        assert window.open_path(str(path)) and _held(window)
+        window.document.new()
+        window.trust_bar.hide()
+        assert _drop(window, [str(path)]) == (True, True) and _held(window)
+    window.trust_bar.run_button.click()  # the user's Run, then Save: now it runs
+    window.settle()
+    window.window_actions["file.save"].trigger()
+    window.document.new()
+    assert window.open_path(str(copy)) and not window.document.held

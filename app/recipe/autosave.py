@@ -4,8 +4,8 @@ While the lab runs, the open recipe is written to the app-data folder shortly af
 edit (``DELAY_S``, so at most 2 s), always atomically: a temporary file, then a rename. Each
 session keeps two files in ``<data>/autosave/``:
 
-- ``recipe-<pid>.py``, the recipe as the writer prints it, present while it has unsaved
-  changes;
+- ``recipe-<pid>.py``, the recipe's text as on screen, byte for byte, present while it
+  has unsaved changes;
 - ``session-<pid>.json``, the marker: the process id, the recipe's own path, when it was
   autosaved, and ``clean_exit``, set when the lab closes normally.
 
@@ -24,12 +24,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.recipe.document import write_atomic
 from app.recipe.model import Recipe
 from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.saving import write_atomic
 
 #: Seconds from an edit to its autosave. Edits while it is pending do not postpone it.
 DELAY_S = 1.5
+
+
 def process_alive(pid: int) -> bool:
     """Whether process ``pid`` is running (a session that may still be writing its files)."""
     if pid <= 0:
@@ -80,7 +82,7 @@ class Autosave:
     def save(self, text: str, path: str | None = None) -> None:
         """Write the recipe ``text`` (whose own file is ``path``, if any) atomically."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(str(self.recipe_file), text)
+        write_atomic(str(self.recipe_file), text, private=True)
         self._marker.update(path=path, saved=time.time())
         self._write_marker()
 
@@ -99,7 +101,7 @@ class Autosave:
 
     def _write_marker(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(str(self.marker_file), json.dumps(self._marker))
+        write_atomic(str(self.marker_file), json.dumps(self._marker), private=True)
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ def find_recovery(folder: str | os.PathLike[str], own_pid: int | None = None
         if pid == own or (not info.get("clean_exit") and process_alive(pid)):
             continue
         try:
-            text = recipe_file.read_text(encoding="utf-8")
+            text = recipe_file.read_bytes().decode("utf-8")  # as written: \r\n kept
             read_recipe(text)
         except (OSError, UnicodeDecodeError, RecipeError):
             text = ""

@@ -22,6 +22,7 @@ from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe
 from app.recipe.reader import read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
+from app.recipe.saving import write_atomic
 from app.recipe.source_text import SourceRecipe
 from app.resources import RECIPES_DIR, is_gallery
 from app.training.live import LiveTraining
@@ -297,15 +298,19 @@ class Document:
         self.select(self.recipe.index_of(name))
 
     # -- files -----------------------------------------------------------------
-    def open(self, path: str | os.PathLike[str], *, run: bool = True) -> None:
+    def open(self, path: str | os.PathLike[str], *, run: bool = True,
+             data: bytes | None = None) -> None:
         """Replace the recipe with the file at ``path``; raises ``RecipeError`` or ``OSError``.
 
         With ``run=False`` the recipe is held: its steps show, and nothing of it runs
-        until ``release``. On error the current recipe is left untouched. A file of the
+        until ``release``. ``data``: the file's bytes as the trust rule read and judged
+        them (``app.trust.read_file``); they are what opens and runs, the file is not read
+        again. On error the current recipe is left untouched. A file of the
         retired training format opens as the plain loop ``convert_old`` makes of it,
         modified (Save writes the loop), with ``CONVERTED`` in ``file_warnings``.
         """
-        data = read_bytes(os.fspath(path))
+        if data is None:
+            data = read_bytes(os.fspath(path))
         loaded = read_recipe(data)
         text = data.decode("utf-8-sig")
         on_disk = (loaded.steps, loaded.docstring, text)
@@ -368,10 +373,11 @@ class Document:
             return self.run
         return self.evaluate()
 
-    def new(self) -> None:
+    def new(self, *, held: bool = False) -> None:
+        """Start an empty recipe; ``held``: what is put in it next waits for ``release``."""
         self._reset()
         self.problem = None
-        self._set_held(False)
+        self._set_held(held)
         self.selected = None
         self.bom = False
         self.recipe.restore(((), "", None))
@@ -384,11 +390,21 @@ class Document:
         target = os.fspath(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
-        write_atomic(target, ("\ufeff" if self.bom else "") + self.recipe.source)
+        write_atomic(target, self.file_bytes())
         self._set_path(target)
         self._mark_saved()
         self.file_saved.emit(target)
         return target
+
+    @property
+    def text(self) -> str:
+        """The recipe's text as on screen: what Save, autosave, the clipboard and the
+        lesson export write, byte for byte (never the writer's regenerated form)."""
+        return self.recipe.source
+
+    def file_bytes(self) -> bytes:
+        """What Save writes: ``text``, after the byte order mark the file began with."""
+        return (("\ufeff" if self.bom else "") + self.text).encode("utf-8")
 
     def _first_named(self) -> int | None:
         """The first step that binds a name: a form's, or a code step's (a loop, a def)."""
@@ -450,17 +466,3 @@ def _as_loop(text: str) -> tuple[str, Recipe] | None:
         return None if loop is None else (loop, read_recipe(loop))
     except (SyntaxError, ValueError, RecursionError):
         return None
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tensor-lab-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

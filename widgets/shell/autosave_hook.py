@@ -26,7 +26,6 @@ from app.identity import data_dir
 from app.recipe.autosave import DELAY_S, Autosave, Recovery, find_recovery
 from app.recipe.document import Document
 from app.recipe.reader import RecipeError, read_recipe
-from app.recipe.writer import write_recipe
 from app.trust import ELSEWHERE
 from widgets.common.doc_links import listen
 from widgets.common.undo import push_edit
@@ -73,7 +72,8 @@ class AutosaveHook(QObject):
         if connect == self._connected:
             return
         self._connected = connect
-        listen(self, [(self._document.modified_changed, self._on_model_modified)], connect)
+        listen(self, [(self._document.modified_changed, self._on_model_modified),
+                      (self._document.held_changed, self._on_model_held)], connect)
 
     def _on_model_modified(self, modified: bool) -> None:
         if not modified:
@@ -82,12 +82,21 @@ class AutosaveHook(QObject):
         elif not self.timer.isActive():  # later edits ride on the pending write
             self.timer.start()
 
+    def _on_model_held(self, held: bool) -> None:
+        if not held and self._document.modified:
+            self.save_now()  # the user chose Run: the work runs if it is restored
+
     def save_now(self) -> None:
-        """Write the recipe now, if it has unsaved changes."""
+        """Write the recipe's text now, if it has unsaved changes; a recipe that runs (not
+        held) is also recorded in the trust store, so that only its recovery runs."""
         self.timer.stop()
-        if self._document.modified:
+        document = self._document
+        if document.modified:
+            text = document.text  # the text on screen, byte for byte
+            if not document.held and document.problem is None:
+                trust_store().remember_running(text)
             try:
-                self.autosave.save(write_recipe(self._document.recipe), self._document.path)
+                self.autosave.save(text, document.path)
             except OSError as e:  # a full or read-only disk must not stop the lab
                 print(f"tensor-lab: autosave failed: {e.strerror or e}", file=sys.stderr)
 
@@ -124,29 +133,34 @@ def ask_restore(parent: QWidget | None, recovery: Recovery) -> bool:
 
 
 def restore(window: Any, recovery: Recovery) -> bool:
-    """Put the recovered recipe in ``window``'s document, as unsaved changes to its file."""
+    """Put the recovered text in ``window``'s document, as unsaved changes to its file.
+
+    It runs only if this lab recorded it running (or saved it, or it is a gallery
+    lesson's own text): ``TrustStore.reason_to_restore``. Anything else (work on a file
+    from elsewhere that never ran, a marker someone else wrote) stays held, whatever the
+    marker says and wherever its file went, until the user chooses Run.
+    """
     try:
         recipe = recovery.recipe()
     except RecipeError:
         return False
     document = window.document
-    opened, runs = False, True
+    runs = trust_store().reason_to_restore(recovery.text, recovery.path) != ELSEWHERE
+    opened = False
     if recovery.path and os.path.isfile(recovery.path):
-        try:
-            # the trust rule of the file the work came from: a file from elsewhere that
-            # never ran stays held, edits and all, until its user chooses Run
-            with open(recovery.path, "rb") as f:
-                runs = trust_store().reason_to_run(recovery.path, f.read()) != ELSEWHERE
-            document.open(recovery.path, run=runs)
+        try:  # the file is the one the work is unsaved changes to; held, it runs nothing
+            document.open(recovery.path, run=False)
             opened = True
         except (RecipeError, OSError):
             pass
     if not opened:
-        document.new()
-    document.recipe.restore(recipe.snapshot())
+        document.new(held=True)
+    document.recipe.restore((recipe.steps, recipe.docstring, recovery.text))
     window.undo_stack.clear()
-    if not runs:
-        window.trust_bar.show_untrusted(recovery.path)
+    if runs:
+        document.release()
+    else:
+        window.trust_bar.show_untrusted(document.path)
     return True
 
 

@@ -18,7 +18,7 @@ from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_liter
 from app.recipe.document import Document
 from app.recipe.kernel_results import shown_name, tensor_summary
 from app.recipe.results import StepResult
-from app.recipe.writer import write_recipe, write_step
+from app.recipe.writer import write_step
 from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.viewer.heatmap_view import HeatmapView
@@ -148,7 +148,7 @@ class TensorExports(QObject):
         return True
 
     def copy_recipe_code(self) -> bool:
-        copy_text(write_recipe(self.document.recipe))
+        copy_text(self.document.text)  # the text on screen, comments and order kept
         self._say(_tr("Copied the whole recipe."))
         return True
 
@@ -200,7 +200,7 @@ class TensorExports(QObject):
         if plane is not None and plane.shape[0] > 1:
             figures.append(Figure(_tr("Heatmap of {0}").format(self._selected_label()),
                                   png_bytes(heatmap_image(plane))))
-        return lesson_html(title.strip() or recipe.title, body.strip(), write_recipe(recipe),
+        return lesson_html(title.strip() or recipe.title, body.strip(), self.document.text,
                            figures, self.document.output, labels={
                                "figures": _tr("Figures"), "code": _tr("The recipe"),
                                "output": _tr("Output"),

@@ -204,7 +204,7 @@ class MainWindow(QMainWindow):
     def _on_source_fixed(self) -> None:
         """The code typed made a file Python could not read readable: still held, it
         waits for Run like any file from elsewhere."""
-        if self.document.held and self.document.path is not None:
+        if self.document.held:
             self.trust_bar.show_untrusted(self.document.path)
         else:
             self.trust_bar.hide()

@@ -1,9 +1,10 @@
 """The one way a file opens in the window, and the trust rule it applies.
 
 The menu, the recent files, the gallery, drag and drop, the command line and
-``--screenshot`` all call :func:`open_file`. It reads the file (``app.trust.read_file``:
-never runs it); a gallery recipe, a file this lab saved, or one its user said to always
-run opens and runs; any other file opens held, with the trust bar's Run and "Always run
+``--screenshot`` all call :func:`open_file`. It reads the file once
+(``app.trust.read_file``: never runs it) and opens exactly the bytes it judged; a
+gallery recipe, a file this lab saved while it ran, or one its user said to always run
+opens and runs; any other file opens held, with the trust bar's Run and "Always run
 this file". A file that cannot be a recipe leaves the window as it was and says why in
 the bar: nothing here waits for a click.
 """
@@ -50,8 +51,9 @@ def open_file(window: Any, path: str, *, trust: bool = False) -> bool:
     if opened.problem is not None:
         return _unreadable(window, path, opened.text, translate_core("Trust", opened.problem))
     runs = trust or opened.runs_at_once
-    try:
-        window.document.open(path, run=runs)
+    try:  # the bytes judged, not a second read: a file (or a symlink) changed since the
+        # check is not what opens and runs
+        window.document.open(path, run=runs, data=opened.data)
     except RecipeError as e:
         return _unreadable(window, path, opened.text, QCoreApplication.translate(
             "TrustBar", "line {0}, column {1}: {2}").format(e.line, e.column, e.reason))
@@ -65,8 +67,10 @@ def open_file(window: Any, path: str, *, trust: bool = False) -> bool:
 class TrustGate(QObject):
     """The window's trust bar and the document's saves, wired to the trust store.
 
-    Run releases the held recipe; "Always run this file" also remembers its path; every
-    save remembers the saved bytes, so the file runs when this lab opens it again.
+    Run releases the held recipe; "Always run this file" also remembers its path; a save
+    of a recipe that runs remembers the saved bytes, so the file runs when this lab opens
+    it again. Saving a held recipe is not choosing to run it: it stays held, and so does
+    the file when it opens again.
     """
 
     def __init__(self, window: Any):
@@ -95,12 +99,10 @@ class TrustGate(QObject):
         if self._document.problem is None and not self._document.held:
             self._bar.hide()  # another recipe: what the bar said was about the last file
 
-    def _on_model_file_saved(self, path: str) -> None:
-        try:
-            with open(path, "rb") as f:
-                trust_store().remember_saved(f.read())
-        except OSError:
-            pass  # the file went at once: nothing to remember
+    def _on_model_file_saved(self, _path: str) -> None:
+        document = self._document
+        if not document.held and document.problem is None:
+            trust_store().remember_saved(document.file_bytes())  # the bytes just written
 
 
 def describe(window: Any) -> str:

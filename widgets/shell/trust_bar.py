@@ -47,11 +47,17 @@ class TrustBar(QFrame):
         self.close_button.clicked.connect(self.hide)
         self.hide()
 
-    def show_untrusted(self, path: str) -> None:
-        """Say that ``path`` came from elsewhere and waits for Run."""
-        self.message.setText(self.tr(
-            "{0}: this recipe came from elsewhere. Running it runs its Python code on this "
-            "computer.").format(os.path.basename(path)))
+    def show_untrusted(self, path: str | None) -> None:
+        """Say that ``path`` came from elsewhere and waits for Run (None: restored work
+        with no file of its own, which this lab did not see run)."""
+        if path is None:
+            self.message.setText(self.tr(
+                "The restored recipe did not come from this lab. Running it runs its Python "
+                "code on this computer."))
+        else:
+            self.message.setText(self.tr(
+                "{0}: this recipe came from elsewhere. Running it runs its Python code on "
+                "this computer.").format(os.path.basename(path)))
         self._show(untrusted=True)
 
     def show_problem(self, path: str, problem: str) -> None:
