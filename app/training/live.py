@@ -13,6 +13,7 @@ the order they started. Qt-free.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,10 +45,34 @@ class Loop:
         self.run_id, self.index, self.line, self.source = run_id, index, line, source
         self.history: History | None = None
         self.info = LoopInfo()
-        self.paused = ""  # why the loop waits now ("pause", "nan"), "" while it runs
+        self._paused = ""
+        self._paused_since: float | None = None
+        self._paused_for = 0.0
         self.finished = False
         self.number = 0  # "Run 3" in the comparison, once kept
         self.steps = 0  # backward() calls reported
+
+    @property
+    def paused(self) -> str:
+        """Why the loop waits now ("pause", "nan"); "" while it runs."""
+        return self._paused
+
+    @paused.setter
+    def paused(self, why: str) -> None:
+        now = time.monotonic()
+        if why and self._paused_since is None:
+            self._paused_since = now
+        elif not why and self._paused_since is not None:
+            self._paused_for += now - self._paused_since
+            self._paused_since = None
+        self._paused = why
+
+    def paused_time(self, now: float | None = None) -> float:
+        """Seconds the loop has waited paused so far (``time.monotonic`` clock), the
+        pause under way included."""
+        now = time.monotonic() if now is None else now
+        since = self._paused_since
+        return self._paused_for + (now - since if since is not None else 0.0)
 
     def add(self, message: Any) -> None:
         """A ``protocol.Training`` batch."""
@@ -162,6 +187,13 @@ class LiveTraining:
             if loop.run_id == run_id:
                 loop.paused, loop.finished = "", True
         self.version += 1
+
+    def paused_time(self, run_id: int) -> float:
+        """Seconds the loops of run ``run_id`` have waited paused: its clock stands still
+        meanwhile (the status bar's time)."""
+        now = time.monotonic()
+        return sum(loop.paused_time(now) for loop in self.loops.values()
+                   if loop.run_id == run_id)
 
     @property
     def current(self) -> Loop | None:

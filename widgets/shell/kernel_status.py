@@ -80,7 +80,9 @@ class KernelStatus(QWidget):
             else:
                 text = QCoreApplication.translate(
                     "KernelStatus", "Line {0}: {1}  ·  {2:.1f} s").format(
-                    progress.line, _short(progress.text), progress.elapsed)
+                    progress.line, _short(progress.text),
+                    # a paused training loop's time stands still
+                    progress.elapsed - self._document.training.paused_time(state.run_id))
             self.label.setText(text)
             self.label.setStyleSheet("")
             return
