@@ -19,6 +19,8 @@ from app import tensor_kinds
 INLINE_NUMEL = 64
 #: Longest ``repr`` a summary carries.
 REPR_CHARS = 200
+#: The most lines of a module's ``repr`` (what ``print(net)`` shows) a summary carries.
+MODULE_TEXT_LINES = 200
 
 
 def fingerprint(value: Any) -> tuple[int, int]:
@@ -122,7 +124,19 @@ def _module(m: Any) -> dict[str, Any]:
         "buffers": {n: list(b.shape) for n, b in m.named_buffers(recurse=False)},
         "children": {n: type(c).__name__ for n, c in m.named_children()},
         "parameter_count": sum(p.numel() for p in m.parameters()),
+        **_module_text(m),
     }
+
+
+def _module_text(m: Any) -> dict[str, Any]:
+    """What ``print(m)`` shows: ``text``, its first ``MODULE_TEXT_LINES`` lines, and
+    ``text_more``, how many lines were left out."""
+    try:
+        lines = repr(m).splitlines()
+    except Exception as e:  # noqa: BLE001 - a broken __repr__ is the recipe's, not ours
+        lines = [f"<{type(m).__name__}: repr failed: {type(e).__name__}>"]
+    return {"text": "\n".join(lines[:MODULE_TEXT_LINES]),
+            "text_more": max(0, len(lines) - MODULE_TEXT_LINES)}
 
 
 def _repr(value: Any) -> str:

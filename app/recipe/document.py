@@ -230,13 +230,19 @@ class Document:
                     and event.run_id == last.run_id and last is not state:
                 last.apply(event.message)  # a replaced run's last reports: a resumed run
                 continue  # keeps what they say
+            if isinstance(event, Restoring):
+                restoring = self._restoring(state, event)
+                if restoring is not state:
+                    state, changed, moved = restoring, True, True
+                continue
             if state is None:
                 continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
                 if isinstance(event.message, protocol.Training):
-                    self.training.add(state.run_id, state.source, event.message)
+                    if state.restores is None:  # a restore's loops were seen already
+                        self.training.add(state.run_id, state.source, event.message)
                     continue
-                if isinstance(event.message, protocol.StepStarted):
+                if isinstance(event.message, protocol.StepStarted) and state.restores is None:
                     self.training.statement_started(state.run_id, event.message.index)
                 if isinstance(event.message, protocol.Resumed):
                     state.resume(event.message.start, state.before)
@@ -247,13 +253,14 @@ class Document:
                 before = state.progress
                 changed |= state.apply(event.message)
                 moved |= state.progress is not before
-            elif isinstance(event, Restoring) and event.stopped_run == state.run_id:
-                state.run_id = event.run_id
             elif isinstance(event, Ended) and event.run_id == state.run_id:
-                state.end()
-                self.training.run_ended(state.run_id)
+                state.end(event.reason, event.message)
+                if state.restores is None:
+                    self.training.run_ended(state.run_id)
                 self._answers.run_ended(self.kernel)
-                self.kernel_run, self.kernel_ended = None, event
+                self.kernel_run = None
+                if state.restores is None or event.reason:  # else: how the stopped run
+                    self.kernel_ended = event  # ended is still the news
                 self._last_kernel_run = state
                 changed = moved = ended = True
             else:
@@ -276,6 +283,21 @@ class Document:
             self.training_changed.emit()
         if ended and not self._picked:
             self._show_first_error()
+
+    def _restoring(self, state: KernelRunState | None, event) -> KernelRunState | None:
+        """A fresh kernel runs again the finished statements of the run Stop (or the time
+        limit) had to end (a ``Restoring`` event): that run's steps wait for the restore,
+        which becomes the run under way; None when the document has moved on (another
+        recipe, or an edit's run, which replaces the restore in the kernel anyway)."""
+        stopped = self._last_kernel_run
+        if state is not None or stopped is None or stopped.run_id != event.stopped_run \
+                or stopped.run is not self.run:
+            if state is None and self.kernel is not None:
+                self.kernel.stop()  # a restore of what is no longer on screen
+            return state
+        self.kernel_run = stopped.restoring(event.run_id, event.statements)
+        self._last_kernel_run, self._done_upto = stopped, -1
+        return self.kernel_run
 
     def _show_first_error(self) -> None:
         """Select the step a run of a file just opened failed at (its error, its line and

@@ -124,6 +124,9 @@ class KernelRunState:
         #: The run this one followed: what a resumed run keeps comes from it, or, for the
         #: statements it never reported (it was replaced first), from the one before it.
         self.before = before
+        #: The stopped run whose finished statements this one runs again in a fresh
+        #: kernel (``restoring``), or None.
+        self.restores: int | None = None
         self.started = time.monotonic()
         try:
             self.statements: list[Statement] = statements(source)[0]
@@ -185,10 +188,11 @@ class KernelRunState:
             self.progress = Progress(message.index, message.line, text, self.started)
             return False
         if isinstance(message, protocol.Output):
-            self.output = (self.output + message.text)[-OUTPUT_LIMIT:]
+            if self.restores is None:  # a restore prints again what the console has
+                self.output = (self.output + message.text)[-OUTPUT_LIMIT:]
+                self.unread.append(message.text)
             self.printed[message.index] = (self.printed.get(message.index, "")
                                            + message.text)[-OUTPUT_LIMIT:]
-            self.unread.append(message.text)
             for result in self._results(message.index):
                 result.printed = self.printed[message.index]
             self.run.touch(self.steps_of.get(message.index, ()))
@@ -231,10 +235,35 @@ class KernelRunState:
         self.output = kept
         self.unread.append(kept)
 
-    def end(self) -> None:
-        """The run is over: steps it never reached were not run."""
-        self.progress = None
+    def restoring(self, run_id: int, statements: int) -> KernelRunState:
+        """The run ``run_id`` of a fresh kernel, which runs this run's first ``statements``
+        statements again after Stop (or the time limit) had to end its kernel: their steps
+        wait for it (``kernel``), on the same ``RecipeRun``, and show what it reports;
+        the stopped step and those after it keep what this run said of them."""
+        again = KernelRunState.__new__(KernelRunState)
+        again.__dict__.update(self.__dict__)
+        again.run_id, again.restores, again.started = run_id, self.run_id, time.monotonic()
+        again.progress, again.before, again.unread = None, None, []
+        again.printed = {i: text for i, text in self.printed.items() if i >= statements}
+        for index in range(statements):
+            for result in again._results(index):
+                result.status, result.value, result.printed = "kernel", None, ""
+                result.error = result.error_type = ""
+            self.run.touch(self.steps_of.get(index, ()))
+        return again
+
+    def end(self, reason: str = "", message: str = "") -> None:
+        """The run is over: steps it never reached were not run. When it ended without a
+        word from the statement running (``reason``: Stop or the time limit ended the
+        kernel, or the kernel died), that statement's steps are ``stopped``, with
+        ``message`` (the ``Ended`` one) as their error and ``reason`` as its type."""
+        progress, self.progress = self.progress, None
         self.before = None  # what it did not report, it never will: no chain of old runs
+        if reason and progress is not None:
+            for result in self._results(progress.index):
+                if result.status == "kernel":
+                    result.status, result.error, result.error_type = "stopped", message, reason
+            self.run.touch(self.steps_of.get(progress.index, ()))
         for i, result in enumerate(self.run.results):
             if result.status == "kernel":
                 result.status = "skipped"

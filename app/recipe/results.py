@@ -21,7 +21,9 @@ class StepResult:
     ----------
     status : str
         ``ok``, ``error``, ``skipped`` (the run stopped before it, as python stops at an
-        error) or ``kernel`` (its run is on its way).
+        error), ``stopped`` (it was running when its kernel had to be ended: Stop, the
+        time limit, or the kernel's death; ``error`` says which) or ``kernel`` (its run
+        is on its way).
     value : Any
         The assigned value, or what a bare call returned.
     error : str
@@ -68,7 +70,6 @@ class RecipeRun:
     def changed_since(self, mark: int) -> set[int]:
         """The steps whose results changed after the run had ``mark`` changes."""
         return set(self.changes[mark:])
-
 
     @property
     def ok(self) -> bool:

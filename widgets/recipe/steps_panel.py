@@ -25,8 +25,8 @@ from widgets.common.undo import push_edit
 #: The palette role (``app.palette``) that colours each step status; the marks below
 #: tell the statuses apart without colour.
 STATUS_ROLES = {"ok": "ok", "error": "error", "skipped": "muted",
-                "kernel": "muted"}
-_STATUS_MARK = {"ok": "●", "error": "✖", "skipped": "○", "kernel": "◌"}
+                "kernel": "muted", "stopped": "warning"}
+_STATUS_MARK = {"ok": "●", "error": "✖", "skipped": "○", "kernel": "◌", "stopped": "■"}
 
 
 #: A row's (text, status, tooltip, editable), to leave a row that has not changed alone.

@@ -75,7 +75,12 @@ class KernelStatus(QWidget):
             self.busy_changed.emit(self.busy_shown)
         if state is not None:
             progress = state.progress
-            if progress is None:
+            if state.restores is not None:  # Stop had to end the kernel: values come back
+                text = QCoreApplication.translate(
+                    "KernelStatus", "Running the finished steps again in a fresh kernel…")
+                if progress is not None:
+                    text += f"  ·  {progress.line}  ·  {progress.elapsed:.1f} s"
+            elif progress is None:
                 text = QCoreApplication.translate("KernelStatus", "Starting the kernel…")
             else:
                 text = QCoreApplication.translate(

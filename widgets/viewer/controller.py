@@ -24,6 +24,7 @@ from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tupl
 from widgets.common.answered import while_alive
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
+from widgets.common.i18n_text import translate_core
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 
@@ -33,6 +34,32 @@ if TYPE_CHECKING:
 #: Above this many elements the statistics are taken off the GUI thread: the tensor shows
 #: at once, and its statistics follow.
 SYNC_STATS_NUMEL = 1 << 20
+#: The most lines of a step's printed output the viewer shows: its last ones (the Output
+#: pane keeps the whole run's).
+PRINTED_LINES = 500
+
+
+def step_text(names: dict, printed: str) -> str:
+    """What the viewer shows under a step's header: each module it bound as ``print``
+    shows it (``app.kernel.summary``), then what the step printed (its last lines)."""
+    parts = []
+    for name, summary in names.items():
+        if summary.get("module") and summary.get("text"):
+            text = summary["text"]
+            if summary.get("text_more"):
+                text += "\n" + QCoreApplication.translate(
+                    "ViewerPanel", "… {0} more lines").format(summary["text_more"])
+            parts.append(QCoreApplication.translate(
+                "ViewerPanel", "{0}, as print() shows it:").format(name) + "\n" + text)
+    if printed:
+        lines = printed.splitlines(keepends=True)
+        text = "".join(lines[-PRINTED_LINES:])
+        if len(lines) > PRINTED_LINES:
+            text = QCoreApplication.translate(
+                "ViewerPanel", "… {0} earlier lines (the Output pane has the run's "
+                "output)").format(len(lines) - PRINTED_LINES) + "\n" + text
+        parts.append(QCoreApplication.translate("ViewerPanel", "It printed:") + "\n" + text)
+    return "\n\n".join(parts)
 
 
 class ViewerController(FollowsDocument, QObject):
@@ -104,6 +131,7 @@ class ViewerController(FollowsDocument, QObject):
         result = self._selected_result()
         self._loop_shown = None
         view.iterations.set_iterations([], 0)
+        view.show_step_text(step_text({}, result.printed) if result is not None else "")
         if result is None:
             view.show_header("", "", QCoreApplication.translate(
                 "ViewerPanel", "Select a step to see its value."))
@@ -116,11 +144,15 @@ class ViewerController(FollowsDocument, QObject):
                 "ViewerPanel", "{kind}: {message}").format(kind=result.error_type,
                                                            message=result.error),
                 error=True)
+        elif result.status == "stopped":  # its kernel was ended as it ran: no values
+            view.show_header(step.label, code, QCoreApplication.translate(
+                "ViewerPanel", "Stopped while it ran: {message}").format(
+                message=translate_core("Kernel", result.error)))
         elif result.status == "skipped":
             view.show_header(step.label, code, QCoreApplication.translate(
                 "ViewerPanel", "Not run: an earlier step stopped the run."))
         elif isinstance(result.value, KernelValue):
-            self._show_kernel_value(step.label, code, result.value)
+            self._show_kernel_value(step.label, code, result.value, result.printed)
             return
         else:  # its run is on its way: the mode the user chose stays for its value
             view.show_header(step.label, code, QCoreApplication.translate(
@@ -130,10 +162,11 @@ class ViewerController(FollowsDocument, QObject):
             return
         self._show_no_tensor()
 
-    def _show_kernel_value(self, label: str, code: str, value: KernelValue,
+    def _show_kernel_value(self, label: str, code: str, value: KernelValue, printed: str,
                            iteration: int | None = None) -> None:
         """A code step: the names it bound, as the kernel described them (for a loop, at
-        the iteration picked); a small tensor among them shows in the grid."""
+        the iteration picked), and what it ``printed``; a small tensor among them shows
+        in the grid."""
         loop, names, lines = value.loop, value.names, []
         picker = self._view.iterations
         samples = (loop or {}).get("samples") or {}
@@ -152,11 +185,12 @@ class ViewerController(FollowsDocument, QObject):
                 lines.append(QCoreApplication.translate(
                     "ViewerPanel", "The loop ran {0} iterations.").format(
                         loop.get("iterations", 0)))
-        self._loop_shown = (label, code, value)
+        self._loop_shown = (label, code, value, printed)
         lines += [f"{name}: {summary_text(summary)}" for name, summary in names.items()]
-        if not names:
+        if not names and not printed:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
         self._view.show_header(label, code, "\n".join(lines))
+        self._view.show_step_text(step_text(names, printed))
         at_end = not samples or iteration == kept[-1]
         for name, summary in names.items():
             if summary.get("type") != "Tensor":

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QSpinBox,
     QTableView,
     QTabWidget,
@@ -124,7 +125,17 @@ class ViewerView(QWidget):
         layout.addWidget(self._status)
         self.iterations = IterationPicker()
         layout.addWidget(self.iterations)
-        layout.addWidget(self._body, 1)
+        self._text = QPlainTextEdit()  # what the step printed, a module as print shows it
+        self._text.setReadOnly(True)
+        self._text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self._text.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "What this step printed, and its modules as print() shows them; "
+            "the Output pane keeps the whole run's output"))
+        self._text.setMinimumHeight(4 * self._text.fontMetrics().height())
+        self._text.hide()
+        layout.addWidget(self._text, 1)
+        layout.addWidget(self._body, 2)
         self._stretch = QWidget()  # takes the space the body leaves when it is hidden
         layout.addWidget(self._stretch, 1)
 
@@ -246,19 +257,35 @@ class ViewerView(QWidget):
         self._status.setVisible(bool(status))
         set_style_sheet(self._status, error_style() if error else "")
 
+    def show_step_text(self, text: str) -> None:
+        """Show ``text`` (what the step printed, its modules' text) under the header; ""
+        hides it."""
+        if text != self._text.toPlainText():
+            self._text.setPlainText(text)
+        self._text.setVisible(bool(text))
+        self._stretch.setVisible(self._body.isHidden() and not text)
+
+    def step_text(self) -> str:
+        return self._text.toPlainText() if not self._text.isHidden() else ""
+
+    def step_text_visible(self) -> bool:
+        return not self._text.isHidden()
+
     def show_no_tensor(self) -> None:
         """Hide the facts and values: the step gave no tensor."""
         self._dims.clear_shape()
         self.clear_plane()
         self._body.hide()
-        self._stretch.show()
+        self._stretch.setVisible(self._text.isHidden())
 
     def show_tensor(self, facts: list[tuple[str, str]]) -> None:
-        """Show the body, with a tensor's ``facts``."""
+        """Show the body, with a tensor's ``facts``; a fact not given shows as not known
+        yet ("…"), never as the last tensor's."""
         self._body.show()
         self._stretch.hide()
-        for key, value in facts:
-            self._fact_values[key].setText(value)
+        given = dict(facts)
+        for key, label in self._fact_values.items():
+            label.setText(given.get(key, "…"))
 
     def set_shape(self, shape: tuple[int, ...]) -> None:
         """Fit the plane picker to a tensor of ``shape``."""
