@@ -86,3 +86,29 @@ def test_create_opens_the_recipe_it_runs_and_the_tab_watches_it(qtbot, make_wind
                             timeout=120, cwd=tmp_path)
     assert python.returncode == 0, python.stderr
     assert window.document.output == python.stdout  # what python prints, the lab prints
+
+
+def _type(qtbot, widget, text: str) -> None:
+    """Focus ``widget``, select what it holds and type ``text`` over it (no Enter, no
+    focus change)."""
+    widget.window().activateWindow()
+    qtbot.waitUntil(widget.window().isActiveWindow)
+    widget.setFocus()
+    qtbot.waitUntil(widget.hasFocus)
+    edit = widget.lineEdit() if hasattr(widget, "lineEdit") else widget
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+
+
+def test_the_recipe_follows_the_fields_as_they_are_typed(qtbot):
+    dialog = _dialog(qtbot)
+    lr = dialog.form.editor("optimizer.lr")
+    _type(qtbot, lr, "0.05")
+    qtbot.waitUntil(lambda: "lr=0.05)" in dialog.code.toPlainText(), timeout=2000)
+    assert lr.hasFocus() and lr.text() == "0.05"  # the typing was not disturbed
+
+    steps = dialog.form.editor("steps")
+    _type(qtbot, steps, "1234")
+    qtbot.waitUntil(lambda: "steps = 1234" in dialog.code.toPlainText(), timeout=2000)
+    assert steps.hasFocus() and steps.value() == 1234
+    assert dialog.create_button.isEnabled()

@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -81,6 +81,9 @@ RELEVANT: dict[str, Callable[[TrainingSettings], bool]] = {
 }
 #: What a QSpinBox can hold (a C int).
 INT_LOW, INT_HIGH = -(2**31) + 1, 2**31 - 1
+#: How long typing in a field pauses before the edit counts, in milliseconds: the recipe
+#: follows the keys, but not every one of them ("500" is one edit, not three).
+TYPING_PAUSE_MS = 250
 
 
 def _tr(text: str) -> str:
@@ -125,6 +128,18 @@ class _Editor:
     def _edited(self, value: Any) -> None:
         self._on_edit(self.name, value)
 
+    def _follow_typing(self, edit: QLineEdit, commit: Callable[[], None]) -> None:
+        """Call ``commit`` once the keys typed in ``edit`` pause (``TYPING_PAUSE_MS``), as
+        well as when the field is left."""
+        self._pause = QTimer(edit)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(TYPING_PAUSE_MS)
+        self._pause.timeout.connect(commit)
+        edit.textEdited.connect(self._on_view_typed)
+
+    def _on_view_typed(self, _text: str) -> None:
+        self._pause.start()
+
 
 class _ChoiceEditor(_Editor):
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None]):
@@ -159,10 +174,13 @@ class _IntEditor(_Editor):
         self.widget = spin = QSpinBox()
         spin.setRange(max(INT_LOW, lo if lo is not None else INT_LOW),
                       min(INT_HIGH, hi if hi is not None else INT_HIGH))
-        spin.setKeyboardTracking(False)  # one edit when typing "500", not three
-        spin.valueChanged.connect(self._edited)
+        spin.setKeyboardTracking(False)  # one edit when typing "500", not three:
+        spin.valueChanged.connect(self._edited)  # the value counts when typing pauses
+        self._follow_typing(spin.lineEdit(), spin.interpretText)
 
     def show(self, value: Any) -> None:
+        if self.widget.value() == int(value):
+            return  # (setting it again would put the cursor at the end of what is typed)
         with QSignalBlocker(self.widget):
             self.widget.setValue(int(value))
 
@@ -171,33 +189,39 @@ class _TextEditor(_Editor):
     """A line edit: floats (any magnitude, ``1e-3``), large ints, and plain text."""
 
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None],
-                 kind: type):
+                 kind: type, follow_typing: bool = True):
         super().__init__(name, meta, on_edit)
         self.kind = kind
         self.widget = edit = QLineEdit()
         self.error = ""
         edit.editingFinished.connect(self._on_view_finished)
+        if follow_typing:
+            self._follow_typing(edit, self._on_view_finished)
         self._shown: Any = None
 
     def show(self, value: Any) -> None:
         self._shown = value
+        if self.widget.hasFocus() and self._typed() == value:
+            return  # what is typed says it already ("0.050" stays as typed)
         with QSignalBlocker(self.widget):
             self.widget.setText(number_text(value) if self.kind is float else str(value))
 
-    def _on_view_finished(self) -> None:
+    def _typed(self) -> Any:
+        """The value typed, or a ``ValueError`` saying why it is none."""
         text = self.widget.text()
         try:
             if self.kind is float:
-                value: Any = parse_float(text)
-            elif self.kind is int:
-                value = int(text.strip())
-            else:
-                value = text
+                return parse_float(text)
+            if self.kind is int:
+                return int(text.strip())
+            return text
         except ValueError as e:
-            self._edited(ValueError(str(e) if self.kind is float
-                                    else _tr("'{0}' is not a whole number").format(text)))
-            return
-        if value != self._shown:
+            return ValueError(str(e) if self.kind is float
+                              else _tr("'{0}' is not a whole number").format(text))
+
+    def _on_view_finished(self) -> None:
+        value = self._typed()
+        if isinstance(value, ValueError) or value != self._shown:
             self._edited(value)
 
 
@@ -205,8 +229,8 @@ class _PathEditor(_TextEditor):
     """A file path with a Browse button."""
 
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None]):
-        super().__init__(name, meta, on_edit, str)
-        self.edit = self.widget
+        super().__init__(name, meta, on_edit, str, follow_typing=False)  # (a half-typed
+        self.edit = self.widget  # path is no file yet)
         browse = QPushButton(_tr("Browse..."))
         browse.setToolTip(_tr("Choose a CSV file of numbers"))
         browse.clicked.connect(self._on_view_browse)
