@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.recipe.document import Document
-from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, for_display, scan
+from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, scan
+from app.recipe.lesson_markup import lesson_markdown
 from app.torch_loaded import torch_loaded
 from widgets.common.background import Job, start_job
 from widgets.common.doc_links import FollowsDocument
@@ -291,13 +292,12 @@ class GalleryPanel(FollowsDocument, QWidget):
             self._highlighter.set_text_spans("")
             self.code_view.setPlainText("")
             return
-        title, _, body = for_display(entry.lesson(self._language)).partition("\n")
         notes = [f"`{Path(entry.path).name}`"]
         if entry.ops_used:
             notes.append(self.tr("Ops: {0}").format(
                 ", ".join(f"`{_short(op)}`" for op in entry.ops_used)))
-        self.lesson_view.setMarkdown(f"### {title.strip()}\n\n{body.strip()}\n\n---\n\n"
-                                     + "  \n".join(notes))
+        self.lesson_view.setMarkdown(lesson_markdown(entry.lesson(self._language))
+                                     + "\n\n---\n\n" + "  \n".join(notes))
         try:
             text = Path(entry.path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:

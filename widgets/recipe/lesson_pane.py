@@ -7,7 +7,8 @@ from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
-from app.recipe.gallery import for_display, lesson_text
+from app.recipe.gallery import lesson_text
+from app.recipe.lesson_markup import lesson_markdown
 
 #: The most lines the output pane keeps, and the most characters one update shows: a
 #: flood keeps its tail (the document keeps more: ``kernel_results.OUTPUT_LIMIT``).
@@ -18,7 +19,9 @@ REFRESH_MS = 100
 
 
 class LessonPane(QWidget):
-    """Shows the recipe's docstring: its first line as the title, the rest as Markdown.
+    """Shows the recipe's docstring: its first line as the title, the rest as Markdown
+    (or reStructuredText), every character of its code as written
+    (``app.recipe.lesson_markup``).
 
     A lesson written in two languages (``app.recipe.gallery``: English, then Simplified Chinese)
     shows the half of ``language``; ``set_language`` switches.
@@ -54,9 +57,7 @@ class LessonPane(QWidget):
             self._show(self.tr("*This recipe has no lesson text. A docstring at the top of "
                                "the file becomes its title and lesson.*"))
             return
-        text = for_display(lesson_text(text, self._language)) or text
-        title, _, body = text.partition("\n")
-        self._show(f"### {title.strip()}\n\n{body.strip()}")
+        self._show(lesson_markdown(lesson_text(text, self._language) or text))
 
     def _show(self, markdown: str) -> None:
         # Most edits leave the docstring alone: setting the same text again would cost a
