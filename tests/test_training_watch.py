@@ -15,6 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from app.kernel.training import MAX_STEPS
 from tests.test_cli import tensor_lab
 
 #: The notes' LeNet as they define it (``tests/seeds``), trained for 30 SGD steps on
@@ -96,3 +99,80 @@ for step in range(12):
 def test_a_run_without_backward_reports_no_training(tmp_path):
     report, _ = _report(tmp_path, "import torch\nx = torch.ones(3)\nprint(x.sum())\n")
     assert report["training"] == []
+
+
+LSTM_LOOP = '''\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+lin = nn.Linear(4, 4)
+print(lin(torch.randn(2, 4)).shape)  # called once, before the loop: not one of its layers
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(3, 5, batch_first=True)
+        self.fc = nn.Linear(5, 1)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.fc(out[:, -1])
+
+
+net = Net()
+x, y = torch.randn(8, 6, 3), torch.randn(8, 1)
+optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(5):
+    optimizer.zero_grad()
+    loss = ((net(x) - y) ** 2).mean()
+    loss.backward()
+    optimizer.step()
+'''
+
+#: The same loop's layer stds, taken by hand in a plain python run: a forward hook on each
+#: layer (the LSTM's output tensor is the first item of the tuple it returns).
+BY_HAND = '''\
+import json
+stds = {"net.lstm": [], "net.fc": []}
+net.lstm.register_forward_hook(lambda m, i, o: stds["net.lstm"].append(o[0].std().item()))
+net.fc.register_forward_hook(lambda m, i, o: stds["net.fc"].append(o.std().item()))
+'''
+
+
+def test_only_the_loops_own_layers_are_listed_an_lstm_by_its_output_tensor(tmp_path):
+    report, _ = _report(tmp_path, LSTM_LOOP)
+    (entry,) = report["training"]
+    hand = tmp_path / "by_hand.py"
+    hand.write_text(LSTM_LOOP.replace("for step in range(5):", BY_HAND + "for step in "
+                                      "range(5):") + "print(json.dumps(stds))\n",
+                    encoding="utf-8")
+    python = subprocess.run([sys.executable, str(hand)], capture_output=True, text=True,
+                            timeout=120)
+    stds = json.loads(python.stdout.splitlines()[-1])
+    assert sorted(entry["layers"]) == ["net.fc", "net.lstm"]  # not `lin`
+    for path, expected in stds.items():
+        assert entry["layers"][path]["std"] == pytest.approx(expected, rel=1e-6), path
+
+
+def test_a_sampled_long_loop_keeps_its_first_and_last_steps(tmp_path):
+    text = '''\
+import torch
+torch.manual_seed(0)
+target = torch.randn(3)
+w = torch.zeros(3, requires_grad=True)
+for step in range(30_000):
+    loss = ((w - target) ** 2).sum() + 0.01 * torch.randn(())
+    loss.backward()
+    with torch.no_grad():
+        w -= 1e-4 * w.grad
+        w.grad.zero_()
+print(step, repr(loss.item()))
+'''
+    report, printed = _report(tmp_path, text)
+    (entry,) = report["training"]
+    last_step, last_loss = printed.split()
+    assert entry["steps"][0] == 0 and entry["steps"][-1] == int(last_step) == 29_999
+    assert entry["loss"][-1] == float(last_loss)  # python's own number for that step
+    assert len(entry["steps"]) <= MAX_STEPS + 1

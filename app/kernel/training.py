@@ -3,16 +3,18 @@ kernel with torch's own global hooks, never by editing the recipe's code.
 
 - **loss**: the tensor ``backward()`` was called on (its mean, when it has more than one
   element), at each step;
-- **layers**: for every leaf module the forward pass called while grad was enabled
-  (validation under ``no_grad`` does not count), the std of its output and, after
-  ``backward()``, the norm of its parameters' gradients; named by its path from the
-  recipe's own variable (``net.conv1``, ``model.0``);
+- **layers**: for every leaf module the statement's forward passes called while grad was
+  enabled (validation under ``no_grad`` does not count), the std of its output (its
+  first tensor, for a module that returns a tuple or a list, as ``nn.LSTM`` does) and,
+  after ``backward()``, the norm of its parameters' gradients; named by its path from
+  the recipe's own variable (``net.conv1``, ``model.0``);
 - **lr**: the learning rate of the first parameter group of each optimizer stepped.
 
 Steps are grouped by the top-level statement whose run called ``backward()``; a
-statement that runs more than ``MAX_STEPS`` of them keeps an even sample, with the step
-numbers listed. ``torch.Tensor.backward`` is wrapped while a watch is installed (the
-recipe's code stays as written); forward and optimizer hooks are torch's global ones.
+statement that runs more than ``MAX_STEPS`` of them keeps an even sample, its first and
+last steps always in it, with the step numbers listed. ``torch.Tensor.backward`` is
+wrapped while a watch is installed (the recipe's code stays as written); forward and
+optimizer hooks are torch's global ones.
 
 Live (the window's runs, ``live=``): every step's loss and learning rate go to the window
 in batches (``app.kernel.training_live``), but a layer's std and gradient norm cost a
@@ -67,10 +69,12 @@ class _Series:
         self.layers: dict[str, dict[str, list[float | None]]] = {}
 
     def add(self, loss: float | None, layers: dict[str, tuple]) -> None:
-        """A ``backward()``: its loss, and each layer's (std, grad norm)."""
+        """A ``backward()``: its loss, and each layer's (std, grad norm). The latest step
+        is always kept, off the stride or not, until the next one replaces it: a sample
+        always has the loop's first and last steps."""
         step, self.count = self.count, self.count + 1
-        if step % self.stride:
-            return
+        if self.steps and self.steps[-1] % self.stride:  # the last one, and last no more
+            self._drop_last()
         kept = len(self.steps)
         for path in layers:  # a layer first seen now: no numbers for the steps before
             self.layers.setdefault(path, {"std": [None] * kept, "grad_norm": [None] * kept})
@@ -89,9 +93,15 @@ class _Series:
         if self.lr and self.steps and self.steps[-1] == self.count - 1:
             self.lr[-1] = lr
 
+    def _drop_last(self) -> None:
+        for series in (self.steps, self.loss, self.lr,
+                       *(v for layer in self.layers.values() for v in layer.values())):
+            del series[-1]
+
     def _halve(self) -> None:
         self.stride *= 2
-        keep = [i for i, s in enumerate(self.steps) if s % self.stride == 0]
+        last = len(self.steps) - 1
+        keep = [i for i, s in enumerate(self.steps) if s % self.stride == 0 or i == last]
         self.steps = [self.steps[i] for i in keep]
         self.loss = [self.loss[i] for i in keep]
         self.lr = [self.lr[i] for i in keep]
@@ -163,6 +173,7 @@ class TrainingWatch:
                 self._failed = True
                 self.uninstall()
         self.statement = (index, line)
+        self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
 
@@ -278,8 +289,8 @@ class TrainingWatch:
         if not self._sampling or not torch.is_grad_enabled() \
                 or next(module.children(), None) is not None:
             return  # not this step, validation under no_grad, or a container
-        if isinstance(output, torch.Tensor) and output.is_floating_point() \
-                and output.numel() > 1:
+        output = _first_tensor(output, torch.Tensor)
+        if output is not None and output.is_floating_point() and output.numel() > 1:
             std = _finite(float(output.detach().float().std()))
             self._pending[id(module)] = (module, std)
 
@@ -479,6 +490,17 @@ def _module_paths(namespace: dict[str, Any]) -> dict[int, str]:
         for sub, module in value.named_modules():
             paths.setdefault(id(module), f"{name}.{sub}" if sub else name)
     return paths
+
+
+def _first_tensor(output: Any, tensor: type, depth: int = 0) -> Any:
+    """A module's output tensor, or its first one, depth first, when it gives a tuple or
+    a list: an ``nn.LSTM``'s ``output`` of ``(output, (h_n, c_n))``, a ``PackedSequence``'s
+    ``data`` (as torchinfo reports a module's first output); None for anything else."""
+    if isinstance(output, tensor):
+        return output
+    if isinstance(output, tuple | list) and output and depth < 4:
+        return _first_tensor(output[0], tensor, depth + 1)
+    return None
 
 
 def _param_groups(optimizer: Any) -> list:
