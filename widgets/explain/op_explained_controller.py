@@ -18,6 +18,7 @@ from PySide6.QtGui import QUndoStack
 from app.explain.provenance import Provenance, trace
 from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
 from app.expr import Expr, Ref, Seq
+from app.i18n import QT_TRANSLATE_NOOP
 from app.kernel.mirror import ASKED_CELLS, decode
 from app.kernel.summary import summary_text
 from app.recipe.document import Document
@@ -261,8 +262,8 @@ class OpExplainedController(FollowsDocument, QObject):
                         roles.setdefault(item.name, pname)
             for name, value in sv.inputs.items():
                 for part, t in tensor_parts(value):
-                    inputs.append((t, name, roles.get(name, QCoreApplication.translate(
-                        "OpView", "input")), part, _part_label(name, part)))
+                    inputs.append((t, name, role_label(roles.get(name, "input")), part,
+                                   _part_label(name, part)))
             out_name = sv.step.name or QCoreApplication.translate("OpView", "result")
             outputs = [(t, out_name, QCoreApplication.translate("OpView", "output"), part,
                         _part_label(out_name, part)) for part, t in tensor_parts(sv.output)]
@@ -394,6 +395,37 @@ class OpExplainedController(FollowsDocument, QObject):
             text += " " + QCoreApplication.translate("OpView", "Chosen by {0}.").format(
                 ", ".join(used))
         return text
+
+
+#: What a tensor is to its step, by the parameter it is given as (the keyword torch uses,
+#: or ``left``/``right``/``operand`` for an operator's), in words a translation can take.
+_ROLES = {
+    "input": QT_TRANSLATE_NOOP("OpView", "input"),
+    "other": QT_TRANSLATE_NOOP("OpView", "other"),
+    "left": QT_TRANSLATE_NOOP("OpView", "left"),
+    "right": QT_TRANSLATE_NOOP("OpView", "right"),
+    "operand": QT_TRANSLATE_NOOP("OpView", "operand"),
+    "index": QT_TRANSLATE_NOOP("OpView", "index"),
+    "mask": QT_TRANSLATE_NOOP("OpView", "mask"),
+    "condition": QT_TRANSLATE_NOOP("OpView", "condition"),
+    "tensor": QT_TRANSLATE_NOOP("OpView", "tensor"),
+    "tensors": QT_TRANSLATE_NOOP("OpView", "tensors"),
+    "operands": QT_TRANSLATE_NOOP("OpView", "operands"),
+    "mat2": QT_TRANSLATE_NOOP("OpView", "mat2"),
+    "vec": QT_TRANSLATE_NOOP("OpView", "vec"),
+    "data": QT_TRANSLATE_NOOP("OpView", "data"),
+    "gradient": QT_TRANSLATE_NOOP("OpView", "gradient"),
+}
+
+
+def role_label(parameter: str) -> str:
+    """A card's role, translated: what the tensor is to the step, from the name of the
+    parameter it is given as (``input``, ``other``, ``index``...; one the table does not
+    know is named as ``parameter <name>``)."""
+    known = _ROLES.get(parameter)
+    if known is not None:
+        return QCoreApplication.translate("OpView", known)
+    return QCoreApplication.translate("OpView", "parameter {0}").format(parameter)
 
 
 def _part_label(name: str, part: int | None) -> str | None:
