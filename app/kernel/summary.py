@@ -10,7 +10,7 @@ the kernel; a view asks for the part it shows.
 from __future__ import annotations
 
 import math
-import types
+import re
 from typing import Any
 
 from app import tensor_kinds
@@ -30,9 +30,10 @@ def fingerprint(value: Any) -> tuple[int, int]:
 
 
 def user_names(namespace: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    """The namespace's own names (no dunders, modules or builtins) and their fingerprints."""
+    """The namespace's own names (no dunders) and their fingerprints: a module that an
+    import bound is a name like any other, as python binds it (``import math``)."""
     return {name: fingerprint(value) for name, value in namespace.items()
-            if not (name.startswith("__") or isinstance(value, types.ModuleType))}
+            if not name.startswith("__")}
 
 
 def changed(before: dict[str, tuple[int, int]], namespace: dict[str, Any]) -> list[str]:
@@ -161,7 +162,10 @@ def summary_text(summary: dict[str, Any]) -> str:
         return f"{kind} ({summary.get('parameter_count', 0)} parameters)"
     if "value" in summary:
         return f"{kind} {summary['value']!r}"
-    return f"{kind} {summary.get('repr', '')}".strip()
+    text = summary.get("repr", "")
+    if re.match(rf"<?([\w.]+\.)?{re.escape(kind)}\b", text):
+        return text  # python's repr names its type already: device(type='cpu'), torch.Size
+    return f"{kind} {text}".strip()
 
 
 def _kind_text(summary: dict[str, Any]) -> str:
