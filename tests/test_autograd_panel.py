@@ -238,3 +238,38 @@ def test_no_tensor_selected_and_a_tensor_without_grad(qtbot, autograd_panel):
     assert "does not require grad" in panel.status_text()
     assert "constant" in panel.facts()["why"]
     assert not panel._backward_button.isEnabled()
+
+
+DEEP_MLP = recipe_text("""
+    torch.manual_seed(0)
+    x = torch.randn(5, 4)
+    Ws = [torch.randn(4, 4, requires_grad=True) for _ in range(6)]
+    bs = [torch.zeros(4, requires_grad=True) for _ in range(6)]
+    h = x
+    for W, b in zip(Ws, bs):
+        h = torch.tanh(h @ W + b)
+    loss = (h ** 2).mean()
+""")
+
+
+def test_fit_shows_every_node_of_a_forty_node_graph(qtbot, autograd_panel):
+    from PySide6.QtWidgets import QPushButton
+
+    panel, _, _ = autograd_panel(qtbot, DEEP_MLP, "loss")
+    view = panel.graph_view
+    items = view.node_items()
+    assert len(items) >= 35  # 6 layers: mm, add, tanh and two leaves each, and the loss
+
+    def outside() -> list[str]:
+        shown = view.viewport().rect()
+        return [node for node, item in items.items()
+                if not shown.contains(view.mapFromScene(item.sceneBoundingRect())
+                                      .boundingRect())]
+
+    assert outside()  # drawn at a readable size, the graph does not fit
+    [fit] = [b for b in panel.findChildren(QPushButton) if b.text() == "Fit"]
+    fit.click()
+    assert outside() == []
+    view.zoom(4.0)  # zoomed in, and Fit again
+    fit.click()
+    assert outside() == []

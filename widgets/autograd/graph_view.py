@@ -45,7 +45,7 @@ _TEXT = QColor("#202020")  # on the light node fills, whatever the theme
 _PAD_X, _PAD_Y, _GAP_X, _GAP_Y = 10.0, 4.0, 24.0, 26.0
 _MIN_WIDTH, _MAX_WIDTH = 70.0, 260.0
 _MIN_ZOOM, _MAX_ZOOM = 0.05, 4.0
-_FIT_ZOOM = (0.7, 1.25)  # a fitted view is never smaller or larger than this
+_FIT_ZOOM = (0.7, 1.25)  # a new drawing's zoom stays within these; Fit goes smaller
 
 
 class NodeItem(QGraphicsPathItem):
@@ -168,7 +168,7 @@ class GraphView(QGraphicsView):
         rect = self._scene.itemsBoundingRect().adjusted(-40, -30, 40, 30)
         self._scene.setSceneRect(rect)
         if fit:
-            self.fit()
+            self._fit_readable()
         else:
             self.centerOn(centre)
 
@@ -181,7 +181,21 @@ class GraphView(QGraphicsView):
             self._items[self._selected].set_selected(True)
 
     def fit(self) -> None:
-        """Zoom to show the whole graph, within readable limits, the root in view."""
+        """Zoom to show the whole graph, every node in the view (never larger than
+        readable): what the Fit button does."""
+        rect = self._scene.sceneRect()  # the nodes and a margin: no scroll bar comes
+        if rect.isEmpty():
+            return
+        self.resetTransform()
+        view = self.viewport().rect().adjusted(2, 2, -2, -2)  # as QGraphicsView.fitInView
+        scale = max(min(view.width() / rect.width(), view.height() / rect.height(),
+                        _FIT_ZOOM[1]), _MIN_ZOOM)
+        self.scale(scale, scale)
+        self.centerOn(rect.center())
+
+    def _fit_readable(self) -> None:
+        """Zoom to show the whole graph within readable limits, the root in view: a new
+        drawing (a tall graph is left to scroll, or to Fit)."""
         rect = self._scene.sceneRect()
         if rect.isEmpty():
             return
