@@ -12,10 +12,13 @@ The window's command line, which hands ``run`` here, is ``widgets.launch.main``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 #: Exit codes of ``tensor-lab run --json``; a plain run exits as python would.
 EXIT_OK, EXIT_STEP_FAILED, EXIT_REFUSED = 0, 1, 2
@@ -43,9 +46,35 @@ def run_main(argv: list[str]) -> int:
     parser.add_argument("--memory", type=float, metavar="GIB",
                         help="the recipe's memory budget in GiB (default: half the RAM)")
     args, args.args = parser.parse_known_args(argv)
-    if args.json:
-        return _run_json(args.recipe)
-    return _run_in_kernel(args)
+    with _kernels_end_on(getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
+        if args.json:
+            return _run_json(args.recipe)
+        return _run_in_kernel(args)
+
+
+@contextlib.contextmanager
+def _kernels_end_on(*signals: int | None) -> Iterator[None]:
+    """On these signals (a ``kill``, a closed terminal, a cancelled CI job), end the
+    kernel and what its recipe started, then end as the signal ends python (a shell
+    shows 128 + n). Where this process dies otherwise (SIGKILL), the kernel sees its
+    pipe close and ends itself (``app.kernel.child``)."""
+    def end(signum: int, _frame: object) -> None:
+        supervisor = sys.modules.get("app.kernel.supervisor")
+        if supervisor is not None:
+            supervisor.end_all()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    handled = [s for s in signals if s is not None
+               and threading.current_thread() is threading.main_thread()
+               and signal.getsignal(s) is signal.SIG_DFL]  # (nohup's SIG_IGN stays)
+    for signum in handled:
+        signal.signal(signum, end)
+    try:
+        yield
+    finally:
+        for signum in handled:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def _run_in_kernel(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ import types
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
-from app.kernel import checkpoints, protocol, queries
+from app.kernel import checkpoints, protocol, queries, reaper
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
 from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
@@ -43,24 +43,58 @@ _controls = Controls()
 #: A Stop that came between two statements (after one reported, before the next ran):
 #: the next statement starts with its KeyboardInterrupt.
 _interrupt_pending = False
+#: A Stop came during this run: what the recipe started ends with it (``_end_children_if_stopped``).
+_stop_asked = False
 
 
 def _on_sigint(_signum, _frame) -> None:
-    global _interrupt_pending
+    global _interrupt_pending, _stop_asked
+    _stop_asked = True
     if _in_user_code:
         raise KeyboardInterrupt
     _interrupt_pending = True
 
 
 def _interrupt_later() -> None:
-    global _interrupt_pending
-    _interrupt_pending = True
+    global _interrupt_pending, _stop_asked
+    _interrupt_pending = _stop_asked = True
 
 
 def _forget_interrupt() -> None:
     """A new run starts: a Stop meant for the one before is not for it."""
-    global _interrupt_pending
-    _interrupt_pending = False
+    global _interrupt_pending, _stop_asked
+    _interrupt_pending = _stop_asked = False
+
+
+def _end_children_if_stopped() -> None:
+    """After a Stop (or a time limit), the processes the recipe started end too, those
+    in sessions of their own included (python leaves them at a normal end, and so does
+    the kernel)."""
+    if _stop_asked and hasattr(os, "killpg"):
+        reaper.end_tree(os.getpid(), keep_root=True)
+
+
+def _end_everything() -> None:
+    """The supervisor has gone (its pipe closed, or the parent process changed): end
+    every process the recipe started, then this one, even while the main thread is
+    inside a C++ op."""
+    if hasattr(os, "killpg"):
+        reaper.end_tree(os.getpid(), os.getpgrp())
+    os._exit(1)
+
+
+def _watch_parent(parent: int | None) -> None:
+    """End with the parent, however it ends (SIGKILL included): Linux tells the kernel
+    (``PR_SET_PDEATHSIG``); the reader thread also watches the pipe and the parent's pid."""
+    if parent is None:
+        return
+    reaper.become_subreaper()
+    signum = getattr(signal, "SIGRTMIN", None)
+    if signum is not None and reaper.signal_on_parent_death(signum):
+        signal.signal(signum, lambda _s, _f: _end_everything()
+                      if os.getppid() != parent else None)
+    if os.getppid() != parent:  # it died before the kernel asked
+        _end_everything()
 
 
 @contextlib.contextmanager
@@ -112,8 +146,9 @@ class Channel:
                 self._queue.task_done()
 
 
-def kernel_main(conn: Connection) -> None:
-    """Serve one supervisor until it shuts the kernel down or the pipe closes.
+def kernel_main(conn: Connection, parent: int | None = None) -> None:
+    """Serve one supervisor (process ``parent``) until it shuts the kernel down, or the
+    pipe closes, or the parent ends: then the kernel ends, with what it started.
 
     A reader thread takes every message off the pipe: it answers ``Query`` at once (a
     view may ask while the recipe runs), turns ``Interrupt`` into ``KeyboardInterrupt``,
@@ -122,12 +157,13 @@ def kernel_main(conn: Connection) -> None:
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)
+    _watch_parent(parent)
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     values = queries.Values()
     window = WindowRuns()
-    threading.Thread(target=_read, args=(conn, channel, inbox, values), daemon=True,
-                     name="tensor-lab-kernel-reader").start()
+    threading.Thread(target=_read, args=(conn, channel, inbox, values, parent),
+                     daemon=True, name="tensor-lab-kernel-reader").start()
     code, limited = 0, None
     warming: threading.Thread | None = None
     while True:
@@ -155,13 +191,21 @@ def kernel_main(conn: Connection) -> None:
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 
 
+#: How often the reader thread looks at the parent's pid while no message comes.
+PARENT_WATCH_S = 0.5
+
+
 def _read(conn: Connection, channel: Channel, inbox: queue.SimpleQueue,
-          values: queries.Values) -> None:
+          values: queries.Values, parent: int | None = None) -> None:
     while True:
         try:
+            if not conn.poll(PARENT_WATCH_S):
+                if parent is not None and os.getppid() != parent:
+                    _end_everything()  # a new parent: the supervisor has gone
+                continue
             message = protocol.receive(conn)
         except (EOFError, OSError, ValueError):
-            inbox.put(None)  # the supervisor has gone: leave
+            _end_everything()  # the supervisor has gone: so does the kernel
             return
         if isinstance(message, protocol.Query):
             _answer(channel, values, message)
@@ -306,6 +350,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
         flusher.close()
         sys.stdout, sys.stderr = real
         prefetch.answer(lambda statement: True)  # the rest, at the end (or why not)
+    _end_children_if_stopped()
     channel.send(protocol.Done(code))
     channel.flush()
 
@@ -376,6 +421,7 @@ def _run_file(channel: Channel, message: protocol.RunFile) -> int:
     else:
         code, report = run_with_report(runner, after)
         channel.send(protocol.Report(report))
+    _end_children_if_stopped()
     channel.send(protocol.Done(code, out_of_memory))
     channel.flush()
     return code

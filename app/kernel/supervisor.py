@@ -21,10 +21,11 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from app.kernel import protocol
+from app.kernel import protocol, reaper
 from app.kernel.budget import default_budget, resident_bytes
 
 #: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
@@ -33,10 +34,21 @@ STOP_GRACE_S = 0.2
 WATCH_INTERVAL_S = 0.1
 
 
-def _start_kernel(conn) -> None:  # the spawned process's target; imports nothing of Qt
-    from app.kernel.child import kernel_main
+def _start_kernel(conn, parent: int | None = None) -> None:  # the spawned process's
+    from app.kernel.child import kernel_main  # target; imports nothing of Qt
 
-    kernel_main(conn)
+    kernel_main(conn, parent)
+
+
+#: The kernels this process has started and not yet ended (``end_all``).
+_KERNELS: weakref.WeakSet[Kernel] = weakref.WeakSet()
+
+
+def end_all() -> None:
+    """End every kernel this process started, and what they started (this process is
+    going: ``tensor-lab run`` got SIGTERM or SIGHUP)."""
+    for kernel in list(_KERNELS):
+        kernel.kill()
 
 
 @dataclass
@@ -62,10 +74,11 @@ class Kernel:
         self.memory_budget = default_budget() if memory_budget is None else memory_budget
         context = multiprocessing.get_context("spawn")
         self._conn, child_conn = context.Pipe()
-        self.process = context.Process(target=_start_kernel, args=(child_conn,),
+        self.process = context.Process(target=_start_kernel, args=(child_conn, os.getpid()),
                                        name="tensor-lab-kernel", daemon=False)
         self.process.start()
         child_conn.close()
+        _KERNELS.add(self)
         self._group: int | None = None
         self._over_budget = threading.Event()
         self._watch = threading.Thread(target=self._watch_memory, daemon=True,
@@ -112,8 +125,12 @@ class Kernel:
                 pass
 
     def kill(self) -> None:
-        """End the kernel and every process of its group now."""
-        if self._group is not None and hasattr(os, "killpg"):
+        """End the kernel, every process of its group, and every process below it (in
+        a session of its own too, where ``/proc`` shows them) now."""
+        pid = self.process.pid
+        if pid and self.process.is_alive() and hasattr(os, "killpg"):
+            reaper.end_tree(pid, pid)  # (the kernel's group is its pid, from its setsid)
+        elif self._group is not None and hasattr(os, "killpg"):
             try:
                 os.killpg(self._group, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
@@ -121,6 +138,13 @@ class Kernel:
         if self.process.is_alive():
             self.process.kill()
         self.process.join(5)
+        _KERNELS.discard(self)
+
+    def end_children(self) -> None:
+        """End every process the kernel's recipes started, and keep the kernel."""
+        pid = self.process.pid
+        if pid and self.process.is_alive() and hasattr(os, "killpg"):
+            reaper.end_tree(pid, keep_root=True)
 
     def stop(self, grace: float = STOP_GRACE_S) -> bool:
         """Interrupt, and end the processes if that has not worked within ``grace``.
@@ -135,8 +159,9 @@ class Kernel:
         return True
 
     def close(self) -> None:
-        """Shut the kernel down (politely, then not)."""
+        """Shut the kernel down (politely, then not), with every process it started."""
         if self.alive:
+            self.end_children()
             try:
                 self.send(protocol.Shutdown())
             except (OSError, ValueError):
@@ -145,6 +170,7 @@ class Kernel:
         if self.alive:
             self.kill()
         self._conn.close()
+        _KERNELS.discard(self)
 
     # -- running for the window ---------------------------------------------------------------
     def warm(self, modules: tuple[str, ...] = ()) -> None:
