@@ -18,7 +18,7 @@ import torch
 from app.kernel import protocol
 from app.kernel.events import Ended, RunMessage
 from app.kernel.session import KernelSession
-from app.tensor_info import tensor_stats
+from app.tensor_info import tensor_facts, tensor_stats
 from tests.test_cli import tensor_lab
 from tests.test_kernel_queries import _ask, _events
 
@@ -128,3 +128,16 @@ def test_the_window_kernel_runs_on_past_each_kind_and_its_views_answer(session, 
     assert [m.start for m in again if isinstance(m, protocol.Resumed)] == [len(done) - 1]
     assert [m.names for m in again if isinstance(m, protocol.StepDone)] == [
         {"after": {"type": "int", "value": 2}}]
+
+
+def test_the_viewers_facts_of_each_kind_say_what_torch_says():
+    t = _tensors()
+    facts = {name: dict(tensor_facts(t[name])) for name in "scmnq"}
+    assert facts["s"]["shape"] == "(3, 3)" and facts["s"]["strides"].endswith(
+        f"sparse_coo, nnz {t['s']._nnz()}")  # no strides: its layout, and what it stores
+    assert facts["n"]["shape"] == "nested (2,), (3,)"
+    assert facts["n"]["numel"] == str(t["n"].numel())
+    q = t["q"]
+    assert facts["q"]["dtype"] == (f"{q.dtype} (per_tensor_affine, scale {q.q_scale()}, "
+                                   f"zero_point {q.q_zero_point()})")
+    assert facts["m"]["strides"] == str(t["m"].stride())
