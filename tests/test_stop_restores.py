@@ -85,5 +85,6 @@ def test_stop_that_kills_restores_the_finished_steps_with_their_own_facts(
     window.document.select(LOOP_STEP)
     assert "stopped" in viewer.status_text().lower()
     assert "earlier step" not in viewer.status_text()
-    # the window still says how the run ended (the kill), not a blank line
+    # the window still says how the run ended (the kill), and that the values are back
     assert "did not stop within 200 ms" in window.kernel_status.label.text()
+    assert "values are back" in window.kernel_status.label.text()

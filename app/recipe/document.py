@@ -95,6 +95,9 @@ class Document:
         #: The kernel run under way, or None; how the last one ended (an ``Ended``).
         self.kernel_run: KernelRunState | None = None
         self.kernel_ended = None
+        #: True once a fresh kernel has run again the finished steps of the run that
+        #: ``kernel_ended`` tells of (Stop or the time limit had to end its kernel).
+        self.restored = False
         #: The views' questions to the kernel, and answers sent with a run.
         self._answers = Answers()
         self._done_upto = -1
@@ -156,7 +159,7 @@ class Document:
         self._done_upto = -1  # the last statement the run has reported
         self._last_kernel_run = self.kernel_run or self._last_kernel_run
         self.kernel_run = state
-        self.kernel_ended = None
+        self.kernel_ended, self.restored = None, False
         self.output = ""
         self.kernel_changed.emit()
 
@@ -261,6 +264,7 @@ class Document:
                 self.kernel_run = None
                 if state.restores is None or event.reason:  # else: how the stopped run
                     self.kernel_ended = event  # ended is still the news
+                self.restored = state.restores is not None and not event.reason
                 self._last_kernel_run = state
                 changed = moved = ended = True
             else:

@@ -93,7 +93,12 @@ class KernelStatus(QWidget):
             return
         ended = self._document.kernel_ended
         if ended is not None and ended.reason:
-            self.label.setText(translate_core("Kernel", ended.message) or ended.reason)
+            text = translate_core("Kernel", ended.message) or ended.reason
+            if self._document.restored:
+                text += " " + QCoreApplication.translate(
+                    "KernelStatus", "A fresh kernel ran the finished steps again: their "
+                    "values are back.")
+            self.label.setText(text)
             self.label.setStyleSheet("color: palette(highlight);")
         else:
             self.label.setText("")
