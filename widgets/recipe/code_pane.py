@@ -83,6 +83,8 @@ class CodePane(FollowsDocument, QWidget):
             "'python'. Type or paste code here: the recipe runs again once the text reads "
             "as Python."))
         self._highlighter = PygmentsHighlighter(self.editor.document())
+        self._pasted = False  # the last change typed was more than one key (a paste)
+        self.editor.document().contentsChange.connect(self._on_view_contents_change)
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
@@ -121,14 +123,22 @@ class CodePane(FollowsDocument, QWidget):
         """Whether the pane holds text that is not the recipe yet (waiting, or not Python)."""
         return self.editor.toPlainText() != self._document.recipe.source
 
+    def _on_view_contents_change(self, _position: int, removed: int, added: int) -> None:
+        if not self._applying:
+            self._pasted = self._pasted or removed + added > 1
+
     def _on_typed(self) -> None:
         if self._applying:
             return
         text = self.editor.toPlainText()
+        pasted, self._pasted = self._pasted, False
         if len(text) <= LIVE_COLOUR_CHARS:  # the typed line in its colours at once
             self._highlighter.set_text_spans(text)
             with self._not_typing():  # colouring a block tells textChanged again
-                self._highlighter.rehighlightBlock(self.editor.textCursor().block())
+                if pasted:  # a paste: every line in the new text's colours, not the old's
+                    self._highlighter.rehighlight()
+                else:
+                    self._highlighter.rehighlightBlock(self.editor.textCursor().block())
         self._commit_timer.start()
 
     @contextlib.contextmanager
