@@ -17,7 +17,8 @@ included (10,000 by default). What each test covers:
 - ``test_every_other_way_of_opening_never_runs_the_file``: the files that take every
   action, wrapper, disguise and layout once, opened by the menu (``open_path``), drag and
   drop, the command line (``launch.make_window``, then ``save_screenshot`` in process)
-  and autosave recovery, with the same checks.
+  and autosave recovery (on the file, and planted with a marker that names no file),
+  with the same checks.
 - ``test_screenshot_processes_never_run_the_file``: the same files and a spread of the
   hand-written ones through ``python -m widgets --screenshot OUT.png FILE``, each in its
   own process with a ``sitecustomize`` audit hook that logs to a file. Each must exit by
@@ -439,6 +440,24 @@ def outcome(window, path: str, opened: bool) -> str:
     return "refused"
 
 
+def planted_outcome(window, data: bytes) -> str:
+    """``held`` or ``refused`` (not a recipe), or what is wrong, after restoring ``data``
+    from an autosave whose marker names no file."""
+    document, bar = window.document, window.trust_bar
+    try:
+        restored = document.path is None and document.text == data.decode("utf-8")
+    except UnicodeDecodeError:
+        restored = False
+    ran = [r.status for r in document.run.results if r.status in ("ok", "error")]
+    if not restored:
+        return "refused, yet something ran" if ran or document.output else "refused"
+    if not document.held or ran or document.output:
+        return f"restored and not held (held={document.held}, ran={ran[:3]})"
+    if bar.isHidden() or bar.run_button.isHidden():
+        return "held without the trust bar's Run"
+    return "held"
+
+
 def _summary(counts: Counter[str]) -> str:
     return ", ".join(f"{n} {what}" for what, n in counts.most_common())
 
@@ -592,6 +611,18 @@ def test_every_other_way_of_opening_never_runs_the_file(
             app.processEvents()
             restored = window.document.path == path and window.document.problem is None
             note("autosave", f, outcome(window, path, restored) if restored else "refused")
+            hook.finish()
+            hook.deleteLater()
+            # a planted autosave that names no file ("path": null): held all the same
+            pid = next(dead_pids)
+            (folder / f"recipe-{pid}.py").write_bytes(f.path.read_bytes())
+            (folder / f"session-{pid}.json").write_text(json.dumps(
+                {"pid": pid, "clean_exit": False, "path": None, "saved": 1.0}))
+            window.document.new()
+            window.trust_bar.hide()
+            hook = start_autosave(window, data)
+            app.processEvents()
+            note("autosave, no file", f, planted_outcome(window, f.path.read_bytes()))
             hook.finish()
             hook.deleteLater()
         watch.check(sample, len(sample))

@@ -21,7 +21,9 @@ def write_atomic(path: str, data: str | bytes, *, private: bool = False) -> str:
 
     A symlink is written through: its final target gets the new bytes and the link stays
     a link. An existing file keeps its permission bits; a new one gets the umask's
-    default (``private``: owner only, for the lab's own files such as autosaves).
+    default (``private``: owner only, for the lab's own files such as autosaves, which
+    are also not flushed to disk: they are rewritten every few seconds of editing, on the
+    GUI thread, and only need to outlive the lab's process).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -35,8 +37,9 @@ def write_atomic(path: str, data: str | bytes, *, private: bool = False) -> str:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if not private:
+                f.flush()
+                os.fsync(f.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, target)
@@ -44,7 +47,8 @@ def write_atomic(path: str, data: str | bytes, *, private: bool = False) -> str:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    _sync_folder(folder)
+    if not private:
+        _sync_folder(folder)
     return target
 
 
