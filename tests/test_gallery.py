@@ -437,3 +437,50 @@ def test_the_lesson_pane_follows_the_language_setting(window):
     assert "Category" not in window.lesson.browser.toPlainText()
     window.settings.language = "en"
     assert window.lesson.browser.toPlainText().startswith("view and -1")
+
+
+def _cut_titles(panel) -> list[str]:
+    """The titles the list cannot show whole: the text needs more room, wrapped at the
+    width the item's text is drawn in, than its row gives it."""
+    from PySide6.QtCore import QRect, QSize, Qt
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    tree, cut = panel.tree, []
+    style = tree.style()
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tree) + 1
+    icon = tree.iconSize() if tree.iconSize().isValid() else QSize(
+        *[style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, tree)] * 2)
+    for item in panel._items().values():
+        option = QStyleOptionViewItem()
+        option.initFrom(tree)
+        option.rect = tree.visualRect(tree.indexFromItem(item))
+        option.font, option.text = item.font(0), item.text(0)
+        option.fontMetrics = QFontMetrics(option.font)
+        option.features = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+        if not item.icon(0).isNull():
+            option.features |= QStyleOptionViewItem.ViewItemFeature.HasDecoration
+        option.decorationSize = icon
+        option.displayAlignment = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, tree)
+        width = room.width() - 2 * margin
+        needed = option.fontMetrics.boundingRect(QRect(0, 0, width, 10**6),
+                                                 Qt.TextFlag.TextWordWrap, option.text)
+        if needed.width() > width or needed.height() > room.height():
+            cut.append(option.text)
+    return cut
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_gallery_title_shows_whole_at_the_side_panels_width(panel, qtbot, language):
+    panel.set_language(language)
+    panel.resize(340, 720)  # the right-hand docks' width (widgets.shell.window_layout)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert len(panel._items()) == len(RECIPES)
+    qtbot.waitUntil(lambda: _cut_titles(panel) == [])  # the rows are laid out
+    qtbot.wait(100)
+    assert _cut_titles(panel) == []  # and stay so
+    panel.resize(260, 720)  # narrower still: the rows grow taller
+    qtbot.waitUntil(lambda: _cut_titles(panel) == [])

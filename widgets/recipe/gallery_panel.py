@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QLocale, QModelIndex, QRect, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTabWidget,
     QTextBrowser,
     QTreeWidget,
@@ -103,6 +105,15 @@ class GalleryPanel(FollowsDocument, QWidget):
             "or ops contain every word typed here"))
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
+        # A title wraps onto a second row rather than being cut: the panel is narrow
+        # (a side dock) and a cut title ("view after transpose: an error l…") hides
+        # what the lesson is about.
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setItemDelegate(_WrappedRows(self.tree))
+        self.tree.header().sectionResized.connect(self._on_view_width)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setToolTip(self.tr("The lessons, by category. Double-click one (or press "
                                      "Enter) to open it."))
@@ -334,6 +345,11 @@ class GalleryPanel(FollowsDocument, QWidget):
     def _on_view_current(self, item: QTreeWidgetItem | None, _previous) -> None:
         self._show_entry(None if item is None else item.data(0, _ENTRY_ROLE))
 
+    def _on_view_width(self, *_section) -> None:
+        # the rows' heights follow the wrapped titles (once the width has settled: the
+        # scroll bar a taller list needs narrows it again)
+        self.tree.scheduleDelayedItemsLayout()
+
     def _on_view_reset(self) -> None:
         self.reset_requested.emit()
 
@@ -365,6 +381,25 @@ class GalleryPanel(FollowsDocument, QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         self.ensure_scanned()
+
+
+class _WrappedRows(QStyledItemDelegate):
+    """Rows as tall as their wrapped text at the tree's width (a ``QTreeView`` asks its
+    delegate for a size without saying how wide the row is, so a long title would be cut)."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802
+        tree = self.parent()
+        depth = 0
+        parent = index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        indent = tree.indentation() * (depth + int(tree.rootIsDecorated()))
+        width = tree.header().sectionSize(index.column()) - indent
+        if width <= 0:
+            return super().sizeHint(option, index)
+        sized = QStyleOptionViewItem(option)
+        sized.rect = QRect(0, 0, width, max(option.rect.height(), 1))
+        return super().sizeHint(sized, index)
 
 
 def _blank_icon(size: QSize) -> QIcon:
