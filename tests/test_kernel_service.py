@@ -213,7 +213,8 @@ def test_stop_during_a_long_cpp_op_ends_the_kernel_and_restores(watcher, tmp_pat
     ended = watcher.ended(run_id, timeout=10)
     assert time.monotonic() - start < STOP_LIMIT_S + 1  # a kill also joins the process
     assert ended.reason == "stopped" and ended.exit_code == -signal.SIGKILL
-    assert "did not stop within 200 ms" in ended.message
+    assert "did not stop within 200 ms (a C++ operation cannot be interrupted)" in \
+        ended.message  # the KeyboardInterrupt never came: the product held the thread
     restoring = watcher.until(lambda e: isinstance(e, Restoring))
     assert (restoring.stopped_run, restoring.statements) == (run_id, 9)
     assert watcher.pid != pid and _gone(pid)
@@ -223,6 +224,32 @@ def test_stop_during_a_long_cpp_op_ends_the_kernel_and_restores(watcher, tmp_pat
     assert [m.index for m in done] == list(range(9))
     n = done[7].names["n"]["value"]
     assert done[8].names["b"]["shape"] == [n, n]
+
+
+SWALLOWS = """\
+import time
+while True:
+    try:
+        time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+def test_stop_of_a_loop_that_catches_keyboardinterrupt_says_so_not_cpp(watcher, tmp_path):
+    """The recipe got its KeyboardInterrupt and went on: the status says that, not that a
+    C++ operation could not be interrupted."""
+    run_id = watcher.session.run(SWALLOWS, str(tmp_path / "swallow.py"))
+    watcher.started(run_id, line=2)
+    time.sleep(0.3)
+    watcher.session.stop()
+    ended = watcher.ended(run_id, timeout=10)
+    assert ended.reason == "stopped" and ended.exit_code == -signal.SIGKILL
+    assert "did not stop within 200 ms of its KeyboardInterrupt (the recipe caught it" in \
+        ended.message
+    assert "C++" not in ended.message
+    restoring = watcher.until(lambda e: isinstance(e, Restoring))
+    assert watcher.ended(restoring.run_id).reason == ""  # "import time" again: ready
 
 
 DEATHS = {

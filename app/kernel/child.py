@@ -45,14 +45,25 @@ _controls = Controls()
 _interrupt_pending = False
 #: A Stop came during this run: what the recipe started ends with it (``_end_children_if_stopped``).
 _stop_asked = False
+#: Shared with the supervisor (``Kernel.interrupt_raised``): set to 1 when a Stop's
+#: KeyboardInterrupt is raised in the recipe's code. A recipe that does not stop then
+#: went on by itself (it caught the exception); one that never got it was inside a call
+#: Python cannot interrupt (a C++ op).
+_raised = None
 
 
 def _on_sigint(_signum, _frame) -> None:
     global _interrupt_pending, _stop_asked
     _stop_asked = True
     if _in_user_code:
+        _note_raised()
         raise KeyboardInterrupt
     _interrupt_pending = True
+
+
+def _note_raised() -> None:
+    if _raised is not None:
+        _raised.value = 1
 
 
 def _interrupt_later() -> None:
@@ -106,6 +117,7 @@ def _user_code():
     try:
         if _interrupt_pending:
             _interrupt_pending = False
+            _note_raised()
             raise KeyboardInterrupt
         yield
     finally:
@@ -146,14 +158,17 @@ class Channel:
                 self._queue.task_done()
 
 
-def kernel_main(conn: Connection, parent: int | None = None) -> None:
+def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> None:
     """Serve one supervisor (process ``parent``) until it shuts the kernel down, or the
     pipe closes, or the parent ends: then the kernel ends, with what it started.
 
     A reader thread takes every message off the pipe: it answers ``Query`` at once (a
     view may ask while the recipe runs), turns ``Interrupt`` into ``KeyboardInterrupt``,
-    and hands the rest to the main thread, which runs the recipe.
+    and hands the rest to the main thread, which runs the recipe. ``raised``: a shared
+    byte (``multiprocessing.Value``) the SIGINT handler sets when it raises in the recipe.
     """
+    global _raised
+    _raised = raised
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)

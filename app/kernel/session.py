@@ -359,10 +359,17 @@ class KernelSession:
             if isinstance(received, protocol.Done):
                 return self._end(run, reason, received.exit_code,
                                  message or QT_TRANSLATE_NOOP("Kernel", "The run was stopped."))
+        # what is known of why: the recipe got its KeyboardInterrupt and went on, or it
+        # never got it (the main thread stayed inside a call, such as a C++ op)
+        went_on = kernel.interrupt_raised
         kernel.kill()
-        self._end(run, reason, self._exit_code(), message or Filled(QT_TRANSLATE_NOOP(
-            "Kernel", "The kernel did not stop within {0} ms (a C++ operation cannot be "
-            "interrupted), so it was ended."), round(STOP_GRACE_S * 1000)))
+        self._end(run, reason, self._exit_code(), message or Filled(
+            QT_TRANSLATE_NOOP("Kernel", "The kernel did not stop within {0} ms of its "
+                              "KeyboardInterrupt (the recipe caught it, or went on after "
+                              "it), so it was ended.") if went_on else
+            QT_TRANSLATE_NOOP("Kernel", "The kernel did not stop within {0} ms (a C++ "
+                              "operation cannot be interrupted), so it was ended."),
+            round(STOP_GRACE_S * 1000)))
         self._replace(reason)
         if restore and run.finished and run.restores is None:
             again = _Run(next(self._ids), run.source, run.path, run.cwd, run.finished,

@@ -34,10 +34,10 @@ STOP_GRACE_S = 0.2
 WATCH_INTERVAL_S = 0.1
 
 
-def _start_kernel(conn, parent: int | None = None) -> None:  # the spawned process's
-    from app.kernel.child import kernel_main  # target; imports nothing of Qt
+def _start_kernel(conn, parent: int | None = None, raised=None) -> None:  # the spawned
+    from app.kernel.child import kernel_main  # process's target; imports nothing of Qt
 
-    kernel_main(conn, parent)
+    kernel_main(conn, parent, raised)
 
 
 #: The kernels this process has started and not yet ended (``end_all``).
@@ -74,7 +74,9 @@ class Kernel:
         self.memory_budget = default_budget() if memory_budget is None else memory_budget
         context = multiprocessing.get_context("spawn")
         self._conn, child_conn = context.Pipe()
-        self.process = context.Process(target=_start_kernel, args=(child_conn, os.getpid()),
+        self._raised = context.Value("b", 0, lock=False)  # see ``interrupt_raised``
+        self.process = context.Process(target=_start_kernel,
+                                       args=(child_conn, os.getpid(), self._raised),
                                        name="tensor-lab-kernel", daemon=False)
         self.process.start()
         child_conn.close()
@@ -103,10 +105,18 @@ class Kernel:
         return self.process.is_alive()
 
     # -- stopping ----------------------------------------------------------------------------
+    @property
+    def interrupt_raised(self) -> bool:
+        """Whether the last ``interrupt`` reached the recipe's code as a
+        ``KeyboardInterrupt`` (its SIGINT handler ran). False while the main thread stays
+        inside a call that Python cannot interrupt, such as a C++ op."""
+        return bool(self._raised.value)
+
     def interrupt(self) -> None:
         """Ask the recipe to stop: ``KeyboardInterrupt`` where it runs Python."""
         if not self.alive:
             return
+        self._raised.value = 0
         if hasattr(os, "killpg") and self._group is None:
             return  # no run has started, so no recipe code runs: a signal would only end
             # the process as it starts (python's "Fatal Python error" on its stderr)
