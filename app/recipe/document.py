@@ -65,6 +65,9 @@ class Document:
     training_changed = Signal()
     """Emitted when a training loop of the run reported steps, paused, went on or ended
     (``training``)."""
+    unparsed_changed = Signal(object)
+    """Emitted with why the text typed in the code pane is not Python yet (``unparsed``),
+    or None once the recipe is the text on screen again."""
     reset = Signal()
     """Emitted when a new, opened or welcome recipe replaces the one shown, before it
     runs: views forget what they showed of the old one (its training loops are gone)."""
@@ -87,6 +90,9 @@ class Document:
         self.held = False
         #: Why the open file cannot be read as Python (``open_unreadable``), or None.
         self.problem: str | None = None
+        #: Why the text typed in the code pane is not Python yet, or None: meanwhile the
+        #: recipe, its steps and its run are the last text's that read as Python.
+        self.unparsed: str | None = None
         #: The window's kernel (``app.kernel.session.KernelSession``), or None: then the
         #: steps wait for one. ``work_folder`` is where an unsaved recipe or a gallery
         #: lesson runs: a folder of the user's own, never the lab's installed files.
@@ -443,6 +449,13 @@ class Document:
     def asking(self) -> bool:
         """Whether a view waits for the kernel's answer to a question."""
         return self._answers.busy
+
+    def set_unparsed(self, reason: str | None) -> None:
+        """The text typed is not Python yet (``reason`` says why), or None: it is the
+        recipe again (the code pane tells; the other views say what they show)."""
+        if reason != self.unparsed:
+            self.unparsed = reason
+            self.unparsed_changed.emit(reason)
 
     def _reset(self) -> None:
         """Another recipe replaces this one: its loops are not the next one's."""

@@ -157,6 +157,7 @@ class CodePane(FollowsDocument, QWidget):
         text, document = self.editor.toPlainText(), self._document
         if text == document.recipe.source:
             self.problem.hide()
+            document.set_unparsed(None)
             return True
         try:
             loaded = read_recipe(text)
@@ -165,8 +166,10 @@ class CodePane(FollowsDocument, QWidget):
             self.problem.setText(bounded(self.tr("{0}{1}. Nothing runs until the code reads "
                                                  "as Python.").format(where, e.reason), 4))
             self.problem.show()
+            document.set_unparsed(f"{where}{e.reason}")
             return False
         self.problem.hide()
+        document.set_unparsed(None)
         fixed = document.problem is not None
         self._shown = text
         push_edit(self._undo_stack, document.recipe,
@@ -203,6 +206,7 @@ class CodePane(FollowsDocument, QWidget):
             self.problem.show()
         else:
             self.problem.hide()
+        self._document.set_unparsed(None)  # the pane shows the recipe's own text again
         self._shown = text
         before = self._highlighter.spans
         self._highlighter.set_text_spans(text)

@@ -75,6 +75,11 @@ class StepsPanel(FollowsDocument, QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet(error_style())
         self.message.hide()
+        self.note = QLabel(self.tr("The code is not Python yet: these are the steps of the "
+                                   "last text that read as Python."), self)
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet(error_style())
+        self.note.setVisible(document.unparsed is not None)
 
         buttons = QHBoxLayout()
         self.up_button = self._button("▲", self.tr("Move the selected step up (Alt+Up)"),
@@ -90,6 +95,7 @@ class StepsPanel(FollowsDocument, QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.note)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.message)
         layout.addLayout(buttons)
@@ -111,7 +117,11 @@ class StepsPanel(FollowsDocument, QWidget):
     def _model_links(self):
         doc = self._document
         return ((doc.evaluated, self._on_model_evaluated),
-                (doc.selection_changed, self._on_model_selection))
+                (doc.selection_changed, self._on_model_selection),
+                (doc.unparsed_changed, self._on_model_unparsed))
+
+    def _on_model_unparsed(self, reason: str | None) -> None:
+        self.note.setVisible(reason is not None)
 
     # -- actions ---------------------------------------------------------------
     def move_selected(self, delta: int) -> None:

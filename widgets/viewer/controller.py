@@ -100,13 +100,18 @@ class ViewerController(FollowsDocument, QObject):
         view.iterations.changed.connect(self._on_view_iteration)
         view.plane_changed.connect(self._on_view_plane_changed)
         self._set_model_connected(True)
+        view.show_unparsed(document.unparsed is not None)
         self._refresh()
 
     # -- wiring ----------------------------------------------------------------------
     def _model_links(self):
         doc = self._document
         return ((doc.evaluated, self._on_model_evaluated),
-                (doc.selection_changed, self._on_model_selection_changed))
+                (doc.selection_changed, self._on_model_selection_changed),
+                (doc.unparsed_changed, self._on_model_unparsed))
+
+    def _on_model_unparsed(self, reason: str | None) -> None:
+        self._view.show_unparsed(reason is not None)
 
     def _on_model_evaluated(self, run: object) -> None:
         self._asking_now = True  # a run's values: what a view asks of them came with it

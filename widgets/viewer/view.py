@@ -119,7 +119,14 @@ class ViewerView(QWidget):
 
         # The code and statistics lines change on every edit: behind the fence they no
         # longer re-lay out and repaint the window's central tabs each time.
+        self._note = QLabel(QCoreApplication.translate(
+            "ViewerPanel", "The code is not Python yet: what shows here is from the last "
+            "text that read as Python."))
+        self._note.setWordWrap(True)
+        set_style_sheet(self._note, error_style())
+        self._note.hide()
         layout = QVBoxLayout(fenced_content(self))
+        layout.addWidget(self._note)
         layout.addWidget(self._title)
         layout.addWidget(self._code)
         layout.addWidget(self._status)
@@ -256,6 +263,16 @@ class ViewerView(QWidget):
         self._status.setText(bounded(status, 40, MAX_MESSAGE_LINE))
         self._status.setVisible(bool(status))
         set_style_sheet(self._status, error_style() if error else "")
+
+    def show_unparsed(self, unparsed: bool) -> None:
+        """Say (or stop saying) that the code on screen is not Python yet."""
+        self._note.setVisible(unparsed)
+
+    def note_visible(self) -> bool:
+        return not self._note.isHidden()
+
+    def note_text(self) -> str:
+        return self._note.text()
 
     def show_step_text(self, text: str) -> None:
         """Show ``text`` (what the step printed, its modules' text) under the header; ""
