@@ -598,33 +598,27 @@ def test_every_other_way_of_opening_never_runs_the_file(
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
                 wait_for_jobs()  # its gallery scan, say
                 gc.collect()  # its garbage now, not in the middle of the next paint
-            # autosave recovery: a crashed session's work on this file
-            pid = next(dead_pids)
-            folder = data / "autosave"
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"recipe-{pid}.py").write_bytes(f.path.read_bytes())
-            (folder / f"session-{pid}.json").write_text(json.dumps(
-                {"pid": pid, "clean_exit": False, "path": path, "saved": 1.0}))
-            window.document.new()
-            window.trust_bar.hide()
-            hook = start_autosave(window, data)
-            app.processEvents()
-            restored = window.document.path == path and window.document.problem is None
-            note("autosave", f, outcome(window, path, restored) if restored else "refused")
-            hook.finish()
-            hook.deleteLater()
-            # a planted autosave that names no file ("path": null): held all the same
-            pid = next(dead_pids)
-            (folder / f"recipe-{pid}.py").write_bytes(f.path.read_bytes())
-            (folder / f"session-{pid}.json").write_text(json.dumps(
-                {"pid": pid, "clean_exit": False, "path": None, "saved": 1.0}))
-            window.document.new()
-            window.trust_bar.hide()
-            hook = start_autosave(window, data)
-            app.processEvents()
-            note("autosave, no file", f, planted_outcome(window, f.path.read_bytes()))
-            hook.finish()
-            hook.deleteLater()
+            # autosave recovery: a crashed session's work on this file, and a planted
+            # autosave whose marker names no file ("path": null): held all the same
+            for marker_path in (path, None):
+                pid = next(dead_pids)
+                folder = data / "autosave"
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / f"recipe-{pid}.py").write_bytes(f.path.read_bytes())
+                (folder / f"session-{pid}.json").write_text(json.dumps(
+                    {"pid": pid, "clean_exit": False, "path": marker_path, "saved": 1.0}))
+                window.document.new()
+                window.trust_bar.hide()
+                hook = start_autosave(window, data)
+                app.processEvents()
+                if marker_path is None:
+                    note("autosave, no file", f, planted_outcome(window, f.path.read_bytes()))
+                else:
+                    restored = window.document.path == path and window.document.problem is None
+                    note("autosave", f,
+                         outcome(window, path, restored) if restored else "refused")
+                hook.finish()
+                hook.deleteLater()
         watch.check(sample, len(sample))
     print(f"\n{_summary(counts)}")
     assert not os.listdir(here), f"files appeared in the working folder: {os.listdir(here)}"
