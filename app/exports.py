@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.recipe.rest import is_restructured_text, rest_to_markdown
+
 if TYPE_CHECKING:
     import torch
 
@@ -254,10 +256,18 @@ footer { margin-top: 3em; color: #767676; font-size: 0.8em; }
 
 
 def markdown_html(text: str) -> str:
-    """HTML for the small Markdown subset lesson texts use; everything else is escaped."""
+    """HTML for the small Markdown subset lesson texts use; everything else is escaped.
+
+    Fenced code blocks keep their lines as written; a reStructuredText text (the form
+    pytorch/tutorials docstrings take) is turned into Markdown first
+    (``app.recipe.rest``).
+    """
+    if is_restructured_text(text):
+        text = rest_to_markdown(text)
     blocks: list[str] = []
     paragraph: list[str] = []
     items: list[str] = []
+    fence: list[str] = []  # the opening fence, then the block's lines
 
     def flush() -> None:
         if paragraph:
@@ -269,6 +279,18 @@ def markdown_html(text: str) -> str:
 
     for raw in text.splitlines():
         line = raw.strip()
+        if fence:
+            if line.startswith(fence[0]) and not line.strip(fence[0][0]):
+                blocks.append("<pre><code>" + html.escape("\n".join(fence[1:])) + "</code></pre>")
+                fence.clear()
+            else:
+                fence.append(raw)
+            continue
+        opening = re.match(r"^ {0,3}(`{3,}|~{3,})", raw)
+        if opening:
+            flush()
+            fence.append(opening.group(1))
+            continue
         heading = re.match(r"(#{1,6})\s+(.*)", line)
         bullet = re.match(r"[-*]\s+(.*)", line)
         if not line:
@@ -288,16 +310,25 @@ def markdown_html(text: str) -> str:
                 flush()
             paragraph.append(line)
     flush()
+    if fence:  # a block never closed runs to the end, as in Markdown
+        blocks.append("<pre><code>" + html.escape("\n".join(fence[1:])) + "</code></pre>")
     return "\n".join(blocks)
+
+
+#: A code span: a run of backticks, its text, the same run again (``x``, ```` ``a`b`` ````).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 def _inline(text: str) -> str:
     out: list[str] = []
-    for i, part in enumerate(re.split(r"(`[^`]*`)", text)):
-        if i % 2:
-            out.append(f"<code>{html.escape(part[1:-1])}</code>")
+    for i, part in enumerate(_CODE_SPAN.split(text)):
+        if i % 3 == 1:
+            continue  # the span's backticks
+        if i % 3 == 2:
+            out.append(f"<code>{html.escape(part.strip() or part)}</code>")
             continue
         part = html.escape(part)
+        part = re.sub(r"\[([^\]]+)\]\(([^()\s]+)\)", r'<a href="\2">\1</a>', part)
         part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
         part = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", part)
         out.append(part)

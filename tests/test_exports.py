@@ -182,3 +182,16 @@ def test_autosave_clipboard_and_lesson_export_write_each_gallery_recipes_own_tex
                   if data != path.read_bytes()]
     hook.finish()
     assert not wrong, f"{len(wrong)} writes differ from the file: {wrong[:12]}"
+
+
+def test_lesson_page_keeps_code_blocks_as_written_and_reads_restructured_text():
+    out = markdown_html("Text `a_b` and ``x`y``.\n\n```python\nclass Net(nn.Module):\n"
+                        "    def __init__(self):\n        x = a * b < c & d\n```\n\nAfter.")
+    assert out == ("<p>Text <code>a_b</code> and <code>x`y</code>.</p>\n"
+                   "<pre><code>class Net(nn.Module):\n    def __init__(self):\n"
+                   "        x = a * b &lt; c &amp; d</code></pre>\n<p>After.</p>")
+    rest = markdown_html("See `the docs <https://pytorch.org/docs>`_ and :math:`x^2`.\n\n"
+                         "Try::\n\n    y = x.sum()\n    y.backward()\n")
+    assert rest == ('<p>See <a href="https://pytorch.org/docs">the docs</a> and '
+                    "<code>x^2</code>.</p>\n<p>Try:</p>\n"
+                    "<pre><code>y = x.sum()\ny.backward()</code></pre>")
