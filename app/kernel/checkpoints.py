@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,13 @@ from app.kernel.summary import loaded_torch
 
 #: Most values one fingerprint looks at; past it, the namespace's changes cannot be told.
 MAX_NODES = 20_000
+#: A namespace whose fingerprint looks at more values than this keeps a checkpoint only
+#: once the statements since the last one took ``SPACING`` times what that one cost: a
+#: checkpoint after every statement, of 5,000 binding names of their own, made a run
+#: quadratic. Checkpoints then cost at most a ``1 / SPACING`` share of the run, and an
+#: edit at most ``SPACING`` checkpoints' time in statements run again.
+FREE_NODES = 200
+SPACING = 4.0
 #: How deep a fingerprint goes into lists, dicts and objects.
 MAX_DEPTH = 6
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, range, slice,
@@ -52,26 +60,37 @@ class Checkpoint:
 
 
 class Checkpoints:
-    """The last window run's checkpoints, one per statement that ended without an error."""
+    """The last window run's checkpoints: for each statement that ended without an error,
+    its key, and its ``Checkpoint`` or None (one every few statements, past
+    ``NODES_PER_STATEMENT`` values in the namespace)."""
 
     def __init__(self) -> None:
         self.path: str | None = None
-        self.marks: list[Checkpoint] = []
+        self.keys: list[tuple] = []
+        self.marks: list[Checkpoint | None] = []
+        self._cost = (0, 0.0, 0.0)  # the last checkpoint's values, seconds, and end
 
     def clear(self, path: str | None = None) -> None:
-        self.path, self.marks = path, []
+        self.path, self.keys, self.marks, self._cost = path, [], [], (0, 0.0, 0.0)
 
     def keep(self, statement: Statement, namespace: dict[str, Any], flags: int) -> None:
         """After ``statement`` ended well: its checkpoint (none once one could not be)."""
-        if len(self.marks) != statement.index or _cuda_in_use():
+        if len(self.keys) != statement.index or _cuda_in_use():
             return  # an earlier statement left none (later ones cannot be resumed either),
             # or CUDA is in use, which ``resume_point`` never trusts
-        try:
-            fingerprint = namespace_fingerprint(namespace)
-            mark = Checkpoint(statement_key(statement), dict(namespace), fingerprint,
-                              random_states(), os.getcwd(), flags)
-        except Exception:  # noqa: BLE001 - Untold, or an odd value: no checkpoint, no harm
-            return
+        mark = None
+        nodes, cost, end = self._cost
+        start = time.perf_counter()
+        if nodes <= FREE_NODES or start - end >= SPACING * cost:
+            try:
+                fingerprint, nodes = _fingerprint_and_cost(namespace)
+                mark = Checkpoint(statement_key(statement), dict(namespace), fingerprint,
+                                  random_states(), os.getcwd(), flags)
+            except Exception:  # noqa: BLE001 - Untold, or an odd value: no checkpoint,
+                return  # no harm
+            now = time.perf_counter()
+            self._cost = (nodes, now - start, now)
+        self.keys.append(statement_key(statement))
         self.marks.append(mark)
 
     def resume_point(self, path: str, new: list[Statement]) -> int:
@@ -79,13 +98,15 @@ class Checkpoints:
         if path != self.path or _cuda_in_use():
             return 0
         same = 0
-        for mark, statement in zip(self.marks, new, strict=False):
-            if mark.key != statement_key(statement):
+        for key, statement in zip(self.keys, new, strict=False):
+            if key != statement_key(statement):
                 break
             same += 1
         same = min(same, len(new) - 1) if new else 0  # the last one always runs again
         for start in range(same, 0, -1):
             mark = self.marks[start - 1]
+            if mark is None:
+                continue  # none kept there: the one before it
             try:
                 if namespace_fingerprint(mark.namespace) == mark.fingerprint:
                     return start
@@ -96,6 +117,7 @@ class Checkpoints:
     def restore(self, start: int, namespace: dict[str, Any]) -> int:
         """Put the namespace as statement ``start - 1`` left it; its compiler flags."""
         mark = self.marks[start - 1]
+        assert mark is not None  # (``resume_point`` gives only a statement with one)
         kept = {k: namespace[k] for k in ("__file__", "__builtins__", "__doc__", "__cached__")
                 if k in namespace}
         namespace.clear()
@@ -103,7 +125,8 @@ class Checkpoints:
         namespace.update(kept)
         set_random_states(mark.random_states)
         os.chdir(mark.cwd)
-        del self.marks[start:]
+        del self.marks[start:], self.keys[start:]
+        self._cost = (0, 0.0, 0.0)
         return mark.flags
 
 
@@ -126,9 +149,15 @@ class _Walk:
 
 
 def namespace_fingerprint(namespace: dict[str, Any]) -> tuple:
+    return _fingerprint_and_cost(namespace)[0]
+
+
+def _fingerprint_and_cost(namespace: dict[str, Any]) -> tuple[tuple, int]:
+    """The namespace's fingerprint, and how many values it looked at."""
     budget = _Walk()
-    return tuple((name, id(value), _fingerprint(value, 0, budget))
-                 for name, value in namespace.items() if not name.startswith("__"))
+    fingerprint = tuple((name, id(value), _fingerprint(value, 0, budget))
+                        for name, value in namespace.items() if not name.startswith("__"))
+    return fingerprint, MAX_NODES - budget.left
 
 
 def _fingerprint(value: Any, depth: int, budget: _Walk) -> Any:

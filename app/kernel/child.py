@@ -27,10 +27,11 @@ from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
 from app.kernel.mirror import snapshot as copy_values
 from app.kernel.mirror import stamp
+from app.kernel.namespace_watch import NamespaceWatch
 from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
 from app.kernel.source import statements as source_statements
-from app.kernel.summary import changed, loaded_torch, summarize, user_names
+from app.kernel.summary import loaded_torch, summarize
 from app.kernel.training import TrainingWatch
 from app.kernel.training_live import Controls, LiveFeed
 
@@ -378,12 +379,12 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
     # stop_before: a fresh kernel re-runs only the statements a killed one had finished
     count = len(runner.statements) if stop_before < 0 else stop_before
     mirror = mirror or {}
+    seen = NamespaceWatch(runner.namespace)  # what each statement bound or changed
     for i in range(start, count):
         statement = runner.statements[i]
         for tap in taps:
             tap.index = i
         channel.send(protocol.StepStarted(i, statement.line))
-        before = user_names(runner.namespace)
         form = mirror.get(str(i))
         large: dict[str, tuple] = {}  # too large to copy now: stamped, for Op explained
         inputs = copy_values(runner.namespace, form.get("reads", []), large) if form \
@@ -396,7 +397,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         flusher.flush()
         if watch is not None:
             watch.end()  # the loop's last steps come before its statement's report
-        bound = changed(before, runner.namespace)[:MAX_NAMES]
+        bound = seen.changed()[:MAX_NAMES]
         values.keep(i, runner.namespace, bound)
         names = {name: summarize(runner.namespace[name]) for name in bound}
         copied = None
