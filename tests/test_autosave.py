@@ -227,6 +227,7 @@ def test_work_on_a_held_file_stays_held_when_its_file_went_away(qtbot, host, tmp
     assert host.document.text == work and host.document.path is None  # the work is back
     assert _restored_held(host, canary)  # and nothing of it ran
     assert "did not come from this lab" in host.trust_bar.message.text()
+    assert not host.trust_bar.always_button.isVisibleTo(host)  # no file to always run
     hook.finish()
 
 

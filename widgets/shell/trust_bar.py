@@ -59,6 +59,7 @@ class TrustBar(QFrame):
                 "{0}: this recipe came from elsewhere. Running it runs its Python code on "
                 "this computer.").format(os.path.basename(path)))
         self._show(untrusted=True)
+        self.always_button.setVisible(path is not None)  # no file to remember
 
     def show_problem(self, path: str, problem: str) -> None:
         """Say why ``path`` could not be opened as a recipe (the window keeps what it had)."""
