@@ -126,6 +126,11 @@ TUTORIAL = textwrap.dedent("""\
     A first step
     ------------
 
+    .. figure:: /_static/img/tensor.png
+       :alt: tensor
+
+       A 2 x 2 tensor
+
     Create one::
 
         x = torch.ones(2, 2, requires_grad=True)
@@ -160,6 +165,7 @@ def test_a_restructured_text_tutorial_docstring_is_shown_readably(qapp):
     assert "see the docs and torch.Tensor. Its gradient is \\frac{dy}{dx}, kept in x.grad." \
         in _flat(shown)
     assert 'href="https://pytorch.org/docs/stable/tensors.html"' in doc.toHtml()
+    assert "Figure: A 2 x 2 tensor" in shown and "*" not in shown
     assert "Create one:" in shown
     assert "x = torch.ones(2, 2, requires_grad=True)\ny = x.sum()" in shown
     assert "y.backward()\nprint(x.grad)" in shown

@@ -114,7 +114,7 @@ def _directive(name: str, argument: str, body: list[str]) -> list[str]:
                             language)]
     if name in _FIGURES:
         caption = " ".join(line.strip() for line in content if line.strip())
-        return ["", f"*[{_inline(caption or argument.strip())}]*", ""]
+        return ["", f"*Figure: {_inline(caption or argument.strip())}*", ""]
     # an admonition (note, warning, tip, ...), or a directive this does not know: its
     # text, quoted, under its name
     text = [argument] if argument else []
