@@ -51,3 +51,30 @@ def test_steps_and_values_say_the_code_is_not_python_yet(qtbot, make_window, tmp
     window.settle()
     assert not window.steps.note.isVisible() and not window.viewer.note_visible()
     assert window.document.recipe.source == "import torch\nz = torch.zeros(3)\n"
+
+
+GATHER = ("import torch\na = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+          "i = torch.tensor([[0, 0], [1, 0]])\ng = torch.gather(a, 1, i)\n")
+
+
+def test_the_builder_never_shows_a_step_it_cannot_show_as_the_selected_one(qtbot):
+    from PySide6.QtGui import QUndoStack
+
+    from widgets.ops.builder_panel import BuilderPanel
+
+    document = Document()
+    document.set_source(GATHER)
+    panel = BuilderPanel(document, QUndoStack())
+    qtbot.addWidget(panel)
+    fresh = BuilderPanel(Document(), QUndoStack())  # the builder as a new recipe has it
+    qtbot.addWidget(fresh)
+    labels = [s.label for s in document.recipe.steps]
+    document.select(labels.index("a"))
+    assert panel.preview.text() == "a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])"
+    document.select(labels.index("g"))  # gather: no creation function to show
+    assert "[[1.0, 2.0], [3.0, 4.0]]" not in panel.preview.text()
+    assert "torch.gather" in panel.status.text() and panel.status.isVisibleTo(panel)
+    document.select(labels.index("a"))
+    document.new()  # File > New: the form starts afresh, as a new window's does
+    assert panel.preview.text() == fresh.preview.text()
+    assert panel.function_combo.currentText() == fresh.function_combo.currentText()

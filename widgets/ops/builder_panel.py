@@ -158,7 +158,8 @@ class BuilderPanel(FollowsDocument, QWidget):
     def _model_links(self):
         doc = self._document
         return ((doc.evaluated, self._on_model_evaluated),
-                (doc.selection_changed, self._on_model_selection_changed))
+                (doc.selection_changed, self._on_model_selection_changed),
+                (doc.reset, self._on_model_reset))
 
     # -- public ------------------------------------------------------------------------------
     @property
@@ -240,10 +241,23 @@ class BuilderPanel(FollowsDocument, QWidget):
     def _on_model_selection_changed(self, index: int | None) -> None:
         if self._editable_index() is not None:
             self._load(index)  # type: ignore[arg-type]
-        else:
-            self._loaded = None
-            if self._name_auto:
-                self._set_auto_name()
+        elif self._loaded is not None:  # the form showed a step: never another one's
+            self._on_model_reset()
+        elif self._name_auto:
+            self._set_auto_name()
+        self._refresh()
+
+    def _on_model_reset(self) -> None:
+        """The form starts afresh (another recipe; or a step it cannot show selected after
+        one it showed): the first function, its example values, a free name."""
+        spec = self._specs[0]
+        with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
+            self.function_combo.setCurrentIndex(0)
+            self.form.set_spec(spec, self._tensor_names())
+            self.form.set_values(example_values(spec))
+        self.summary.setText(op_summary(spec))
+        self._loaded = self._loaded_call = None
+        self._set_auto_name()
         self._refresh()
 
     def _load(self, index: int) -> None:
@@ -348,18 +362,25 @@ class BuilderPanel(FollowsDocument, QWidget):
         self.update_button.setToolTip(
             self.tr("Select a creation step in the recipe to update it.") if index is None
             else self.tr("Replace the selected step with this name and call."))
-        result = self._selected_result()
+        result, failed = self._selected_result()
+        set_style_sheet(self.status, error_style() if failed else HINT_STYLE)
         self.status.setText(bounded(result, width=MAX_MESSAGE_LINE))
         self.status.setVisible(bool(result))
 
-    def _selected_result(self) -> str:
+    def _selected_result(self) -> tuple[str, bool]:
+        """What the panel says of the selected step, and whether it is its error."""
         index, run = self._document.selected, self._document.run
         if index is None or index >= len(run.results):
-            return ""
+            return "", False
         r = run.results[index]
-        if r.status != "error":
-            return ""
-        return self.tr("{0} failed: {1}: {2}").format(r.step.label, r.error_type, r.error)
+        if r.status == "error":
+            return self.tr("{0} failed: {1}: {2}").format(
+                r.step.label, r.error_type, r.error), True
+        if self._editable_index() is None:
+            return self.tr("The selected step, {0}, is not made by a creation function: this "
+                           "form makes a new tensor, it does not show that step.").format(
+                               bounded(write_step(r.step), 1)), False
+        return "", False
 
 
 if __name__ == "__main__":
