@@ -13,9 +13,9 @@ from app.recipe.kernel_results import KernelRunState, KernelValue, tensor_names
 from app.recipe.reader import read_recipe
 
 
-def _running(n: int) -> tuple[Document, KernelRunState]:
-    """A document of ``n`` statements whose run the kernel is about to report."""
-    text = "x = 0\n" + "".join(f"y{i} = x + {i}\n" for i in range(1, n))
+def _running(n: int, text: str = "") -> tuple[Document, KernelRunState]:
+    """A document of ``n`` statements (``text``) whose run the kernel is about to report."""
+    text = text or "x = 0\n" + "".join(f"y{i} = x + {i}\n" for i in range(1, n))
     doc = Document()
     doc.set_source(text)  # statement i is step i, on line i + 1
     state = KernelRunState(doc.recipe, doc.recipe.source, doc.run, 7)
@@ -95,3 +95,25 @@ def test_the_tensor_names_follow_each_report_as_a_scan_of_every_step_finds_them(
         for name, summary in r.value.names.items():
             expected[name] = summary["type"] == "Tensor"
     assert tensor_names(doc.run) == {n for n, t in expected.items() if t}
+
+
+def test_a_report_that_changes_no_tensor_name_leaves_the_op_panels_choices_alone(qtbot):
+    """The Ops panel offers the tensors a new step can take: a run's report that changes
+    none of them fills its list of inputs again no more (it did after every report)."""
+    from widgets.ops.op_panel import OpPanel
+
+    n = 300
+    doc, _state = _running(n, "import torch\nx = torch.zeros(3)\n" + "x = x + 1\n" * (n - 2))
+    panel = OpPanel(doc, None)
+    qtbot.addWidget(panel)
+    tensor = {"type": "Tensor", "shape": [3]}
+    doc.take_kernel_events([_done(0, {"torch": {"type": "module"}}), _done(1, {"x": tensor})])
+    offered = [panel.input_combo.itemText(i) for i in range(panel.input_combo.count())]
+    refills = []
+    panel.input_combo.model().modelReset.connect(lambda: refills.append(1))
+    panel.input_combo.model().rowsRemoved.connect(lambda *_: refills.append(1))
+    for i in range(2, n):
+        doc.take_kernel_events([_done(i, {"x": tensor})])
+    assert refills == []
+    assert [panel.input_combo.itemText(i) for i in range(panel.input_combo.count())] == offered
+    assert offered == ["x"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from psygnal import Signal
 
@@ -100,6 +102,7 @@ class Recipe:
         self._docstring = docstring
         #: Where each form step's literals are in the text it was read from (the reader's).
         self.literal_spans: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
+        self._derived: dict[str, tuple[tuple[Step, ...], Any]] = {}
 
     # -- reading -------------------------------------------------------------
     @property
@@ -116,8 +119,17 @@ class Recipe:
         first = self._docstring.strip().splitlines()[:1]
         return first[0].strip() if first else "Untitled recipe"
 
+    def derived(self, key: str, make: Callable[[tuple[Step, ...]], Any]) -> Any:
+        """``make(steps)``, worked out once for each version of the steps and kept (the
+        views ask again after every report of a run: for 5,000 steps, a pass over them
+        each time made the run quadratic). ``key`` names what ``make`` works out."""
+        kept = self._derived.get(key)
+        if kept is None or kept[0] is not self._steps:
+            kept = self._derived[key] = (self._steps, make(self._steps))
+        return kept[1]
+
     def names(self) -> list[str]:
-        return [s.name for s in self._steps if s.name]
+        return list(self.derived("names", lambda steps: [s.name for s in steps if s.name]))
 
     def index_of(self, name: str) -> int:
         """Index of the last step assigning ``name``."""

@@ -298,13 +298,12 @@ class BuilderPanel(FollowsDocument, QWidget):
         """The tensors an argument may name: with a step selected (which "Update selected"
         rewrites), only those made before it, so no step reads a name made later."""
         tensors = tensor_names(self._document.run)
-        steps = self._document.recipe.steps
-        index = self._editable_index()
-        before: set[str] = set()
-        for step in steps[:index] if index is not None else steps:
-            before.update([step.name] if step.name else getattr(step.expr, "binds", ()))
-        return [n for n in dict.fromkeys(self._document.recipe.names())
-                if n in before and n in tensors]
+        recipe, index = self._document.recipe, self._editable_index()
+        kept = recipe.derived("bound_names", lambda _steps: {})  # by ``index``, for these steps
+        if index not in kept:
+            kept[index] = bound_names(recipe.steps, index)
+        bound = kept[index]
+        return [n for n in bound if n in tensors]
 
     def _editable_index(self) -> int | None:
         """The selected step, when it is a creation call this panel can edit."""
@@ -395,3 +394,11 @@ if __name__ == "__main__":
     panel = BuilderPanel(doc, QUndoStack())
     panel.resize(380, 700)
     sys.exit(run_demo(app, doc, panel))
+
+
+def bound_names(steps: tuple, upto: int | None = None) -> list[str]:
+    """The steps' names, each once, that the steps before ``upto`` (all: None) bind."""
+    before: set[str] = set()
+    for step in steps[:upto]:
+        before.update([step.name] if step.name else getattr(step.expr, "binds", ()))
+    return [n for n in dict.fromkeys(s.name for s in steps if s.name) if n in before]

@@ -25,7 +25,11 @@ RANDOM_OPS = frozenset({"torch.rand", "torch.randn", "torch.randint", "torch.ran
 # -- the seed step -------------------------------------------------------------------------
 def seed_index(recipe: Recipe) -> int | None:
     """Index of the recipe's first bare ``torch.manual_seed(N)`` step, or None."""
-    for i, step in enumerate(recipe.steps):
+    return recipe.derived("seed_index", _first_seed)
+
+
+def _first_seed(steps: tuple) -> int | None:
+    for i, step in enumerate(steps):
         if step.name is None and isinstance(step.expr, Call) and step.expr.op == SEED_OP:
             return i
     return None

@@ -80,6 +80,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self._frozen: dict[str, tuple[Expr, str]] = {}  # values the form cannot show
         self._loaded_values: dict[str, Expr] = {}  # the values as the loaded step spells them
         self._receivers: list[Expr] = []
+        self._names_shown: list[str] | None = None  # the tensor names offered now
         self._editing: int | None = None  # the step whose parameters the panel edits
         self._loaded: Step | None = None  # that step as the panel last wrote or read it
         self._session = 0  # edits merge within one session of editing one step
@@ -199,10 +200,11 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
             elif steps[index] != self._loaded:
                 self._load(index)  # changed underneath the panel: undo, redo, another panel
         if self._editing is None:
-            with QSignalBlocker(self.form), QSignalBlocker(self.input_combo):
-                names = self._tensor_names()
-                self.form.set_names(names)
-                self._fill_receivers(names, self._current_receiver())
+            names = self._tensor_names()
+            if names != self._names_shown:  # (a run's report rarely changes them)
+                with QSignalBlocker(self.form), QSignalBlocker(self.input_combo):
+                    self.form.set_names(names)
+                    self._fill_receivers(names, self._current_receiver())
             if self._name_auto:
                 self._set_auto_name()
         self._refresh()

@@ -235,17 +235,14 @@ class StepEditing:
     def _tensor_names(self, before: int | None = None) -> list[str]:
         """Names an op can take: steps' names, without those known to hold no tensor."""
         doc = self._document
-        steps = doc.recipe.steps if before is None else doc.recipe.steps[:before]
-        names: dict[str, None] = {}
+        last = doc.recipe.derived("last_bindings", last_bindings) if before is None \
+            else last_bindings(doc.recipe.steps[:before])
         tensors = tensor_names(doc.run)  # what the kernel said the names hold
-        for i, step in enumerate(steps):
-            if not step.name:
-                continue
-            names.pop(step.name, None)
-            result = doc.run.results[i] if i < len(doc.run.results) else None
-            if result is None or not result.ok or step.name in tensors:
-                names[step.name] = None  # a failed step still names its tensor-to-be
-        return list(names)
+        results = doc.run.results
+        # a name its last binding step failed to make (or has not made yet) still names
+        # its tensor-to-be
+        return [name for name, i in last.items()
+                if i >= len(results) or not results[i].ok or name in tensors]
 
     def _selected_name(self) -> str | None:
         index = self._document.selected
@@ -253,6 +250,7 @@ class StepEditing:
         return steps[index].name if index is not None and index < len(steps) else None
 
     def _fill_receivers(self, names: list[str], current: Expr | None) -> None:
+        self._names_shown = list(names)  # (what the form and the receivers offer)
         items: list[Expr] = [Ref(n) for n in names]
         if current is not None and current not in items:
             items.append(current)
@@ -336,3 +334,13 @@ class StepEditing:
         self.apply_button.setVisible(not editing)
         self.apply_button.setEnabled(call is not None and problem is None)
         self.lesson_box.show_result(self._document.run, self._document.selected)
+
+
+def last_bindings(steps: tuple) -> dict[str, int]:
+    """Each name the steps bind, with the index of its last binding, in that order."""
+    last: dict[str, int] = {}
+    for i, step in enumerate(steps):
+        if step.name:
+            last.pop(step.name, None)
+            last[step.name] = i
+    return last
