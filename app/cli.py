@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import traceback
 from collections.abc import Iterator
 
 #: Exit codes of ``tensor-lab run --json``; a plain run exits as python would.
@@ -79,18 +80,21 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
 
 def _run_in_kernel(args: argparse.Namespace) -> int:
     from app.kernel.budget import GIB, budget_text
+    from app.kernel.source import decode
     from app.kernel.supervisor import Kernel
 
     try:
         with open(args.recipe, "rb") as f:
-            source = f.read().decode("utf-8")
+            data = f.read()
     except OSError as e:
         # python's own words and exit code for a file it cannot open
         print(f"{sys.executable}: can't open file {os.path.abspath(args.recipe)!r}: "
               f"[Errno {e.errno}] {e.strerror}", file=sys.stderr)
         return 2
-    except UnicodeDecodeError as e:
-        print(f"tensor-lab: {args.recipe} is not UTF-8 text: {e}", file=sys.stderr)
+    try:
+        source = decode(data, os.path.abspath(args.recipe))
+    except SyntaxError as e:  # bytes python cannot read either: its SyntaxError, exit 1
+        traceback.print_exception(type(e), e, None)
         return 1
     budget = int(args.memory * GIB) if args.memory else None
     kernel = Kernel(memory_budget=budget)
@@ -111,15 +115,27 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
               f"{budget_text(kernel.memory_budget)} and was stopped (--memory GIB sets it)",
               file=sys.stderr)
         return 1
-    if ending.exit_code < 0 and hasattr(signal, "Signals"):
-        # the kernel died of a signal (a segfault...): end the same way, as python would
-        sig = signal.Signals(-ending.exit_code)
-        print(f"tensor-lab: {args.recipe}: the recipe's process died of {sig.name}",
-              file=sys.stderr)
-        sys.stderr.flush()
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
+    if ending.exit_code < 0:
+        return _end_by_signal(-ending.exit_code)
     return ending.exit_code
+
+
+def _end_by_signal(signum: int) -> int:
+    """End as the recipe's process ended, by signal ``signum``, so that the caller sees
+    what ``python FILE`` would have shown (a shell: 128 + n) and nothing more on stderr
+    (python prints nothing); 128 + n where this process cannot die of it."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if hasattr(os, "kill") and sys.platform != "win32":
+        try:
+            signal.signal(signum, signal.SIG_DFL)  # python ignores SIGPIPE, say
+        except (OSError, ValueError):
+            pass  # SIGKILL and SIGSTOP have no handler: they act as they are
+        os.kill(os.getpid(), signum)
+    return 128 + signum
 
 
 def _kernel_report(path: str) -> tuple[dict, int]:

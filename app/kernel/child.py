@@ -11,6 +11,8 @@ from __future__ import annotations
 import _thread
 import contextlib
 import importlib
+import io
+import multiprocessing
 import os
 import queue
 import signal
@@ -173,6 +175,7 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)
+    _as_a_main_process()
     _watch_parent(parent)
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -205,6 +208,41 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
             _run_source(channel, message, values, window)
     channel.flush()
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
+
+
+#: How often the reader thread looks at the parent's pid while no message comes.
+PARENT_WATCH_S = 0.5
+
+
+def _as_a_main_process() -> None:
+    """``multiprocessing`` as the recipe finds it under python: the OS's default start
+    method and the main process's name. (Started by the ``spawn`` context, the kernel
+    had spawn as its default: a ``DataLoader``'s workers were then spawned, and re-ran
+    a recipe that has no ``if __name__ == "__main__":`` guard, where python forks them.)
+    A spawned worker still re-imports the recipe as ``__mp_main__``, as under python:
+    the runner makes it ``__main__``, with its ``__file__``."""
+    multiprocessing.set_start_method(None, force=True)
+    multiprocessing.current_process().name = "MainProcess"
+    sys.modules.pop("__mp_main__", None)  # the supervisor's main script, re-imported
+
+
+def _callers_stdin() -> None:
+    """``sys.stdin`` as python's own, on the caller's standard input: the kernel
+    inherited descriptor 0 from ``tensor-lab run``, and ``multiprocessing`` only put
+    ``/dev/null`` in ``sys.stdin``'s place. The window's kernel keeps ``/dev/null``."""
+    old = sys.__stdin__
+    try:
+        os.fstat(0)
+        buffer = open(0, "rb", closefd=False)  # noqa: SIM115 - the process's own stdin
+    except OSError:
+        return  # none to be had (closed, or not inherited where there is no fork)
+    buffer.raw.name = "<stdin>"
+    stream = io.TextIOWrapper(buffer, encoding=getattr(old, "encoding", None),
+                              errors=getattr(old, "errors", None),
+                              newline=None if os.name == "nt" else "\n",
+                              line_buffering=getattr(old, "line_buffering", False))
+    stream.mode = "r"
+    sys.stdin = sys.__stdin__ = stream
 
 
 #: How often the reader thread looks at the parent's pid while no message comes.
@@ -422,6 +460,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
 
 
 def _run_file(channel: Channel, message: protocol.RunFile) -> int:
+    _callers_stdin()
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
 

@@ -206,10 +206,10 @@ class Runner:
         The traceback starts at the file's first frame and leaves out the kernel's own
         (the signal handler that turns Stop into ``KeyboardInterrupt``).
         """
-        sys.stdout.flush()
+        flush(sys.stdout)
         tb = self.user_traceback(e.__traceback__)
         sys.excepthook(type(e), e.with_traceback(tb), tb)
-        sys.stderr.flush()
+        flush(sys.stderr)
 
     def user_traceback(self, tb: TracebackType | None) -> TracebackType | None:
         frames = []
@@ -233,6 +233,15 @@ class Runner:
                 line = tb.tb_lineno
             tb = tb.tb_next
         return line
+
+
+def flush(stream: Any) -> None:
+    """Flush a stream of the recipe's, as python does before and after a traceback: one
+    the recipe closed, replaced or set to None is left as it is."""
+    try:
+        stream.flush()
+    except Exception:  # noqa: BLE001, S110 - python ignores these too
+        pass
 
 
 def exit_code_of(e: SystemExit) -> int:

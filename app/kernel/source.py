@@ -9,6 +9,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import importlib.util
 from dataclasses import dataclass
 from types import CodeType
 
@@ -39,6 +40,25 @@ class Statement:
     def first_line(self) -> str:
         """The statement's first line, as a list of steps shows it."""
         return self.text.splitlines()[0] if self.text else ""
+
+
+def decode(data: bytes, filename: str) -> str:
+    """A file's bytes as python reads them: a UTF-8 BOM, a PEP 263 coding line and
+    universal newlines, by python's own rules (``importlib.util.decode_source``, as
+    ``import`` reads a module).
+
+    Raises ``SyntaxError`` when python could not read them either: ``compile``'s own,
+    on the bytes, naming ``filename`` and the line.
+    """
+    try:
+        return importlib.util.decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as e:
+        reason = str(e)
+    try:
+        compile(data, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as e:
+        raise e.with_traceback(None) from None
+    raise SyntaxError(reason, (filename, 1, 0, None))
 
 
 def statements(source: str, filename: str = "<recipe>") -> tuple[list[Statement], list[ast.stmt]]:

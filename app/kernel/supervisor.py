@@ -202,15 +202,23 @@ class Kernel:
                                    memory_budget=self.memory_budget, report=report))
         got: dict | None = None
         deadline = None if timeout is None else time.monotonic() + timeout
-        out_of_memory = False
+        done: protocol.Done | None = None
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                stopped = self.stop()
-                return Ending(self._exit_code(1) if stopped else 1, "timeout")
+                if done is None and self.stop():
+                    return Ending(self._exit_code(1), "timeout")
+                self.kill()  # (after Done, only the recipe's threads are left: no interrupt)
+                return Ending(1, "timeout")
             if self._over_budget.is_set():
                 self.kill()
                 return Ending(1, "memory", True)
+            if done is not None:  # as python, wait for its threads and atexit, in the time
+                self.process.join(min(left, 0.1) if left is not None else 0.1)
+                if not self.alive:
+                    return Ending(self._exit_code(done.exit_code),
+                                  "memory" if done.out_of_memory else "", done.out_of_memory, got)
+                continue
             try:
                 message = self.receive(min(left, 0.1) if left is not None else 0.1)
             except (EOFError, OSError):
@@ -218,9 +226,7 @@ class Kernel:
             if isinstance(message, protocol.Report):
                 got = message.report
             if isinstance(message, protocol.Done):
-                out_of_memory = message.out_of_memory
-                code = self._exit_code(message.exit_code)
-                return Ending(code, "memory" if out_of_memory else "", out_of_memory, got)
+                done = message
             if message is None and not self.alive:
                 return self._ended()
 
