@@ -49,7 +49,7 @@ def run_main(argv: list[str]) -> int:
     args, args.args = parser.parse_known_args(argv)
     with _kernels_end_on(getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
         if args.json:
-            return _run_json(args.recipe)
+            return _run_json(args.recipe, args.timeout, args.memory)
         return _run_in_kernel(args)
 
 
@@ -79,7 +79,7 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
 
 
 def _run_in_kernel(args: argparse.Namespace) -> int:
-    from app.kernel.budget import GIB, budget_text
+    from app.kernel.budget import GIB
     from app.kernel.source import decode
     from app.kernel.supervisor import Kernel
 
@@ -106,14 +106,9 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
     finally:
         kernel.close()
     sys.stdout.flush()
-    if ending.reason == "timeout":
-        print(f"tensor-lab: {args.recipe} ran longer than its timeout of {args.timeout:g} s "
-              "and was stopped (--timeout SECONDS sets it)", file=sys.stderr)
-        return 1
-    if ending.reason == "memory" and not ending.out_of_memory:
-        print(f"tensor-lab: {args.recipe} used more memory than its budget of "
-              f"{budget_text(kernel.memory_budget)} and was stopped (--memory GIB sets it)",
-              file=sys.stderr)
+    why = _why_stopped(args.recipe, ending, args.timeout, kernel.memory_budget)
+    if why:
+        print(why, file=sys.stderr)
         return 1
     if ending.exit_code < 0:
         return _end_by_signal(-ending.exit_code)
@@ -138,25 +133,50 @@ def _end_by_signal(signum: int) -> int:
     return 128 + signum
 
 
-def _kernel_report(path: str) -> tuple[dict, int]:
+def _why_stopped(recipe: str, ending, timeout: float, budget: int) -> str:
+    """What ``tensor-lab run`` says when it stopped the recipe (its time or memory
+    budget), or "" when the recipe ended by itself."""
+    from app.kernel.budget import budget_text
+
+    if ending.reason == "timeout":
+        return (f"tensor-lab: {recipe} ran longer than its timeout of {timeout:g} s "
+                "and was stopped (--timeout SECONDS sets it)")
+    if ending.reason == "memory" and not ending.out_of_memory:
+        return (f"tensor-lab: {recipe} used more memory than its budget of "
+                f"{budget_text(budget)} and was stopped (--memory GIB sets it)")
+    return ""
+
+
+def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
+                   memory: float | None = None) -> tuple[dict, int]:
     """The JSON report of a run in a kernel process, as ``python`` runs the file, and
-    the exit code it means."""
+    the exit code it means. Stopped by its ``timeout`` (seconds) or ``memory`` budget
+    (GiB), it says so on stderr as a plain run does, and the report keeps what the run
+    gathered, with an error that says why it ended."""
+    from app.kernel.budget import GIB
     from app.kernel.supervisor import Kernel
 
     with open(path, "rb") as f:
         source = f.read().decode("utf-8-sig")
-    kernel = Kernel()
+    kernel = Kernel(memory_budget=int(memory * GIB) if memory else None)
     try:
-        ending = kernel.run_file(path, source, timeout=DEFAULT_TIMEOUT_S, report=True)
+        ending = kernel.run_file(path, source, timeout=timeout, report=True)
     finally:
         kernel.close()
-    report = ending.report or {"tensors": {}, "errors": [
-        {"line": 0, "step": None, "message": f"the run ended: {ending.reason or 'died'}",
-         "type": "KernelError"}]}
+    why = _why_stopped(path, ending, timeout, kernel.memory_budget)
+    report = ending.report or kernel.report
+    if report is None or why:
+        report = report or {"tensors": {}, "errors": []}
+        report["errors"].append({"line": 0, "step": None, "type": "KernelError", "message":
+                                 why or f"the run ended: {ending.reason or 'died'}"})
+    if why:
+        print(why, file=sys.stderr)
+        return report, EXIT_STEP_FAILED
     return report, EXIT_OK if ending.exit_code == 0 else EXIT_STEP_FAILED
 
 
-def _run_json(path: str) -> int:
+def _run_json(path: str, timeout: float = DEFAULT_TIMEOUT_S,
+              memory: float | None = None) -> int:
     """The JSON report of a run in a kernel, as python runs the file (its ``"training"``
     key: what the kernel's watch saw of its loops, ``app.kernel.training``)."""
     from app.recipe.reader import RecipeError, read_recipe_file
@@ -172,6 +192,6 @@ def _run_json(path: str) -> int:
             "refused": True}))
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
-    report, code = _kernel_report(path)  # every recipe runs in a kernel, as python runs it
+    report, code = _kernel_report(path, timeout, memory)  # in a kernel, as python runs it
     print(json.dumps(report))
     return code

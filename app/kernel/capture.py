@@ -25,9 +25,10 @@ LIMIT = 256 * 1024
 class Tap(io.TextIOBase):
     """A text stream that gathers what is written, for ``Channel`` to send."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, limit: int = LIMIT):
         super().__init__()
         self.name = name
+        self.limit = limit  # most characters kept: the last ones
         self.index = -1  # the statement writing now
         self._chunks: deque[str] = deque()
         self._size = 0
@@ -49,8 +50,12 @@ class Tap(io.TextIOBase):
         with self._lock:
             self._chunks.append(text)
             self._size += len(text)
-            while self._size > LIMIT and len(self._chunks) > 1:
+            while self._size > self.limit:
                 gone = self._chunks.popleft()
+                drop = self._size - self.limit
+                if drop < len(gone):  # its tail stays
+                    self._chunks.appendleft(gone[drop:])
+                    gone = gone[:drop]
                 self._size -= len(gone)
                 self._dropped += len(gone)
         if not self.written.is_set():

@@ -2,7 +2,8 @@
 
 Runs in the kernel, after the recipe: every tensor the namespace holds (shape, dtype,
 device and values), plain values (numbers, strings, lists of them; anything else as its
-``repr``), the error that ended the run, the captured output, and ``training``: each
+``repr``), the error that ended the run, the captured output (its last ``OUTPUT_TAIL`` characters
+per stream; ``dropped`` counts the ones before them), and ``training``: each
 statement whose run called ``backward()``, with its losses, learning rates and layers
 (``app.kernel.training``).
 """
@@ -11,15 +12,17 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import io
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from app.kernel.capture import Tap
 from app.kernel.runner import Outcome, Runner
 from app.kernel.summary import loaded_torch
 from app.kernel.training import TrainingWatch
 
+#: The most characters of each stream the report keeps: the last ones.
+OUTPUT_TAIL = 1 << 20
 #: What a recipe defines rather than computes: left out of the report's values.
 _DEFINITIONS = (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
@@ -29,7 +32,7 @@ class RunReport:
 
     def __init__(self) -> None:
         self.errors: list[dict[str, Any]] = []
-        self.stdout, self.stderr = io.StringIO(), io.StringIO()
+        self.stdout, self.stderr = Tap("stdout", OUTPUT_TAIL), Tap("stderr", OUTPUT_TAIL)
 
     @contextlib.contextmanager
     def capture(self) -> Iterator[None]:
@@ -67,7 +70,10 @@ class RunReport:
         report: dict[str, Any] = {"tensors": tensors, "errors": self.errors}
         if values:
             report["values"] = values
-        report["stdout"], report["stderr"] = self.stdout.getvalue(), self.stderr.getvalue()
+        for tap in (self.stdout, self.stderr):
+            _, report[tap.name], dropped = tap.take()
+            if dropped:  # a flood: its last OUTPUT_TAIL characters, and how many went
+                report.setdefault("dropped", {})[tap.name] = dropped
         return report
 
 

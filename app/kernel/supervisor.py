@@ -15,6 +15,7 @@ The supervisor owns the kill path and the budgets, in one place:
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -30,6 +31,9 @@ from app.kernel.budget import default_budget, resident_bytes
 
 #: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
 STOP_GRACE_S = 0.2
+#: How long a run that reports (``tensor-lab run --json``) has to make its report when a
+#: time limit stops it (the report may import torch: seconds on a busy machine).
+REPORT_GRACE_S = 10.0
 #: How often the memory watch looks at the kernel's size.
 WATCH_INTERVAL_S = 0.1
 
@@ -82,6 +86,10 @@ class Kernel:
         child_conn.close()
         _KERNELS.add(self)
         self._group: int | None = None
+        #: The last ``Report`` the kernel sent (``run_file(report=True)``), even one
+        #: that came while a time limit stopped the run.
+        self.report: dict | None = None
+        self._stop_grace = STOP_GRACE_S
         self._over_budget = threading.Event()
         self._watch = threading.Thread(target=self._watch_memory, daemon=True,
                                        name="tensor-lab-memory-watch")
@@ -98,6 +106,8 @@ class Kernel:
         message = protocol.receive(self._conn)
         if isinstance(message, protocol.Ready):
             self._group = message.pid if hasattr(os, "killpg") else None
+        elif isinstance(message, protocol.Report):
+            self.report = message.report
         return message
 
     @property
@@ -156,13 +166,24 @@ class Kernel:
         if pid and self.process.is_alive() and hasattr(os, "killpg"):
             reaper.end_tree(pid, keep_root=True)
 
-    def stop(self, grace: float = STOP_GRACE_S) -> bool:
-        """Interrupt, and end the processes if that has not worked within ``grace``.
+    def stop(self, grace: float | None = None) -> bool:
+        """Interrupt, and end the processes if that has not worked within ``grace``
+        (``STOP_GRACE_S``; longer for a run that reports: its report is made then).
 
-        True when the kernel stopped by itself (its namespace would be kept).
+        True when the kernel stopped by itself (its namespace would be kept). What it
+        sends meanwhile is read (a ``Report`` is kept), so that it never waits on a full
+        pipe.
         """
         self.interrupt()
-        self.process.join(grace)
+        deadline = time.monotonic() + (self._stop_grace if grace is None else grace)
+        while self.process.is_alive() and (left := deadline - time.monotonic()) > 0:
+            try:
+                self.receive(min(left, 0.05))
+            except (EOFError, OSError, ValueError):
+                self.process.join(left)
+        with contextlib.suppress(EOFError, OSError, ValueError):
+            while not self.process.is_alive() and self.receive(0) is not None:
+                pass  # what it sent before it ended (its report)
         if self.process.is_alive():
             self.kill()
             return False
@@ -200,6 +221,8 @@ class Kernel:
         """
         self.send(protocol.RunFile(path, source, list(argv or []),
                                    memory_budget=self.memory_budget, report=report))
+        if report:  # stopped, it reports what it gathered: that takes a moment
+            self._stop_grace = max(STOP_GRACE_S, REPORT_GRACE_S)
         got: dict | None = None
         deadline = None if timeout is None else time.monotonic() + timeout
         done: protocol.Done | None = None
