@@ -82,6 +82,16 @@ def test_a_closed_stdout_gives_pythons_own_traceback(tmp_path):
     _same(python, lab)
 
 
+@pytest.mark.parametrize("hook", [
+    "def hook(*args):\n    raise RuntimeError('the hook broke')\nsys.excepthook = hook\n",
+    "del sys.excepthook\n",
+])
+def test_an_excepthook_that_raises_or_is_missing_is_dealt_with_as_python_does(tmp_path, hook):
+    python, lab = _both(tmp_path, f"import sys\n{hook}raise ValueError(1)\n".encode())
+    assert python.returncode == 1 and python.stderr.endswith("ValueError: 1\n")
+    _same(python, lab)
+
+
 # -- ends by signal ------------------------------------------------------------------------
 @POSIX
 @pytest.mark.parametrize("name", ["SIGKILL", "SIGTERM", "SIGSEGV"])

@@ -204,11 +204,25 @@ class Runner:
         """Print ``e`` through ``sys.excepthook``, as python's top level does.
 
         The traceback starts at the file's first frame and leaves out the kernel's own
-        (the signal handler that turns Stop into ``KeyboardInterrupt``).
+        (the signal handler that turns Stop into ``KeyboardInterrupt``). A hook that is
+        missing or raises, and a stderr the recipe closed, are dealt with as python's
+        ``PyErr_Print`` deals with them: the kernel's own code never fails here.
         """
         flush(sys.stdout)
         tb = self.user_traceback(e.__traceback__)
-        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        e = e.with_traceback(tb)
+        hook = getattr(sys, "excepthook", _MISSING)
+        if hook is _MISSING:
+            _display("sys.excepthook is missing\n", e)
+        else:
+            try:
+                hook(type(e), e, tb)
+            except BaseException as broken:  # noqa: BLE001 - python shows both, as here
+                broken = broken.with_traceback(self.user_traceback(broken.__traceback__))
+                if broken.__context__ is e:  # (python calls the hook outside any except)
+                    broken.__context__ = None
+                _display("Error in sys.excepthook:\n", broken)
+                _display("\nOriginal exception was:\n", e)
         flush(sys.stderr)
 
     def user_traceback(self, tb: TracebackType | None) -> TracebackType | None:
@@ -233,6 +247,19 @@ class Runner:
                 line = tb.tb_lineno
             tb = tb.tb_next
         return line
+
+
+_MISSING = object()
+
+
+def _display(heading: str, e: BaseException) -> None:
+    """``heading`` and ``e``'s traceback on stderr, as python's ``PyErr_Display``: where
+    stderr cannot take them (closed, None), nothing."""
+    try:
+        sys.stderr.write(heading)
+        traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+    except Exception:  # noqa: BLE001, S110 - python drops them too
+        pass
 
 
 def flush(stream: Any) -> None:
