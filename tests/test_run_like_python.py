@@ -188,6 +188,22 @@ def test_the_windows_kernel_starts_processes_as_python_does(tmp_path):
         f"{list(range(k, k + 16))}\n" for k in (0, 16))
 
 
+@POSIX
+def test_a_forked_child_of_a_window_run_prints_to_the_kernels_own_stdout(tmp_path, capfd):
+    # (the window's Output pane is the kernel's; a child prints where python's would)
+    source = ('import os\npid = os.fork()\nif pid == 0:\n    print("from the child", flush=True)\n'
+              '    os._exit(0)\nos.waitpid(pid, 0)\nprint("parent")\n')
+    kernel = Kernel()
+    try:
+        kernel.run_source(str(tmp_path / "fork.py"), source, str(tmp_path))
+        deadline = time.monotonic() + 60
+        while not isinstance(kernel.receive(0.1), protocol.Done):
+            assert time.monotonic() < deadline
+    finally:
+        kernel.close()
+    assert "from the child\n" in capfd.readouterr().out
+
+
 def test_a_thread_left_running_ends_at_the_timeout_with_its_message(tmp_path):
     (tmp_path / "r.py").write_text(
         "import threading, time\n"

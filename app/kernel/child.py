@@ -224,6 +224,17 @@ def _as_a_main_process() -> None:
     multiprocessing.set_start_method(None, force=True)
     multiprocessing.current_process().name = "MainProcess"
     sys.modules.pop("__mp_main__", None)  # the supervisor's main script, re-imported
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_untapped)
+
+
+def _untapped() -> None:
+    """In a process the recipe forks (a ``DataLoader`` worker), the window's output taps
+    would keep what it prints (their threads stay in the kernel, and a lock one held
+    could hang it): it prints to the kernel's own stdout and stderr instead."""
+    for name in ("stdout", "stderr"):
+        if isinstance(getattr(sys, name), Tap):
+            setattr(sys, name, getattr(sys, f"__{name}__"))
 
 
 def _callers_stdin() -> None:
