@@ -25,6 +25,7 @@ class Net(nn.Module):
 
 
 net = Net()
+import math
 print(net)
 for i in range(3):
     print("step", i)
@@ -64,6 +65,10 @@ def test_print_net_shows_its_text_on_its_step_and_net_shows_its_repr(qtbot, make
     document.select(step("for"))
     text = viewer.step_text()
     assert "step 0\nstep 1\nstep 2\n" in text and printed not in text  # its own only
+
+    document.select(step("import math"))  # a module is bound, and said so
+    assert viewer.status_text().startswith("math: ")
+    assert "bound no new names" not in viewer.status_text()
 
     document.select(step("x"))  # printed nothing: no output shown
     assert not viewer.step_text_visible()
