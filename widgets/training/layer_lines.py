@@ -1,13 +1,16 @@
-"""``LayerLines``: one line per layer, all drawn by one graphics item."""
+"""``LayerLines``: one line per layer, all drawn by one graphics item; ``LayerKey``: which
+line is which layer."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsTextItem, QSizePolicy
 
 
 class LayerLines(pg.GraphicsObject):
@@ -67,3 +70,64 @@ class LayerLines(pg.GraphicsObject):
         for path, pen in zip(self._paths, self._pens, strict=False):
             painter.setPen(pen)
             painter.drawPath(path)
+
+
+class LayerKey(pg.GraphicsWidget):
+    """Which line is which layer: each layer's name after a bar in its colour,
+    wrapped to the plot's width (placed under a layer plot, in its layout, so that it
+    covers no data and goes with the plot when it is exported).
+
+    With more layers than ``shown`` names, an evenly spaced few are named (the first and
+    the last always), with "…" between them: the colours run dark to light in between.
+    """
+
+    def __init__(self, shown: int = 8) -> None:
+        super().__init__()
+        self.shown = shown
+        self.text = QGraphicsTextItem(self)
+        self.text.setPos(0, 0)
+        self.names: list[str] = []
+        """The names the key shows, in its order ("…" for layers it skips)."""
+        self.colours: list[QColor] = []
+        """The colour of each name's line."""
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def set_layers(self, names: Sequence[str], colours: Sequence[QColor],
+                   ink: QColor) -> None:
+        """Name ``names`` (one per line, in the lines' order), each after its colour."""
+        picked = _evenly(len(names), self.shown)
+        self.names, self.colours = [], []
+        parts = []
+        for i, j in zip(picked, [*picked[1:], None], strict=False):
+            self.names.append(names[i])
+            self.colours.append(QColor(colours[i]))
+            parts.append(f'<span style="white-space:nowrap"><b style="color:'
+                         f'{QColor(colours[i]).name()}">▬</b>&nbsp;{html.escape(names[i])}'
+                         f'</span>')
+            if j is not None and j > i + 1:
+                parts.append("…")
+        self.text.setDefaultTextColor(ink)
+        self.text.setFont(QApplication.font())  # the display scale's: readable from afar
+        self.text.setHtml("&nbsp; ".join(parts))
+        self._fit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as the names take at the width the plot gives (none: no height)."""
+        width = self.size().width()
+        self.text.setTextWidth(max(width, 1.0))
+        height = self.text.document().size().height() if self.names else 0.0
+        if abs(self.maximumHeight() - height) > 0.5:
+            self.setMinimumHeight(height)
+            self.setMaximumHeight(height)
+            self.updateGeometry()
+
+
+def _evenly(n: int, most: int) -> list[int]:
+    """Up to ``most`` indices of ``range(n)``, evenly spaced, the first and last included."""
+    if n <= most:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})

@@ -7,11 +7,12 @@ and ``layer_colours`` follow the theme.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFontMetrics, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
 
 from app.palette import Palette
@@ -39,11 +40,51 @@ class SpacedAxis(pg.AxisItem):
 MIN_LABEL_GAP = 40
 
 
+class CategoryAxis(SpacedAxis):
+    """A bottom axis naming categories (the bars of layers): where their names do not fit
+    side by side, only every few is named, so that no two run into one another
+    ("conv2fc1"); which ones depends on the axis's width, worked out as it is drawn."""
+
+    def __init__(self, orientation: str = "bottom", **kwargs) -> None:
+        super().__init__(orientation, **kwargs)
+        self._categories: list[tuple[float, str]] = []
+
+    def set_categories(self, ticks: Sequence[tuple[float, str]]) -> None:
+        """Name the positions of ``ticks``, ``(position, name)`` in order."""
+        self._categories = list(ticks)
+        self.setTicks([self._categories] if self._categories else None)
+
+    def generateDrawSpecs(self, p: QPainter):  # noqa: N802 - pyqtgraph override
+        if self._categories:
+            self._tickLevels = [self.shown_categories(QFontMetrics(
+                self.style["tickFont"] or p.font()))]
+        return super().generateDrawSpecs(p)
+
+    def shown_categories(self, metrics: QFontMetrics) -> list[tuple[float, str]]:
+        """The categories named at the axis's width now: every ``k``-th, ``k`` the least
+        that leaves ``CATEGORY_GAP`` pixels between the widest names."""
+        ticks = self._categories
+        low, high = self.range
+        width = self.geometry().width()
+        if len(ticks) < 2 or high <= low or width <= 0:
+            return ticks
+        spacing = min(b[0] - a[0] for a, b in zip(ticks, ticks[1:], strict=False))
+        pixels = abs(spacing) * width / (high - low)
+        widest = max(metrics.horizontalAdvance(text) for _, text in ticks)
+        every = max(1, math.ceil((widest + CATEGORY_GAP) / max(pixels, 1e-9)))
+        return ticks[::every]
+
+
+#: The least distance between two category names, in pixels.
+CATEGORY_GAP = 8
+
+
 def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = False,
-             tip: str = "", history: bool = True) -> pg.PlotItem:
+             tip: str = "", history: bool = True, categories: bool = False) -> pg.PlotItem:
     """A plot item set up for live data: no per-frame fit and, for data that grows with
-    the run's history (``history``), downsampled (peak mode) and clipped to the view."""
-    axes = {"bottom": SpacedAxis("bottom")}
+    the run's history (``history``), downsampled (peak mode) and clipped to the view.
+    ``categories``: its bottom axis names categories (a ``CategoryAxis``)."""
+    axes = {"bottom": CategoryAxis("bottom") if categories else SpacedAxis("bottom")}
     if log_y:
         axes["left"] = LogAxis("left")
     plot = pg.PlotItem(axisItems=axes)

@@ -19,13 +19,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QRectF
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from app.palette import Palette
 from app.training.history import History
 from app.training.peaks import peaks
+from widgets.common.scale import display_scale
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
-from widgets.training.layer_lines import LayerLines
+from widgets.training.layer_lines import LayerKey, LayerLines
 from widgets.training.plot_data import boundary_rgba, log10, smooth, upsample
 from widgets.training.plot_grid import MIN_PLOT_HEIGHT, ONE_COLUMN, TWO_COLUMNS, PlotGrid
 from widgets.training.plot_style import (
@@ -51,13 +52,21 @@ NAMED_LAYERS = 8
 
 
 def _layer_ticks(names: list[str]) -> list[tuple[int, str]]:
-    """The bars' labels, which name the layers' colours in every layer plot: the path
-    below the recipe's variable (``conv1`` of ``net.conv1``) for a few layers, numbers
-    for many."""
+    """The bars' labels: the path below the recipe's variable (``conv1`` of ``net.conv1``)
+    for a few layers, numbers for many (the axis names as many as fit)."""
     if len(names) <= NAMED_LAYERS:
-        return [(i, name.split(".", 1)[-1]) for i, name in enumerate(names, start=1)]
-    every = max(1, len(names) // 8)
-    return [(i, str(i)) for i in range(1, len(names) + 1, every)]
+        return list(enumerate(short_names(names), start=1))
+    return [(i, str(i)) for i in range(1, len(names) + 1)]
+
+
+def short_names(names: list[str]) -> list[str]:
+    """``names`` without the variable they all start with (``net.conv1``: ``conv1``),
+    when that leaves each one different; else as they are."""
+    parts = [name.split(".", 1) for name in names]
+    if not parts or any(len(p) < 2 or p[0] != parts[0][0] for p in parts):
+        return list(names)
+    rest = [p[1] for p in parts]
+    return rest if len(set(rest)) == len(rest) else list(names)
 
 
 def _tr(text: str) -> str:
@@ -95,7 +104,8 @@ class LivePlots(QWidget):
         self.smoothing = 0
         self.loss_plot = new_plot(_tr("Loss"), _tr("step"))
         self.lr_plot = new_plot(_tr("Learning rate"), _tr("step"))
-        self.std_bar_plot = new_plot(_tr("Layer output std (now)"), _tr("layer"), log_y=True)
+        self.std_bar_plot = new_plot(_tr("Layer output std (now)"), _tr("layer"), log_y=True,
+                                     categories=True)
         self.std_plot = new_plot(_tr("Layer output std"), _tr("step"), log_y=True)
         self.grad_plot = new_plot(_tr("Layer gradient norm"), _tr("step"), log_y=True)
         self.boundary_plot = new_plot(_tr("Decision boundary"))
@@ -123,6 +133,10 @@ class LivePlots(QWidget):
         self.std_lines, self.grad_lines = LayerLines(), LayerLines()
         self.std_plot.addItem(self.std_lines)
         self.grad_plot.addItem(self.grad_lines)
+        # which line is which layer, under each plot of layer lines
+        self.std_key, self.grad_key = LayerKey(NAMED_LAYERS), LayerKey(NAMED_LAYERS)
+        for plot, key in ((self.std_plot, self.std_key), (self.grad_plot, self.grad_key)):
+            plot.layout.addItem(key, 4, 0, 1, 3)
 
         self._info = None
         self._has_boundary = False
@@ -130,6 +144,7 @@ class LivePlots(QWidget):
         self._slow_due = 0.0
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
+        display_scale().changed.connect(self._on_view_scale)
         self._relayout()
 
     # -- runs --------------------------------------------------------------------------------
@@ -145,7 +160,8 @@ class LivePlots(QWidget):
             lines.set_data(np.empty(0), np.empty((0, len(names))))
         self.std_bars.setOpts(x=np.arange(1, len(names) + 1), height=np.zeros(len(names)),
                               brushes=layer_colours(len(names)))
-        self.std_bar_plot.getAxis("bottom").setTicks([_layer_ticks(names)] if names else None)
+        self.std_bar_plot.getAxis("bottom").set_categories(_layer_ticks(names))
+        self._show_keys()
         for curve in (self.loss_curve, self.smooth_curve, self.val_curve, self.lr_curve):
             curve.setData([], [])
         self.show_extra(None)
@@ -263,6 +279,9 @@ class LivePlots(QWidget):
         self.fitter.fit_all(force=True)
 
     # -- layout and theme ------------------------------------------------------------------------
+    def _on_view_scale(self, _scale: float) -> None:
+        self._show_keys()
+
     def _relayout(self) -> None:
         self.boundary_plot.setVisible(self._has_boundary)
         self.grid.set_plots([p for p in self.plots
@@ -281,4 +300,12 @@ class LivePlots(QWidget):
             lines.set_colours(layer_colours(n, palette))
         if self._info is not None:
             self._show_points(self._info)
+        self._show_keys()
         self._seen.pop("boundary", None)
+
+    def _show_keys(self) -> None:
+        """Name each layer's line in the keys, in the theme's (and the scale's) text."""
+        names = list(self._info.layer_names) if self._info is not None else []
+        ink = QApplication.palette(self).color(QPalette.ColorRole.Text)
+        for key in (self.std_key, self.grad_key):
+            key.set_layers(names, layer_colours(len(names)), ink)
