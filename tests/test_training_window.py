@@ -84,3 +84,52 @@ def test_the_status_bars_time_stands_still_while_the_loop_is_paused(qtbot, tmp_p
     assert paused_at < _status_seconds(window) < paused_at + 1.5 + 1.0
     window.document.stop()
     qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=WAIT)
+
+
+def _shows_whole(label) -> bool:
+    """Whether ``label``'s text fits its rectangle (wrapped, when it wraps)."""
+    from PySide6.QtCore import QRect, Qt
+
+    rect = label.contentsRect()
+    flags = Qt.TextFlag.TextWordWrap if label.wordWrap() else 0
+    needed = label.fontMetrics().boundingRect(QRect(0, 0, rect.width(), 10**6), flags,
+                                              label.text())
+    return needed.width() <= rect.width() and needed.height() <= rect.height()
+
+
+def test_the_loops_state_shows_whole_however_narrow_the_tab(qtbot, tmp_path, make_window):
+    window = _trained(qtbot, tmp_path, make_window, steps=600)
+    panel = window.training
+    state = panel.bar.state
+    assert "600" in state.text() and "0.05" in state.text()  # step and lr
+    for width in (1366, 1100, 900):  # the window's; the tab gets what the docks leave
+        window.resize(width, 768)
+        qtbot.waitUntil(lambda w=width: window.width() == w or window.width() > w)
+        qtbot.wait(50)
+        assert state.isVisible() and _shows_whole(state), (width, state.size())
+        assert _shows_whole(panel.message), (width, panel.message.text())
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_both_rows_of_plots_fit_a_1366x768_window(qtbot, tmp_path, make_window, language):
+    from widgets.shell.translators import install_translators
+
+    install_translators(language)
+    try:
+        window = _trained(qtbot, tmp_path, make_window, steps=300)
+        window.resize(1366, 768)
+        qtbot.waitUntil(lambda: window.size().toTuple() == (1366, 768))
+        qtbot.wait(100)
+        grid = window.training.plots.grid
+        assert not grid.verticalScrollBar().isVisible()
+        shown = grid.viewport().rect()
+        for plot in window.training.plots.plots:
+            if plot.isVisible():  # each plot whole in the page, title to axis
+                top_left = grid.graphics.mapFromScene(plot.sceneBoundingRect().topLeft())
+                bottom_right = grid.graphics.mapFromScene(
+                    plot.sceneBoundingRect().bottomRight())
+                assert shown.contains(grid.graphics.mapTo(grid.viewport(), top_left))
+                assert shown.adjusted(0, 0, 1, 1).contains(
+                    grid.graphics.mapTo(grid.viewport(), bottom_right)), plot.titleLabel.text
+    finally:
+        install_translators("en")

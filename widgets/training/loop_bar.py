@@ -88,6 +88,9 @@ class LoopBar(QWidget):
             self.device.itemData(i)))
         self.state = QLabel()
         self.state.setToolTip(self.tr("The loop's step, loss and learning rate now"))
+        # beside the buttons, where the row has room, and wrapped when it has not: never
+        # cut ("lr 0.0…"), and never widening the window
+        self.state.setWordWrap(True)
         self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         device_label = QLabel(self.tr("Device"))
         device_label.setBuddy(self.device)
@@ -96,7 +99,8 @@ class LoopBar(QWidget):
         for widget in (self.run_button, self.pause_button, self.step_button, self.stop_button,
                        self.loops):
             runs.addWidget(widget)
-        runs.addStretch(1)
+        runs.addSpacing(8)
+        runs.addWidget(self.state, 1)
         self.knobs = KnobsButton()
         self.extra = QComboBox()
         self.extra.setToolTip(self.tr("Plot a number the loop binds (val_loss, acc...) beside "
@@ -109,12 +113,19 @@ class LoopBar(QWidget):
                        self.knobs, self.extra):
             knobs.addWidget(widget)
         knobs.addSpacing(8)
-        knobs.addWidget(self.state, 1)
+        knobs.addStretch(0)  # (a note, when there is one, takes the room: ``add_note``)
+        self._knobs_row = knobs
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addLayout(runs)
         layout.addLayout(knobs)
+
+    def add_note(self, note: QLabel) -> None:
+        """Show ``note`` (what the loop is doing) at the end of the second row, wrapped:
+        a line of its own would take a row of plot from a small screen."""
+        note.setWordWrap(True)
+        self._knobs_row.insertWidget(self._knobs_row.count() - 1, note, 1)
 
     def _add_devices(self, devices: list[Device]) -> None:
         for device in devices:

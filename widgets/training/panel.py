@@ -92,8 +92,8 @@ class TrainingPanel(QWidget):
         self.pages.addWidget(self.views)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        self.bar.add_note(self.message)
         layout.addWidget(self.bar)
-        layout.addWidget(self.message)
         layout.addWidget(self.pages, 1)
         self.shown_index: int | None = None  # the loop picked, by statement; None: the last
         self._loop: Loop | None = None
@@ -311,7 +311,8 @@ class TrainingPanel(QWidget):
             parts.append(self.tr("loss NaN"))
         if loop.last_lr is not None:
             parts.append(self.tr("lr {0}").format(f"{loop.last_lr:g}"))
-        return "  ·  ".join(parts)
+        # a part is never cut in two when the line wraps ("lr" / "0.01")
+        return "  ·  ".join(part.replace(" ", "\u00a0") for part in parts)
 
     def _show_message(self, loop: Loop | None, running: bool) -> None:
         text, role = "", "muted"

@@ -1,5 +1,6 @@
 """``PlotGrid``: plots in as many columns as the width allows, scrolling when short; a
-page too short for two rows puts three plots in its first row."""
+page too short for two rows puts three plots in its first row, and fits its rows in by
+making the plots compact (no x axis title, a lower title row) before it scrolls."""
 
 from __future__ import annotations
 
@@ -11,15 +12,20 @@ from PySide6.QtWidgets import QScrollArea, QWidget
 
 #: Widths below which the plots use two columns, then one.
 TWO_COLUMNS, ONE_COLUMN = 900, 480
-#: Below this height per row of plots, the page scrolls.
+#: Below this height per row of plots, the plots are compact (a small screen: 1366x768).
 MIN_PLOT_HEIGHT = 200
+#: Below this height per row of compact plots, the page scrolls.
+MIN_COMPACT_HEIGHT = 130
+#: The title row's height of a plot, and of a compact plot, in pixels.
+TITLE_HEIGHT, COMPACT_TITLE_HEIGHT = 30, 20
 #: The narrowest a plot gets when a short page puts three in its one row.
 MIN_PLOT_WIDTH = 150
 
 
 class PlotGrid(QScrollArea):
     """Plots in as many columns as the width allows (up to ``max_columns``), each at least
-    ``MIN_PLOT_HEIGHT`` tall: a small window scrolls rather than squashing them.
+    ``MIN_PLOT_HEIGHT`` tall, or ``MIN_COMPACT_HEIGHT`` compact: a small window scrolls
+    rather than squashing them further.
 
     Attributes
     ----------
@@ -37,6 +43,8 @@ class PlotGrid(QScrollArea):
         self.max_columns = max_columns
         self._plots: list[pg.PlotItem] = []
         self._columns = 0
+        self.compact = False
+        """Whether the plots are compact now (no x axis titles, low title rows)."""
 
     def set_plots(self, plots: Sequence[pg.PlotItem]) -> None:
         """Show ``plots``, in order, row by row."""
@@ -57,6 +65,8 @@ class PlotGrid(QScrollArea):
         if height < 2 * MIN_PLOT_HEIGHT and width >= 3 * MIN_PLOT_WIDTH:
             columns = 3  # a short page (a small screen): the first three plots in one row
         columns = min(columns, self.max_columns)
+        rows = -(-len(self._plots) // columns)
+        self._set_compact(rows > 0 and height < rows * MIN_PLOT_HEIGHT, force)
         if columns == self._columns and not force:
             return
         self._columns = columns
@@ -65,4 +75,18 @@ class PlotGrid(QScrollArea):
             layout.removeItem(item)
         for i, plot in enumerate(self._plots):
             layout.addItem(plot, row=i // columns, col=i % columns)
-        self.graphics.setMinimumHeight(-(-len(self._plots) // columns) * MIN_PLOT_HEIGHT)
+        self.graphics.setMinimumHeight(rows * MIN_COMPACT_HEIGHT)
+
+    def _set_compact(self, compact: bool, force: bool = False) -> None:
+        """Compact plots give their rows' height to the data: the x axis's title ("step",
+        the same under every plot) and part of the title row go."""
+        if compact == self.compact and not force:
+            return
+        self.compact = compact
+        for plot in self._plots:
+            axis = plot.getAxis("bottom")
+            if axis.labelText:
+                axis.showLabel(not compact)
+            if plot.titleLabel.isVisible():
+                plot.layout.setRowFixedHeight(0, COMPACT_TITLE_HEIGHT if compact
+                                              else TITLE_HEIGHT)
