@@ -143,3 +143,60 @@ def test_the_window_follows_its_screen(qtbot):
     window.presenter.on_screen_changed = calls.append  # type: ignore[method-assign]
     window.windowHandle().screenChanged.emit(window.screen())
     assert calls == [window.screen()]
+
+
+@pytest.mark.parametrize("start_presenting", [True, False])  # --present, and F5 later
+def test_presenter_mode_in_chinese_at_1224x765_shows_a_3x4_grid_and_ten_lines_of_code(
+        qtbot, tmp_path, start_presenting):
+    from tests.conftest import _settle
+    from widgets.launch import make_window
+    from widgets.shell.translators import install_translators
+
+    recipe = tmp_path / "grid.py"
+    recipe.write_text("import torch\nx = torch.arange(12.).reshape(3, 4)\n", encoding="utf-8")
+    install_translators("zh_CN")
+    try:
+        window = make_window(str(recipe), restore_layout=False, present=start_presenting,
+                             settings=Settings(language="zh_CN"), trust=True)
+        qtbot.addWidget(window)
+        window.confirm_discard = lambda: True
+        window.resize(1224, 765)
+        window.show()
+        qtbot.waitExposed(window)
+        _settle(qtbot, window.document)
+        if not start_presenting:
+            qtbot.keyClick(window, Qt.Key.Key_F5)
+        assert window.presenter.enabled
+        window.document.select(0)  # x (the import is no step)
+        table = window.viewer.table_view
+        qtbot.waitUntil(lambda: table.model() is not None and table.model().rowCount() == 3
+                        and table.model().columnCount() == 4)
+        editor = window.code.editor
+
+        def lines_shown() -> float:
+            return editor.viewport().height() / editor.fontMetrics().lineSpacing()
+
+        qtbot.waitUntil(lambda: lines_shown() >= 10)  # the code: ten lines or more
+        assert window.docks["code"].isVisible() and window.docks["steps"].isVisible()
+        qtbot.wait(100)
+        assert table.isVisible()  # the grid whole: no scroll bar, every cell in view
+        assert not table.verticalScrollBar().isVisible()
+        assert not table.horizontalScrollBar().isVisible()
+        last = table.visualRect(table.model().index(2, 3))
+        assert table.viewport().rect().contains(last)
+        assert lines_shown() >= 10
+        window.presenter.set_enabled(False)  # the code goes back under the views
+        assert window.dockWidgetArea(window.docks["code"]) == Qt.DockWidgetArea.BottomDockWidgetArea
+    finally:
+        install_translators("en")
+
+
+def test_closing_in_presenter_mode_remembers_the_layout_from_before_it(qtbot):
+    from PySide6.QtCore import QByteArray
+
+    window = _window(qtbot, present=True)
+    window.save_settings()
+    probe = _window(qtbot)
+    probe.restoreState(QByteArray(window.settings.window_state))
+    assert probe.dockWidgetArea(probe.docks["code"]) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert not probe.docks["builder"].isHidden()  # the editing panels come back next time

@@ -254,7 +254,9 @@ class MainWindow(QMainWindow):
         """Remember the window's layout, and store every setting."""
         with self.settings.events.blocked():
             self.settings.window_geometry = bytes(self.saveGeometry().data())
-            self.settings.window_state = bytes(self.saveState().data())
+            # presenter mode's layout is for its while: the one before it is remembered
+            self.settings.window_state = self.presenter.state_before \
+                or bytes(self.saveState().data())
         save_settings(self.settings)
 
     def reset_layout(self) -> None:

@@ -5,10 +5,15 @@ re-applies the scale when its screen changes.
 
 ``PresenterMode`` is the window's switch: it applies the remembered presenter scale,
 optionally the high contrast palette, hides the editing panels (they stay in
-View so they can be shown again) and puts them back when presenter mode ends.
+View so they can be shown again), and puts the code beside the views, under the steps
+and the lesson: the views get the window's whole height (a 3x4 tensor's grid shows whole
+on a small projector at 1224x765) and the code at least ``CODE_LINES`` lines. Everything
+goes back where it was when presenter mode ends.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QScreen
@@ -22,6 +27,8 @@ from widgets.shell.dock_layout import tidy_tab_bars
 ZOOM_STEP = 1.15
 #: Docks presenter mode hides: the lesson is shown, not built, in front of a class.
 PRESENTER_HIDDEN_DOCKS = ("builder", "ops", "docs", "gallery")
+#: The least lines of code presenter mode shows (when the window is tall enough).
+CODE_LINES = 10
 
 class PresenterMode(QObject):
     """Presenter mode of one main window.
@@ -57,7 +64,7 @@ class PresenterMode(QObject):
         if event.type() == QEvent.Type.Show and watched is self._window \
                 and self._pending_widen is not None:
             factor, self._pending_widen = self._pending_widen, None
-            QTimer.singleShot(0, lambda: self._widen_side_panels(factor))
+            QTimer.singleShot(0, self, partial(self._widen_side_panels, factor))
         return super().eventFilter(watched, event)
 
     def _on_view_screen_changed(self, screen: QScreen | None) -> None:
@@ -66,6 +73,11 @@ class PresenterMode(QObject):
     @property
     def enabled(self) -> bool:
         return self._enabled
+
+    @property
+    def state_before(self) -> bytes | None:
+        """In presenter mode, the window's layout before it (``saveState``); else None."""
+        return self._state_before if self._enabled else None
 
     def set_enabled(self, on: bool) -> None:
         """Start or end presenter mode."""
@@ -81,9 +93,10 @@ class PresenterMode(QObject):
                 if key in docks:
                     docks[key].hide()
             scale.set_value(self._settings.presenter_scale)
+            self._code_beside_views(docks)
             factor = self._settings.presenter_scale / self._scale_before
-            if window.isVisible():
-                self._widen_side_panels(factor)
+            if window.isVisible():  # once the moved docks are laid out
+                QTimer.singleShot(0, self, partial(self._widen_side_panels, factor))
             else:  # the docks have no size yet: widen them when the window shows
                 self._pending_widen = factor
         else:
@@ -95,10 +108,49 @@ class PresenterMode(QObject):
                 tidy_tab_bars(window)
         self.toggled.emit(on)
 
-    def _widen_side_panels(self, factor: float) -> None:
-        """Bigger text needs wider side panels: grow them, up to 40% of the window."""
+    def _code_beside_views(self, docks: dict) -> None:
+        """The code (and its output, tabbed) under the steps and the lesson, on the left:
+        at the bottom, it took the height the views need."""
         from PySide6.QtCore import Qt
 
+        code, output = docks.get("code"), docks.get("output")
+        above = docks.get("lesson") or docks.get("steps")
+        if code is None or above is None:
+            return
+        self._window.splitDockWidget(above, code, Qt.Orientation.Vertical)
+        if output is not None:
+            self._window.tabifyDockWidget(code, output)
+        code.show()
+        code.raise_()
+        tidy_tab_bars(self._window)
+
+    def _give_code_its_lines(self) -> None:
+        """At least ``CODE_LINES`` lines of code tall, the lesson and the steps sharing the
+        rest of the column."""
+        from PySide6.QtCore import Qt
+
+        docks = getattr(self._window, "docks", {})
+        code, steps, lesson = docks.get("code"), docks.get("steps"), docks.get("lesson")
+        editor = getattr(getattr(self._window, "code", None), "editor", None)
+        if code is None or steps is None or lesson is None or editor is None:
+            return
+        column = steps.height() + lesson.height() + code.height()
+        # the editor's lines, and what the dock adds around them (title, tabs, frame)
+        needed = (CODE_LINES + 1) * editor.fontMetrics().lineSpacing() \
+            + code.height() - editor.viewport().height()
+        code_height = min(round(needed), column)
+        rest = column - code_height
+        self._window.resizeDocks([steps, lesson, code],
+                                 [rest // 2, rest - rest // 2, code_height],
+                                 Qt.Orientation.Vertical)
+
+    def _widen_side_panels(self, factor: float) -> None:
+        """Bigger text needs wider side panels: grow them, up to 40% of the window; the
+        code gets its lines."""
+        from PySide6.QtCore import Qt
+
+        if not self._enabled:
+            return  # (it ended before the window got to this)
         docks = [d for d in getattr(self._window, "docks", {}).values()
                  if d.isVisible() and not d.isFloating()
                  and self._window.dockWidgetArea(d) in (Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -107,6 +159,7 @@ class PresenterMode(QObject):
             limit = round(self._window.width() * 0.4)
             self._window.resizeDocks(docks, [min(round(d.width() * factor), limit)
                                              for d in docks], Qt.Orientation.Horizontal)
+        self._give_code_its_lines()
 
     def zoom(self, steps: int) -> None:
         """Make everything ``ZOOM_STEP`` times bigger per step (negative: smaller)."""
