@@ -19,6 +19,7 @@ from app.recipe.document import Document
 from app.recipe.model import Recipe, check_name
 from app.recipe.writer import write_step
 from widgets.common.doc_links import FollowsDocument
+from widgets.common.i18n_text import translate_core
 from widgets.common.theme import error_style, qcolour, theme_notifier
 from widgets.common.undo import push_edit
 
@@ -222,8 +223,10 @@ class StepsPanel(FollowsDocument, QWidget):
         text = f"{_STATUS_MARK[status]}  {step.label}" if step.is_code \
             else f"{_STATUS_MARK[status]}  {written}"
         tip = written
-        if result and result.status in ("error", "stopped"):
+        if result and result.status == "error":
             tip += "\n\n" + result.error
+        elif result and result.status == "stopped":  # the kernel's marked English
+            tip += "\n\n" + translate_core("Kernel", result.error)
         elif result and result.status == "kernel":
             tip += "\n\n" + self.tr("Code: the kernel runs it, as python does.")
         return text, status, tip, bool(step.name)
