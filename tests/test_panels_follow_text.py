@@ -57,17 +57,23 @@ GATHER = ("import torch\na = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\n"
           "i = torch.tensor([[0, 0], [1, 0]])\ng = torch.gather(a, 1, i)\n")
 
 
-def test_the_builder_never_shows_a_step_it_cannot_show_as_the_selected_one(qtbot):
+def _on_gather(qtbot, panel_class):
+    """A document of ``GATHER``, ``panel_class`` on it, and one on a new document (the
+    panel as a new window has it)."""
     from PySide6.QtGui import QUndoStack
-
-    from widgets.ops.builder_panel import BuilderPanel
 
     document = Document()
     document.set_source(GATHER)
-    panel = BuilderPanel(document, QUndoStack())
+    panel, fresh = (panel_class(doc, QUndoStack()) for doc in (document, Document()))
     qtbot.addWidget(panel)
-    fresh = BuilderPanel(Document(), QUndoStack())  # the builder as a new recipe has it
     qtbot.addWidget(fresh)
+    return document, panel, fresh
+
+
+def test_the_builder_never_shows_a_step_it_cannot_show_as_the_selected_one(qtbot):
+    from widgets.ops.builder_panel import BuilderPanel
+
+    document, panel, fresh = _on_gather(qtbot, BuilderPanel)
     labels = [s.label for s in document.recipe.steps]
     document.select(labels.index("a"))
     assert panel.preview.text() == "a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])"
@@ -78,3 +84,18 @@ def test_the_builder_never_shows_a_step_it_cannot_show_as_the_selected_one(qtbot
     document.new()  # File > New: the form starts afresh, as a new window's does
     assert panel.preview.text() == fresh.preview.text()
     assert panel.function_combo.currentText() == fresh.function_combo.currentText()
+
+
+def test_the_ops_panel_starts_afresh_for_a_new_recipe(qtbot):
+    from widgets.ops.op_panel import OpPanel
+
+    document, panel, fresh = _on_gather(qtbot, OpPanel)
+    document.select([s.label for s in document.recipe.steps].index("g"))
+    assert panel.preview.text() == "g = torch.gather(a, 1, i)"
+    document.new()  # File > New: nothing of the gather step, its names or values stays
+    assert (panel.title.text(), panel.preview.text()) == (fresh.title.text(),
+                                                          fresh.preview.text())
+
+    def offered(p: OpPanel) -> list[str]:
+        return [p.input_combo.itemText(i) for i in range(p.input_combo.count())]
+    assert offered(panel) == offered(fresh)  # no tensor of the old recipe offered

@@ -165,7 +165,8 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
     def _model_links(self):
         doc = self._document
         return ((doc.evaluated, self._on_model_evaluated),
-                (doc.selection_changed, self._on_model_selection_changed))
+                (doc.selection_changed, self._on_model_selection_changed),
+                (doc.reset, self._on_model_reset))
 
     # -- public ------------------------------------------------------------------------------------
     @property
@@ -217,6 +218,11 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         else:
             self._start_new(self._selected_name())
         self._refresh()
+
+    def _on_model_reset(self) -> None:
+        """Another recipe: the panel starts afresh, as a new window's (the old recipe's
+        op, names and values are not the new one's)."""
+        self.set_op(self._specs[0].name)  # (the first spec of that name: this one)
 
     # -- view to model ---------------------------------------------------------------------------
     def _on_view_op_changed(self, item: QTreeWidgetItem | None,
