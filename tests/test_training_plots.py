@@ -111,3 +111,12 @@ def test_the_bars_layer_names_never_overlap(qtbot, names, width):
         assert a.right() <= b.left(), (text_a, text_b)
     if width == 1300 and len(names) == 5:  # room for all: each one is named
         assert [text for _, text in labels] == ["conv1", "conv2", "fc1", "fc2", "fc3"]
+
+
+def test_a_short_wide_page_takes_more_columns_rather_than_squashing_its_rows(qtbot):
+    plots = _plots(qtbot, LENET, (760, 480))  # presenter mode's page at 1224x765
+    shown = [p for p in plots.plots if p.isVisible()]
+    rows = {round(p.sceneBoundingRect().top()) for p in shown}
+    assert len(shown) == 5 and len(rows) == 2  # three plots a row, not two
+    assert all(p.sceneBoundingRect().height() >= 200 for p in shown)
+    assert not plots.grid.verticalScrollBar().isVisible()

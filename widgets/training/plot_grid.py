@@ -61,10 +61,13 @@ class PlotGrid(QScrollArea):
         # The scroll area's width, not its viewport's: a scroll bar coming and going must
         # not change the number of columns.
         width, height = self.width(), self.height()
-        columns = 3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1
-        if height < 2 * MIN_PLOT_HEIGHT and width >= 3 * MIN_PLOT_WIDTH:
-            columns = 3  # a short page (a small screen): the first three plots in one row
-        columns = min(columns, self.max_columns)
+        columns = min(3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1,
+                      self.max_columns)
+        widest = max(columns, min(self.max_columns, width // MIN_PLOT_WIDTH))
+        # a short page (a small screen, presenter mode) takes more columns, for fewer
+        # rows: the least that lets every row be MIN_PLOT_HEIGHT, else the most that fit
+        columns = next((c for c in range(columns, widest + 1)
+                        if height >= -(-len(self._plots) // c) * MIN_PLOT_HEIGHT), widest)
         rows = -(-len(self._plots) // columns)
         self._set_compact(rows > 0 and height < rows * MIN_PLOT_HEIGHT, force)
         if columns == self._columns and not force:
