@@ -77,8 +77,9 @@ class LayerKey(pg.GraphicsWidget):
     wrapped to the plot's width (placed under a layer plot, in its layout, so that it
     covers no data and goes with the plot when it is exported).
 
-    With more layers than ``shown`` names, an evenly spaced few are named (the first and
-    the last always), with "…" between them: the colours run dark to light in between.
+    With more layers than ``shown``, only the first, the middle and the last are named,
+    with "…" between them: the colours run dark to light in between, and a longer key
+    would take the plot's height.
     """
 
     def __init__(self, shown: int = 8) -> None:
@@ -95,7 +96,7 @@ class LayerKey(pg.GraphicsWidget):
     def set_layers(self, names: Sequence[str], colours: Sequence[QColor],
                    ink: QColor) -> None:
         """Name ``names`` (one per line, in the lines' order), each after its colour."""
-        picked = _evenly(len(names), self.shown)
+        picked = _evenly(len(names), len(names) if len(names) <= self.shown else 3)
         self.names, self.colours = [], []
         parts = []
         for i, j in zip(picked, [*picked[1:], None], strict=False):
