@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from app.training.history import History
@@ -120,3 +120,15 @@ def test_a_short_wide_page_takes_more_columns_rather_than_squashing_its_rows(qtb
     assert len(shown) == 5 and len(rows) == 2  # three plots a row, not two
     assert all(p.sceneBoundingRect().height() >= 200 for p in shown)
     assert not plots.grid.verticalScrollBar().isVisible()
+
+
+def test_the_key_of_a_fifty_layer_loop_takes_two_lines_at_most(qtbot):
+    names = [f"model.{i}" for i in range(0, 100, 2)]
+    plots = _plots(qtbot, names, (714, 330))
+    for plot in (plots.std_plot, plots.grad_plot):
+        keys = [item for item in plot.scene().items() if hasattr(item, "toPlainText")
+                and plot.isAncestorOf(item) and "model.0" in item.toPlainText()]
+        assert keys and all("model.98" in key.toPlainText() for key in keys)  # the last
+        for key in keys:
+            text = key.boundingRect().height() - 2 * key.document().documentMargin()
+            assert text / QFontMetrics(key.font()).lineSpacing() <= 2.2
