@@ -23,21 +23,28 @@ def _running(n: int, text: str = "") -> tuple[Document, KernelRunState]:
     return doc, state
 
 
+def _shown_steps(qtbot, doc: Document, height: int):
+    """The document's steps panel, shown."""
+    from widgets.recipe.steps_panel import StepsPanel
+
+    panel = StepsPanel(doc, None)
+    qtbot.addWidget(panel)
+    panel.resize(260, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
 def _done(i: int, names: dict | None = None) -> RunMessage:
     return RunMessage(7, protocol.StepDone(i, i + 1, 0.0, names=names or {}))
 
 
 def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot, monkeypatch):
     import widgets.recipe.steps_panel as steps_panel
-    from widgets.recipe.steps_panel import StepsPanel
 
     n = 600
     doc, _state = _running(n)
-    panel = StepsPanel(doc, None)
-    qtbot.addWidget(panel)
-    panel.resize(260, 400)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = _shown_steps(qtbot, doc, 400)
     written, layouts = [], []
     real_write = steps_panel.write_step
     monkeypatch.setattr(steps_panel, "write_step", lambda s: written.append(s) or real_write(s))
@@ -56,14 +63,8 @@ def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot,
 
 
 def test_the_steps_list_is_as_wide_as_its_widest_row(qtbot):
-    from widgets.recipe.steps_panel import StepsPanel
-
     doc, _state = _running(3)
-    panel = StepsPanel(doc, None)
-    qtbot.addWidget(panel)
-    panel.resize(200, 300)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = _shown_steps(qtbot, doc, 300)
     bar = panel.list.horizontalScrollBar()
     assert bar.maximum() == 0
     # a middle row far wider than the list, the last one short: all rows are as wide
@@ -117,3 +118,84 @@ def test_a_report_that_changes_no_tensor_name_leaves_the_op_panels_choices_alone
     assert refills == []
     assert [panel.input_combo.itemText(i) for i in range(panel.input_combo.count())] == offered
     assert offered == ["x"]
+
+
+def test_a_recipe_of_5000_statements_finishes_in_the_window_and_every_step_gets_its_result(
+        make_window, tmp_path):
+    """Issue 32's recipes in a real window and its kernel: 5,000 statements, each binding
+    a name of its own (its kernel's part was quadratic), then each rebinding one tensor.
+    Every step shows python's value; the window prints what python prints."""
+    import subprocess
+    import sys
+
+    n = 5000
+    own = tmp_path / "own_names.py"
+    own.write_text("x0 = 0\n" + "".join(f"x{i} = x{i - 1} + 1\n" for i in range(1, n - 1))
+                   + f"print(x{n - 2})\n", encoding="utf-8")
+    window = make_window(str(own))  # waits for the run's end (at most two minutes)
+    document = window.document
+    python = subprocess.run([sys.executable, str(own)], capture_output=True, text=True)
+    assert document.output == python.stdout == f"{n - 2}\n"
+    results = document.run.results
+    assert len(results) == n and all(r.status == "ok" for r in results)
+    assert results[1234].value.names == {"x1234": {"type": "int", "value": 1234}}
+
+    from tools.bench_scale import recipe_text
+
+    tensors = tmp_path / "one_tensor.py"
+    tensors.write_text(recipe_text(n), encoding="utf-8")
+    document.open(tensors)
+    window.settle()
+    python = subprocess.run([sys.executable, str(tensors)], capture_output=True, text=True)
+    assert document.output == python.stdout
+    results = document.run.results
+    assert results and all(r.status == "ok" for r in results)
+    assert results[-2].value.names["t"]["values"] == [n - 3.0] * 3  # t = t + 1, n - 3 times
+
+
+def test_a_new_run_of_many_steps_shows_the_rows_on_screen_at_once_and_the_rest_after(qtbot):
+    import widgets.recipe.steps_panel as steps_panel
+
+    chunk = getattr(steps_panel, "ROW_CHUNK", 200)  # (rows written beyond the screen's)
+    n = 3000
+    doc, _state = _running(n)
+    panel = _shown_steps(qtbot, doc, 300)
+    qtbot.waitUntil(lambda: all(panel.list.item(i).text().startswith("◌") for i in range(n)))
+    doc.take_kernel_events([_done(i) for i in range(n)])  # one take of a whole run
+    done = [i for i in range(n) if panel.list.item(i).text().startswith("●")]
+    assert 0 in done and len(done) < 2 * chunk  # the rows on screen, and a part
+    qtbot.waitUntil(lambda: all(panel.list.item(i).text().startswith("●") for i in range(n)))
+
+
+def test_a_flood_of_reports_is_taken_in_parts_each_in_a_frame_of_its_own(qtbot, tmp_path):
+    """The window was busy while the kernel ran 3,000 statements: their 6,000 reports wait
+    in the queue. The window takes them in parts of a few milliseconds' work, not all in
+    one go (a freeze of the window), and every step still gets its result."""
+    import time
+
+    from PySide6.QtWidgets import QWidget
+
+    from app.kernel.session import KernelSession
+    from widgets.common.kernel_hook import KernelHook
+
+    n = 3000
+    doc = Document()
+    doc.kernel = KernelSession()
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    hook = KernelHook(doc, owner)
+    taken = []
+    take = doc.take_kernel_events
+    doc.take_kernel_events = lambda events: taken.append(len(events)) or take(events)
+    try:
+        doc.set_source("x = 0\n" + "x = x + 1\n" * (n - 1))
+        deadline = time.monotonic() + 120
+        waiting = doc.kernel._events._items  # (read only: the reports the window has not taken)
+        while len(waiting) < 2 * n and time.monotonic() < deadline:
+            time.sleep(0.05)  # the window busy: the kernel's reports wait for it
+        assert len(waiting) >= 2 * n
+        qtbot.waitUntil(lambda: doc.kernel_run is None, timeout=120_000)
+        assert all(r.status == "ok" for r in doc.run.results)
+        assert len(taken) > 3 and max(taken) < n  # in parts, none of half of them
+    finally:
+        hook.close()

@@ -27,6 +27,10 @@ Figures (names for ``--only``):
   pyqtgraph.
 - ``recipe``: a training loop's time under ``tensor-lab run`` (the kernel) against
   ``python`` (``tools/bench_kernel.py``).
+- ``scale`` (``tools/bench_scale.py``): a recipe of 5,000 top-level statements run in the
+  main window against ``python`` on the same file (``5000 statements vs python``), and
+  the p99 lateness of a 16 ms ``QTimer`` in the window meanwhile (``window
+  responsiveness, 5000 statements``).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long")
+NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long", "scale")
 #: Pairs for the training figures, at least: a pair is three runs of a few seconds.
 TRAINING_PAIRS = 9
 #: Edits for the op figure: its 95th percentile needs more than a handful.
@@ -471,6 +475,12 @@ def _bench_long(pairs: int) -> list[Figure]:
     return bench_long_evaluation(pairs, figure, percentile, qapp)
 
 
+def _bench_scale(pairs: int) -> list[Figure]:
+    from tools.bench_scale import bench_scale
+
+    return bench_scale(pairs, figure, percentile, qapp)
+
+
 def present_devices() -> list[str]:
     """The ids of the devices present (``cpu``, ``cuda:0``, ...), ``cuda`` meaning cuda:0."""
     from app.devices import available_devices
@@ -505,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
             "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
             "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs),
             "recipe": lambda: _bench_recipe(pairs), "scalar": lambda: _bench_scalar(pairs),
-            "long": lambda: _bench_long(pairs)}
+            "long": lambda: _bench_long(pairs), "scale": lambda: _bench_scale(pairs)}
     for name in chosen:
         if name not in runs:
             parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")

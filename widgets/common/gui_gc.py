@@ -11,6 +11,8 @@ by the same thresholds, from a timer on the GUI thread.
 
 from __future__ import annotations
 
+import gc
+
 from pyqtgraph.util.garbage_collector import GarbageCollector
 
 #: How often the GUI thread looks at the collector's counts, in seconds.
@@ -25,3 +27,10 @@ def collect_on_gui_thread() -> GarbageCollector:
     if _collector is None:
         _collector = GarbageCollector(interval=INTERVAL_S)
     return _collector
+
+
+def freeze_start() -> None:
+    """Leave every object the start made (torch, Qt's modules, the window: some 400,000)
+    out of the collections to come: a full one went through them all, 200 to 800 ms on
+    the GUI thread, every few seconds of a long run's reports. Called once torch is in."""
+    gc.freeze()

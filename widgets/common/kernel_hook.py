@@ -28,6 +28,9 @@ POLL_MS = 30
 POLL_BUDGET_S = 0.008
 #: A take of this many events or more is a flood.
 FLOOD_EVENTS = 64
+#: How long the document's work on one take may last, about: a flood of reports (a run
+#: of 5,000 statements) is taken in parts of about this much work, each in a frame.
+TAKE_WORK_S = 0.006
 #: While the kernel floods the window (a take that used its whole budget), takes are at
 #: least this far apart, so the window keeps time for its own events.
 WAKE_GAP_S = 0.008
@@ -67,6 +70,8 @@ class KernelHook(QObject):
         self._timer.start()
         self._last_take = 0.0
         self._flooded = False  # the last take had more than its budget could hold
+        self._left: list = []  # events taken from the session, for the next take
+        self._event_s = 0.0001  # the document's work per event, as the last take went
         self._wake = QTimer(self)  # a take put off until WAKE_GAP_S after the last one
         self._wake.setSingleShot(True)
         self._wake.timeout.connect(self._drain)
@@ -90,20 +95,29 @@ class KernelHook(QObject):
 
     def _drain(self) -> None:
         self._last_take = time.monotonic()
-        events = self.session.poll(POLL_BUDGET_S)
+        events = self._left + self.session.poll(POLL_BUDGET_S)
+        part = max(FLOOD_EVENTS, int(TAKE_WORK_S / self._event_s))
+        events, self._left = events[:part], events[part:]
         if events:
+            start = time.perf_counter()
             self._document.take_kernel_events(events)
+            self._event_s = max((time.perf_counter() - start) / len(events), 1e-6)
             # the views' new texts change their layouts: settled now, so the repaint that
             # follows is the only one (left to their posted requests, a second came later)
             for _ in range(LAYOUT_PASSES):  # (a layout settled may ask its parent's again)
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         # a flood: many events, or more work than a take's budget (output, a loop's reports)
-        self._flooded = len(events) >= FLOOD_EVENTS \
+        self._flooded = len(events) >= FLOOD_EVENTS or bool(self._left) \
             or time.monotonic() - self._last_take >= POLL_BUDGET_S
+        if self._left and not self._wake.isActive():  # the rest, after the window's frame
+            self._wake.start(round(WAKE_GAP_S * 1000))
         self._document.show_pending(after=PENDING_S)
 
     def detach(self) -> None:
         """Leave the kernel to another window's hook (the window is made again)."""
+        if self._left:  # taken from the session already: the document has them now
+            self._document.take_kernel_events(self._left)
+            self._left = []
         self._timer.stop()
         self._wake.stop()
         self.session.on_events(None)

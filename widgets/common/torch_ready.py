@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.devices import available_devices
 from widgets.common.background import JobError, start_job
+from widgets.common.gui_gc import freeze_start
 
 
 class TorchNotifier(QObject):
@@ -52,4 +53,5 @@ def _on_warm(_key: object, result: object) -> None:
     if isinstance(result, JobError):
         print(f"tensor-lab: could not import torch: {result.message}", file=sys.stderr)
         return
+    freeze_start()  # the start is over: its objects are out of later collections
     torch_notifier().ready.emit()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPersistentModelIndex, QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QPersistentModelIndex, QPoint, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QBrush, QUndoStack
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -32,6 +32,8 @@ _STATUS_MARK = {"ok": "●", "error": "✖", "skipped": "○", "kernel": "◌", 
 
 #: A row's (text, status, tooltip, editable), to leave a row that has not changed alone.
 _ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The most rows written at once beyond those on screen (a few milliseconds' work).
+ROW_CHUNK = 200
 
 
 class _RowSize(QStyledItemDelegate):
@@ -72,6 +74,9 @@ class StepsPanel(FollowsDocument, QWidget):
         #: redraws only the rows of the steps it changed.
         self._shown: tuple = (None, None, 0)
         self._texts: dict[int, tuple] = {}  # a step's written form, by id(step)
+        self._later: set[int] = set()  # rows to write after this frame (``ROW_CHUNK``)
+        self._later_timer = QTimer(self, singleShot=True, interval=0)
+        self._later_timer.timeout.connect(self._on_view_later)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setStyleSheet(error_style())
@@ -159,14 +164,16 @@ class StepsPanel(FollowsDocument, QWidget):
     def _on_model_evaluated(self, run) -> None:
         """Each step's row: its mark, text, colour and tooltip. Rows already there are
         changed only where they differ (an edit's run changes one or two): a list cleared
-        and filled again lays out and paints every row."""
+        and filled again lays out and paints every row. Past ``ROW_CHUNK`` rows to write
+        (a new run of 5,000 steps), those on screen are written now and the rest in chunks
+        after (``_on_view_later``), so the window keeps its frames."""
         recipe: Recipe = self._document.recipe
         steps = recipe.steps
         shown_run, shown_steps, mark = self._shown
         if run is shown_run and steps is shown_steps and self.list.count() == len(steps):
-            indices = sorted(i for i in run.changed_since(mark) if i < len(steps))
+            fresh = {i for i in run.changed_since(mark) if i < len(steps)}
         else:  # another run or other steps: every row (the written steps kept)
-            indices = range(len(steps))
+            fresh, self._later = set(range(len(steps))), set()
             self._texts = {id(step): self._texts.get(id(step)) or (step, write_step(step))
                            for step in steps}
         self._shown = (run, steps, run.mark)
@@ -179,28 +186,68 @@ class StepsPanel(FollowsDocument, QWidget):
                     self.list.addItem(QListWidgetItem())
                 self._widths, self._widest = [0] * len(steps), -1
                 laid_out = True
-            metrics = self.list.fontMetrics()
-            for i in indices:
-                row = self._row(i, steps[i], run.results[i] if i < len(run.results) else None)
-                item = self.list.item(i)
-                if item.data(_ROW_ROLE) == row:
-                    continue
-                text, status, tip, editable = row
-                item.setText(text)
-                item.setData(Qt.ItemDataRole.UserRole, i)
-                item.setData(_ROW_ROLE, row)
-                item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
-                item.setToolTip(tip)
-                flags = item.flags() & ~Qt.ItemFlag.ItemIsEditable
-                item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if editable else flags)
-                self._set_width(i, metrics.horizontalAdvance(text))
+            rows = fresh | self._later
+            now = rows
+            if len(rows) > ROW_CHUNK:  # on screen first, then this report's, then the rest
+                first, last = self._rows_on_screen()
+                on_screen = {i for i in rows if first <= i <= last}
+                rest = sorted(fresh - on_screen) + sorted(self._later - fresh - on_screen)
+                now = on_screen | set(rest[:ROW_CHUNK])
+            self._later = rows - now
+            self._write_rows(sorted(now), run, steps)
             if self._document.selected is not None:
                 self.list.setCurrentRow(self._document.selected)
+        if self._later:
+            self._later_timer.start()
         if laid_out or self._widest_size() != widest:  # laid out now, not on the list's own
-            self._sizes.widest = QPersistentModelIndex(self.list.model().index(
-                self._widest, 0)) if self._widest >= 0 else None
-            self.list.doItemsLayout()  # timer after this frame: one paint, with the others
+            self._lay_out()  # timer after this frame: one paint, with the others
         self._update_buttons()
+
+    def _on_view_later(self) -> None:
+        """The next ``ROW_CHUNK`` rows a run changed that were left for later."""
+        run, steps, _mark = self._shown
+        if run is not self._document.run or steps is not self._document.recipe.steps:
+            return  # (the evaluated that replaced them writes them)
+        widest = self._widest_size()
+        rest = sorted(self._later)
+        self._later = set(rest[ROW_CHUNK:])
+        with QSignalBlocker(self.list):
+            self._write_rows([i for i in rest[:ROW_CHUNK] if i < self.list.count()], run,
+                             steps)
+        if self._later:
+            self._later_timer.start()
+        if self._widest_size() != widest:
+            self._lay_out()
+
+    def _rows_on_screen(self) -> tuple[int, int]:
+        viewport = self.list.viewport()
+        first = self.list.indexAt(QPoint(1, 1)).row()
+        last = self.list.indexAt(QPoint(1, viewport.height() - 1)).row()
+        first = max(first, 0)
+        return first, last if last >= 0 else first + ROW_CHUNK
+
+    def _write_rows(self, indices, run, steps) -> None:
+        metrics = self.list.fontMetrics()
+        for i in indices:
+            row = self._row(i, steps[i], run.results[i] if i < len(run.results) else None)
+            item = self.list.item(i)
+            if item.data(_ROW_ROLE) == row:
+                continue
+            text, status, tip, editable = row
+            item.setText(text)
+            item.setData(Qt.ItemDataRole.UserRole, i)
+            item.setData(_ROW_ROLE, row)
+            item.setForeground(QBrush(qcolour(STATUS_ROLES[status])))
+            item.setToolTip(tip)
+            flags = item.flags() & ~Qt.ItemFlag.ItemIsEditable
+            item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if editable else flags)
+            self._set_width(i, metrics.horizontalAdvance(text))
+
+    def _lay_out(self) -> None:
+        """Every row as wide as the widest, laid out now."""
+        self._sizes.widest = QPersistentModelIndex(self.list.model().index(
+            self._widest, 0)) if self._widest >= 0 else None
+        self.list.doItemsLayout()
 
     def _widest_size(self) -> tuple[int, int]:
         return self._widest, self._widths[self._widest] if self._widest >= 0 else 0
