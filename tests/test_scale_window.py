@@ -199,3 +199,32 @@ def test_a_flood_of_reports_is_taken_in_parts_each_in_a_frame_of_its_own(qtbot, 
         assert len(taken) > 3 and max(taken) < n  # in parts, none of half of them
     finally:
         hook.close()
+
+
+def test_a_long_recipe_is_coloured_off_the_gui_thread(qtbot, monkeypatch):
+    """Opening 5,000 lines lexed them with Pygments on the GUI thread (a second's freeze);
+    now the text shows at once and its colours follow, worked out in the background."""
+    import threading
+
+    import widgets.common.highlighter as highlighter
+    from widgets.recipe.code_pane import CodePane
+
+    lexed_on = []
+    tokens = highlighter._tokens
+    monkeypatch.setattr(highlighter, "_tokens", lambda lexer, text: lexed_on.append(
+        threading.current_thread() is threading.main_thread()) or tokens(lexer, text))
+    get_tokens = highlighter.PythonLexer.get_tokens
+    monkeypatch.setattr(highlighter.PythonLexer, "get_tokens", lambda self, text: lexed_on.append(
+        threading.current_thread() is threading.main_thread()) or get_tokens(self, text))
+    text = "import torch\nt = torch.zeros(3)\n" + "t = t + 1  # one more\n" * 4998
+    doc = Document()
+    pane = CodePane(doc)
+    qtbot.addWidget(pane)
+    lexed_on.clear()
+    doc.set_source(text)
+    assert pane.text() == text  # at once
+    qtbot.waitUntil(lambda: 4000 in pane._highlighter.spans, timeout=30_000)
+    assert lexed_on and not any(lexed_on)  # never on the GUI thread
+    block = pane.editor.document().findBlockByNumber(4000)
+    qtbot.waitUntil(lambda: any(r.format.foreground().color().name() == "#8e908c"
+                                for r in block.layout().formats()))  # the comment's colour

@@ -7,6 +7,8 @@ from pygments.lexers import PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
+from widgets.common.background import JobError, start_job
+
 # Token colours chosen to stay readable on light and dark backgrounds.
 _STYLE = {
     Keyword: ("#8959a8", True), Name.Builtin: ("#3e999f", False),
@@ -29,6 +31,11 @@ def _format_for(token: object) -> QTextCharFormat | None:
     return None
 
 
+def _tokens(lexer: PythonLexer, text: str) -> list:
+    """(A background job.) Pygments' tokens of ``text``."""
+    return list(lexer.get_tokens(text))
+
+
 class PygmentsHighlighter(QSyntaxHighlighter):
     """Highlights Python with Pygments, lexing the whole text once per change.
 
@@ -40,12 +47,32 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._lexer = PythonLexer()
         self._spans: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
         self._formats: dict[object, QTextCharFormat | None] = {}
+        self._lexing: str | None = None  # the text ``colour_later`` lexes now
 
     def set_text_spans(self, text: str) -> None:
         """Work out formats for ``text`` (call before ``setPlainText``)."""
+        self._spans = self._spans_of(self._lexer.get_tokens(text)) if text else {}
+
+    def colour_later(self, text: str) -> None:
+        """Work out the formats for ``text`` off the GUI thread (Pygments takes about a
+        second for 5,000 lines), then colour the document again, if it still holds
+        ``text``; the spans there are meanwhile stay (a long recipe's lines keep their
+        colours while it is lexed again)."""
+        self._lexing = text
+        start_job(_tokens, self._lexer, text, on_done=self._on_lexed, key=text)
+
+    def _on_lexed(self, text: object, tokens: object) -> None:
+        if text is not self._lexing or isinstance(tokens, JobError) \
+                or self.document() is None or self.document().toPlainText() != text:
+            return  # another text came since (or Pygments failed: no colours)
+        self._lexing = None
+        self._spans = self._spans_of(tokens)  # type: ignore[arg-type]
+        self.rehighlight()
+
+    def _spans_of(self, tokens) -> dict[int, list[tuple[int, int, QTextCharFormat]]]:
         spans: dict[int, list[tuple[int, int, QTextCharFormat]]] = {}
         line, col = 0, 0
-        for token, value in self._lexer.get_tokens(text):
+        for token, value in tokens:
             if token not in self._formats:
                 self._formats[token] = _format_for(token)
             fmt = self._formats[token]
@@ -55,7 +82,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 if fmt is not None and part:
                     spans.setdefault(line, []).append((col, len(part), fmt))
                 col += len(part)
-        self._spans = spans
+        return spans
 
     @property
     def spans(self) -> dict[int, list[tuple[int, int, QTextCharFormat]]]:

@@ -34,8 +34,10 @@ from widgets.common.undo import push_edit
 
 #: Milliseconds from the last key to the text becoming the recipe.
 COMMIT_DELAY_MS = 500
-#: Above this many characters the colours follow at the commit, not at every key.
-LIVE_COLOUR_CHARS = 200_000
+#: Above this many characters the colours follow at the commit, not at every key, and
+#: are worked out off the GUI thread (Pygments lexes about 50,000 characters a second:
+#: a recipe of 5,000 lines froze the window for a second at each key, and when opened).
+LIVE_COLOUR_CHARS = 20_000
 
 
 class _Editor(QPlainTextEdit):
@@ -209,9 +211,15 @@ class CodePane(FollowsDocument, QWidget):
         self._document.set_unparsed(None)  # the pane shows the recipe's own text again
         self._shown = text
         before = self._highlighter.spans
-        self._highlighter.set_text_spans(text)
+        later = len(text) > LIVE_COLOUR_CHARS
+        if later:  # coloured off the GUI thread, soon after
+            self._highlighter.colour_later(text)
+        else:
+            self._highlighter.set_text_spans(text)
         with self._not_typing():
             if not self._replace_changed_lines(text, before):
+                if later:  # another text: no colours of the last one's lines meanwhile
+                    self._highlighter.set_text_spans("")
                 self.editor.setPlainText(text)
         self._on_model_selection(self._document.selected)
 
