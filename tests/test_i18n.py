@@ -169,3 +169,41 @@ def test_op_explanations_and_lessons_show_in_chinese(qapp):
     finally:
         install_translators("en")
     assert op_summary(zeros) == zeros.summary
+
+
+def test_the_restore_question_is_asked_in_chinese(qapp, chinese):
+    """The crash-recovery question (module-level ``_tr`` in ``autosave_hook``) was English
+    in the Chinese window: its helper asked the "Autosave" context, where lupdate files a
+    module-level call's text under the empty one."""
+    from app.recipe.autosave import Recovery
+    from widgets.shell.autosave_hook import restore_box
+
+    box = restore_box(None, Recovery(text="x = 1\n", path="/tmp/net.py", saved=0.0, pid=1,
+                                     files=()))
+    try:
+        texts = [box.windowTitle(), box.text(),
+                 *(button.text() for button in box.buttons())]
+        for text in texts:
+            assert _CJK.search(text), text
+    finally:
+        box.deleteLater()
+
+
+def test_module_level_tr_helpers_ask_the_context_lupdate_files_them_under():
+    """lupdate (``-tr-function-alias tr+=_tr``) files a ``_tr`` call outside a class under
+    the empty context; a module's ``_tr`` helper that asks another context is never
+    translated (every such helper in the views, read with ``ast``)."""
+    import ast
+
+    wrong = []
+    for path in sorted(ROOT.glob("widgets/**/*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == "_tr"):
+                continue
+            for call in ast.walk(node):
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr == "translate" and call.args
+                        and isinstance(call.args[0], ast.Constant)
+                        and call.args[0].value != ""):
+                    wrong.append((str(path.relative_to(ROOT)), call.args[0].value))
+    assert not wrong, wrong

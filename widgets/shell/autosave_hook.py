@@ -37,7 +37,8 @@ _HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("Autosave", text)
+    # the empty context: where lupdate files a module-level _tr call's text
+    return QCoreApplication.translate("", text)
 
 
 class AutosaveHook(QObject):
