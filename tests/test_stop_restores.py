@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from PySide6.QtWidgets import QLabel
+
 # The issue's 6000 x 6000 loop, scaled to a loaded two-core machine: one product of
 # ``x`` takes about a second (never past 6000), far past Stop's 200 ms of grace.
 LONG_MATMUL = '''\
@@ -88,3 +90,10 @@ def test_stop_that_kills_restores_the_finished_steps_with_their_own_facts(
     # the window still says how the run ended (the kill), and that the values are back
     assert "did not stop within 200 ms" in window.kernel_status.label.text()
     assert "values are back" in window.kernel_status.label.text()
+    # a line longer than the status bar's room ends in "…" there, and reads whole in its
+    # tooltip (it was cut mid-word: "A fresh kernel ran the fini")
+    label = window.kernel_status.label
+    shown = QLabel.text(label)
+    assert label.fontMetrics().horizontalAdvance(shown) <= label.width()
+    assert shown == label.text() or shown.endswith("…")
+    assert label.text() in label.toolTip()

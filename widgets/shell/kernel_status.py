@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QToolButton, QWidget
+from superqt import QElidingLabel
 
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import translate_core
@@ -37,10 +38,13 @@ class KernelStatus(QWidget):
         self.busy.setTextVisible(False)
         self.busy.setToolTip(QCoreApplication.translate(
             "KernelStatus", "The kernel is running the recipe's code"))
-        self.label = QLabel()
-        self.label.setToolTip(QCoreApplication.translate(
+        # a long ending (a kill, then the restore) is cut with "…" at the status bar's
+        # edge, never mid-word without a sign; the tooltip holds it whole
+        self.label = QElidingLabel()
+        self._about = QCoreApplication.translate(
             "KernelStatus", "What the kernel runs now, and for how long; or how its last run "
-            "ended"))
+            "ended")
+        self.label.setToolTip(self._about)
         self.stop_button = QToolButton()
         self.stop_button.setIcon(icon("stop"))
         self.stop_button.setToolTip(QCoreApplication.translate(
@@ -89,6 +93,7 @@ class KernelStatus(QWidget):
                     # a paused training loop's time stands still
                     progress.elapsed - self._document.training.paused_time(state.run_id))
             self.label.setText(text)
+            self.label.setToolTip(self._about)
             self.label.setStyleSheet("")
             return
         ended = self._document.kernel_ended
@@ -99,9 +104,11 @@ class KernelStatus(QWidget):
                     "KernelStatus", "A fresh kernel ran the finished steps again: their "
                     "values are back.")
             self.label.setText(text)
+            self.label.setToolTip(f"{self._about}\n\n{text}")
             self.label.setStyleSheet("color: palette(highlight);")
         else:
             self.label.setText("")
+            self.label.setToolTip(self._about)
 
 
 def _short(text: str, limit: int = 48) -> str:
