@@ -153,7 +153,10 @@ def test_presenter_mode_in_chinese_at_1224x765_shows_a_3x4_grid_and_ten_lines_of
     from widgets.shell.translators import install_translators
 
     recipe = tmp_path / "grid.py"
-    recipe.write_text("import torch\nx = torch.arange(12.).reshape(3, 4)\n", encoding="utf-8")
+    # a class demo of a dozen steps (with two, the steps took less room and the code got
+    # its ten lines by chance)
+    recipe.write_text("import torch\nx = torch.arange(12.).reshape(3, 4)\n"
+                      + "".join(f"y{i} = x * {i}\n" for i in range(1, 12)), encoding="utf-8")
     install_translators("zh_CN")
     try:
         window = make_window(str(recipe), restore_layout=False, present=start_presenting,
@@ -174,7 +177,9 @@ def test_presenter_mode_in_chinese_at_1224x765_shows_a_3x4_grid_and_ten_lines_of
         editor = window.code.editor
 
         def lines_shown() -> float:
-            return editor.viewport().height() / editor.fontMetrics().lineSpacing()
+            # the lines on screen: a block's height, not the font's (smaller) spacing
+            pitch = editor.blockBoundingRect(editor.document().firstBlock()).height()
+            return editor.viewport().height() / max(pitch, editor.fontMetrics().lineSpacing())
 
         qtbot.waitUntil(lambda: lines_shown() >= 10)  # the code: ten lines or more
         assert window.docks["code"].isVisible() and window.docks["steps"].isVisible()

@@ -101,6 +101,9 @@ class PresenterMode(QObject):
                 self._pending_widen = factor
         else:
             scale.set_value(self._scale_before)
+            code = docks.get("code")
+            if code is not None and code.widget() is not None:
+                code.widget().setMinimumHeight(0)
             if self._state_before is not None:
                 from PySide6.QtCore import QByteArray
 
@@ -136,9 +139,13 @@ class PresenterMode(QObject):
             return
         column = steps.height() + lesson.height() + code.height()
         # the editor's lines, and what the dock adds around them (title, tabs, frame)
-        needed = (CODE_LINES + 1) * editor.fontMetrics().lineSpacing() \
+        needed = (CODE_LINES + 1) * line_pitch(editor) \
             + code.height() - editor.viewport().height()
         code_height = min(round(needed), column)
+        # a floor, not only a size: a later change of the window's height (a bar that
+        # shows) took its pixels from the code first, down to nine lines and a half
+        code.widget().setMinimumHeight(min(code_height, column // 2)
+                                       - (code.height() - code.widget().height()))
         rest = column - code_height
         self._window.resizeDocks([steps, lesson, code],
                                  [rest // 2, rest - rest // 2, code_height],
@@ -184,3 +191,11 @@ class PresenterMode(QObject):
             if (width, height) != (window.width(), window.height()):
                 window.resize(width, height)
         display_scale().reapply()
+
+
+def line_pitch(editor) -> float:
+    """The height a line of ``editor``'s code takes on screen: a text block's, which is
+    more than the font's line spacing (24 against 25 px in presenter mode), so ten lines
+    by the font's spacing showed nine and a half."""
+    block = editor.blockBoundingRect(editor.document().firstBlock()).height()
+    return max(float(editor.fontMetrics().lineSpacing()), block)
