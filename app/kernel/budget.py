@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import os
 
+from app.kernel.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
 GIB = 1 << 30
 
 

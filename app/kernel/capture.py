@@ -11,10 +11,15 @@ stream: past that the oldest go, and the next message says how many were left ou
 
 from __future__ import annotations
 
+import _thread
 import io
-import threading
+from _thread import LockType
 from collections import deque
 from collections.abc import Callable
+
+from app.kernel.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: How often gathered output is sent.
 FLUSH_S = 0.05
@@ -33,9 +38,9 @@ class Tap(io.TextIOBase):
         self._chunks: deque[str] = deque()
         self._size = 0
         self._dropped = 0
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         #: Set at each write (``Flusher`` waits for it).
-        self.written = threading.Event()
+        self.written = Signal()
 
     @property
     def encoding(self) -> str:  # some libraries ask
@@ -78,24 +83,32 @@ class Flusher:
 
     def __init__(self, taps: list[Tap], send: Callable[[int, str, str, int], None]):
         self._taps, self._send = taps, send
-        self._stop = threading.Event()
+        self._stop = Signal()
         self._written = _FirstWrite(self._start)
         for tap in taps:
             tap.written = self._written
-        self._thread: threading.Thread | None = None
-        self._starting = threading.Lock()
+        self._ended: LockType | None = None  # held while the thread runs
+        self._starting = _thread.allocate_lock()
 
     def _start(self) -> None:
-        """The thread, at the first write (a run that prints nothing starts none)."""
+        """The thread, at the first write (a run that prints nothing starts none). A bare
+        ``_thread``: ``threading``'s Python start would break where the recipe patched a
+        builtin it uses (``builtins.len = None``)."""
         with self._starting:
-            if self._thread is None and not self._stop.is_set():
-                thread = threading.Thread(target=self._loop, name="tensor-lab-output",
-                                          daemon=True)
+            if self._ended is None and not self._stop.is_set():
+                ended = _thread.allocate_lock()
+                ended.acquire()
                 try:
-                    thread.start()
+                    _thread.start_new_thread(self._run, (ended,))
                 except RuntimeError:  # no thread to be had (a recipe at its memory cap):
                     return  # what it prints goes at its statement's end (``flush``)
-                self._thread = thread
+                self._ended = ended
+
+    def _run(self, ended: LockType) -> None:
+        try:
+            self._loop()
+        finally:
+            ended.release()
 
     def flush(self) -> None:
         """Send what is waiting now (after each statement, so output keeps its step)."""
@@ -115,14 +128,43 @@ class Flusher:
     def close(self) -> None:
         with self._starting:
             self._stop.set()
-            thread = self._thread
-        if thread is not None:
-            threading.Event.set(self._written)  # (its own set() would start a thread)
-            thread.join(1.0)
+            ended = self._ended
+        if ended is not None:
+            Signal.set(self._written)  # (its own set() would start a thread)
+            if ended.acquire(timeout=1.0):
+                ended.release()
         self.flush()
 
 
-class _FirstWrite(threading.Event):
+class Signal:
+    """``threading.Event``'s ``set``, ``clear``, ``is_set`` and ``wait`` on a bare lock,
+    released while set: ``threading``'s own runs Python code that a recipe's patched
+    builtins break (``len``)."""
+
+    def __init__(self) -> None:
+        self._lock = _thread.allocate_lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        try:
+            self._lock.release()
+        except RuntimeError:  # set already
+            pass
+
+    def clear(self) -> None:
+        self._lock.acquire(False)
+
+    def is_set(self) -> bool:
+        return not self._lock.locked()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if not self._lock.acquire(True, -1 if timeout is None else timeout):
+            return False
+        self.set()  # (as it was; a set meanwhile has let go of it already)
+        return True
+
+
+class _FirstWrite(Signal):
     """The taps' "written" event, which starts the flusher's thread when first set."""
 
     def __init__(self, start: Callable[[], None]):

@@ -23,8 +23,11 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
 from app.kernel.source import Statement
 from app.kernel.summary import loaded_torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Most values one fingerprint looks at; past it, the namespace's changes cannot be told.
 MAX_NODES = 20_000

@@ -9,6 +9,7 @@ as in marimo's kernel. Its memory is capped at the budget it is given.
 from __future__ import annotations
 
 import _thread
+import builtins
 import contextlib
 import importlib
 import io
@@ -32,10 +33,14 @@ from app.kernel.mirror import stamp
 from app.kernel.namespace_watch import NamespaceWatch
 from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
+from app.kernel.sealed import BUILTINS
 from app.kernel.source import statements as source_statements
 from app.kernel.summary import loaded_torch, summarize
 from app.kernel.training import TrainingWatch
 from app.kernel.training_live import Controls, LiveFeed
+from app.kernel.wire import Wire
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Most names one statement reports (a loop that binds a thousand names reports these).
 MAX_NAMES = 100
@@ -78,6 +83,17 @@ def _forget_interrupt() -> None:
     """A new run starts: a Stop meant for the one before is not for it."""
     global _interrupt_pending, _stop_asked
     _interrupt_pending = _stop_asked = False
+
+
+def _fresh_builtins() -> None:
+    """A run from the top starts as python starts: with the builtins a run before may
+    have patched (``builtins.len = None``) as they were."""
+    current = vars(builtins)
+    for name in [name for name in current if name not in BUILTINS]:
+        del current[name]
+    for name, value in BUILTINS.items():
+        if current.get(name) is not value:
+            current[name] = value
 
 
 def _end_children_if_stopped() -> None:
@@ -136,9 +152,10 @@ class Channel:
     every one has gone (before ``Done`` is the last word, and before the kernel exits).
     """
 
-    def __init__(self, conn: Connection):
+    def __init__(self, conn: Wire):
         self.conn = conn
-        self._queue: queue.Queue[list[bytes]] = queue.Queue()
+        # C's queue and locks: nothing in them a recipe's patched builtins can reach
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._broken = False
         threading.Thread(target=self._write, daemon=True, name="tensor-lab-kernel-writer"
                          ).start()
@@ -147,18 +164,24 @@ class Channel:
         self._queue.put(protocol.frames_of(message))
 
     def flush(self) -> None:
-        self._queue.join()
+        done = _thread.allocate_lock()
+        done.acquire()
+        self._queue.put(done)  # the writer lets go of it when it gets there
+        done.acquire()
 
     def _write(self) -> None:
         while True:
             frames = self._queue.get()
+            if not isinstance(frames, list):
+                frames.release()  # a flush waits for this
+                continue
             try:
                 if not self._broken:
                     self.conn.send_bytes(protocol.packed(frames))
             except (OSError, ValueError):
                 self._broken = True  # the supervisor has gone; the reader ends the kernel
-            finally:
-                self._queue.task_done()
+            except Exception:  # noqa: BLE001, S110 - one message lost, never the writer
+                pass
 
 
 def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> None:
@@ -177,6 +200,7 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     signal.signal(signal.SIGINT, _on_sigint)
     _as_a_main_process()
     _watch_parent(parent)
+    conn = Wire(conn)  # (what a recipe writes into it cannot wedge the reader)
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     values = queries.Values()
@@ -260,7 +284,7 @@ def _callers_stdin() -> None:
 PARENT_WATCH_S = 0.5
 
 
-def _read(conn: Connection, channel: Channel, inbox: queue.SimpleQueue,
+def _read(conn: Wire, channel: Channel, inbox: queue.SimpleQueue,
           values: queries.Values, parent: int | None = None) -> None:
     while True:
         try:
@@ -377,6 +401,8 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
             start = window.marks.resume_point(os.path.abspath(message.path), parsed[0])
         except SyntaxError:
             start = 0
+    if not start:
+        _fresh_builtins()
     runner = Runner(message.path, message.source, user_code=_user_code,
                     module=window.module if start else None, parsed=parsed)
     values.start(message.run_id, keep_before=start, source=message.source)

@@ -47,7 +47,10 @@ from functools import partial
 from itertools import chain, islice, repeat
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: The ``LoopRecorder``'s name in ``__main__`` while a loop statement runs.
 RECORDER = "__tensor_lab_loop__"

@@ -15,7 +15,10 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: The most cells a tensor may have to be copied into the window with its step's report.
 MIRROR_CELLS = 1 << 16

@@ -15,7 +15,10 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 _version = attrgetter("_version")
 

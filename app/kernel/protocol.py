@@ -9,7 +9,6 @@ kernel's writer thread takes the GIL once for it, not once per frame.
 
 from __future__ import annotations
 
-import json
 import math
 import struct
 from array import array
@@ -17,7 +16,10 @@ from dataclasses import dataclass, field, fields
 from multiprocessing.connection import Connection
 from typing import Any
 
+from app.kernel.sealed import BUILTINS, dumps, loads
 from app.kernel.summary import summarize
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
 
 
 @dataclass
@@ -227,7 +229,7 @@ def encode(message: Any) -> bytes:
     # the fields as they are (``asdict`` would deep-copy a training batch's lists first:
     # a tenth of a small loop's time)
     plain = {name: getattr(message, name) for name in field_names(type(message))}
-    return json.dumps({"type": type(message).__name__, **plain}).encode("utf-8")
+    return dumps({"type": type(message).__name__, **plain}).encode("utf-8")
 
 
 def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
@@ -243,7 +245,7 @@ def _encode_step(message: StepDone) -> tuple[bytes, list[bytes]]:
     if message.mirror is not None:
         raw["mirror"] = _pack_arrays(message.mirror, frames)
     raw["frames"] = len(frames)
-    return json.dumps({"type": "StepDone", **raw}).encode("utf-8"), frames
+    return dumps({"type": "StepDone", **raw}).encode("utf-8"), frames
 
 
 def _encode_loop(loop: dict, frames: list[bytes]) -> dict:
@@ -320,7 +322,7 @@ def _scalar_values(column: array, kind: str) -> list:
 
 def decode(data: bytes) -> Any:
     """The message in ``data``; ``ValueError`` when it is not one."""
-    return _message(json.loads(data.decode("utf-8")))
+    return _message(loads(data.decode("utf-8")))
 
 
 def _message(raw: Any) -> Any:
@@ -364,7 +366,7 @@ def frames_of(message: Any) -> list[bytes]:
     if isinstance(message, Answer):
         frames: list[bytes] = []
         data = _pack_arrays(message.data, frames)
-        head = json.dumps({"type": "Answer", "id": message.id, "data": data,
+        head = dumps({"type": "Answer", "id": message.id, "data": data,
                            "error": message.error, "frames": len(frames)}).encode("utf-8")
         return [head, *frames]
     if isinstance(message, StepDone) and (message.loop is not None
@@ -375,7 +377,7 @@ def frames_of(message: Any) -> list[bytes]:
         frames = []
         raw = {f.name: _pack_arrays(getattr(message, f.name), frames)
                for f in fields(message)}
-        head = json.dumps({"type": "Training", **raw, "frames": len(frames)})
+        head = dumps({"type": "Training", **raw, "frames": len(frames)})
         return [head.encode("utf-8"), *frames]
     return [encode(message)]
 
@@ -413,7 +415,7 @@ def send(conn: Connection, message: Any) -> None:
 def receive(conn: Connection) -> Any:
     """The next message; ``EOFError`` when the other side has gone."""
     head, frames = unpacked(conn.recv_bytes())
-    raw = json.loads(head.decode("utf-8"))
+    raw = loads(head.decode("utf-8"))
     count = raw.get("frames", 0) if isinstance(raw, dict) \
         and raw.get("type") in ("Answer", "StepDone", "Training") else 0
     if len(frames) != int(count):

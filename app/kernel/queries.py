@@ -24,7 +24,10 @@ import math
 import threading
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: The most cells of a plane one answer carries (8 MiB of float32).
 MAX_PLANE_CELLS = 1 << 21

@@ -18,8 +18,11 @@ from typing import Any
 
 from app.kernel.capture import Tap
 from app.kernel.runner import Outcome, Runner
+from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
 from app.kernel.training import TrainingWatch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: The most characters of each stream the report keeps: the last ones.
 OUTPUT_TAIL = 1 << 20

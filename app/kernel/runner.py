@@ -25,7 +25,10 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from app.kernel import loops
+from app.kernel.sealed import BUILTINS
 from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Frames of the kernel's own code never show in a recipe's traceback.
 _KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep

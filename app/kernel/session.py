@@ -37,6 +37,7 @@ from app.kernel.events import (
     RunMessage,
 )
 from app.kernel.supervisor import STOP_GRACE_S, Kernel
+from app.kernel.wire import CorruptPipe
 
 # A run's time limit unless the caller gives another, in seconds.
 DEFAULT_TIMEOUT_S = 600.0
@@ -298,6 +299,8 @@ class KernelSession:
         assert kernel is not None
         try:
             message = kernel.receive(_RECEIVE_S)
+        except CorruptPipe as e:
+            return self._corrupted(run, e)
         except (EOFError, OSError, ValueError):  # gone, or not a message: ended either way
             return self._died(run)
         if isinstance(message, protocol.Done):
@@ -376,6 +379,15 @@ class KernelSession:
                          run.timeout, restores=run.run_id, mirror=run.mirror)
             self._events.put(Restoring(again.run_id, run.run_id, run.finished))
             self._start(again)
+
+    def _corrupted(self, run: _Run, error: CorruptPipe) -> None:
+        """Something wrote into the kernel's pipe (the recipe can reach it): nothing more
+        it sends can be read, so it is ended, and a fresh kernel started."""
+        assert self._kernel is not None
+        self._kernel.kill()
+        self._lose(run, "died", self._exit_code(), Filled(QT_TRANSLATE_NOOP(
+            "Kernel", "The kernel's pipe was corrupted ({0}), so the kernel was replaced."),
+            str(error)))
 
     def _died(self, run: _Run) -> None:
         kernel = self._kernel

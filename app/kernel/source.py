@@ -13,6 +13,10 @@ import importlib.util
 from dataclasses import dataclass
 from types import CodeType
 
+from app.kernel.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
 
 @dataclass(frozen=True)
 class Statement:

@@ -14,6 +14,9 @@ import re
 from typing import Any
 
 from app import tensor_kinds
+from app.kernel.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Tensors with at most this many elements travel whole in their summary.
 INLINE_NUMEL = 64
@@ -53,13 +56,21 @@ def loaded_torch():
     Never imports it. While the warm-up thread is half-way through ``import torch``, the
     module is in ``sys.modules`` without its functions yet: that counts as not loaded.
     """
+    global _torch
+    if _torch is not None:  # kept: a recipe may take it out of sys.modules, and the
+        return _torch  # kernel must not import it again (torch cannot be, in a process)
     import sys
 
     torch = sys.modules.get("torch")  # never imported here: only if the recipe did
     spec = getattr(torch, "__spec__", None)
     if getattr(spec, "_initializing", False):  # the warm-up import is half done
         return None
+    if hasattr(torch, "Tensor"):
+        _torch = torch
     return torch
+
+
+_torch = None
 
 
 def summarize(value: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.kernel import protocol, reaper
 from app.kernel.budget import default_budget, resident_bytes
+from app.kernel.wire import Wire
 
 #: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
 STOP_GRACE_S = 0.2
@@ -77,7 +78,8 @@ class Kernel:
     def __init__(self, memory_budget: int | None = None):
         self.memory_budget = default_budget() if memory_budget is None else memory_budget
         context = multiprocessing.get_context("spawn")
-        self._conn, child_conn = context.Pipe()
+        conn, child_conn = context.Pipe()
+        self._conn = Wire(conn)  # whole frames, or CorruptPipe: never a wedged read
         self._raised = context.Value("b", 0, lock=False)  # see ``interrupt_raised``
         self.process = context.Process(target=_start_kernel,
                                        args=(child_conn, os.getpid(), self._raised),

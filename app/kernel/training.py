@@ -40,9 +40,13 @@ import time
 from typing import Any
 
 from app.kernel.loops import Known
+from app.kernel.sealed import BUILTINS
+from app.kernel.summary import loaded_torch
 from app.kernel.training_boundary import BoundaryProbe
 from app.kernel.training_histogram import HistogramSampler
 from app.kernel.training_live import Controls, LiveFeed
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Steps kept per statement; past this, every other one is dropped, and so on.
 MAX_STEPS = 10_000
@@ -164,8 +168,6 @@ class TrainingWatch:
     def begin(self, index: int, line: int) -> None:
         """Statement ``index`` (first line ``line``) runs next: installed once the recipe
         has imported torch; a watch that cannot be installed never stops the run."""
-        from app.kernel.summary import loaded_torch
-
         if not self.installed and not self._failed and loaded_torch() is not None:
             try:
                 self.install()
@@ -194,7 +196,7 @@ class TrainingWatch:
 
     # -- installing -------------------------------------------------------------------
     def install(self) -> None:
-        import torch
+        torch = loaded_torch()
         from torch.optim.optimizer import register_optimizer_step_pre_hook
 
         self._watch_forward(True)
@@ -241,7 +243,7 @@ class TrainingWatch:
     def uninstall(self) -> None:
         if not self.installed:
             return
-        import torch
+        torch = loaded_torch()  # (the recipe may have taken it out of sys.modules)
 
         for handle in self._handles:
             handle.remove()
@@ -279,7 +281,7 @@ class TrainingWatch:
 
     # -- the hooks --------------------------------------------------------------------
     def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
-        import torch
+        torch = loaded_torch()
 
         probe = self.boundary
         if probe is not None:
@@ -481,7 +483,7 @@ class TrainingWatch:
 
 def _module_paths(namespace: dict[str, Any]) -> dict[int, str]:
     """Each module the recipe's variables hold, by its path from the first that holds it."""
-    import torch
+    torch = loaded_torch()
 
     paths: dict[int, str] = {}
     for name, value in list(namespace.items()):

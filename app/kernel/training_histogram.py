@@ -13,6 +13,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from app.kernel.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
 #: Values of the weights (and as many of the gradients) a sample holds at most.
 HISTOGRAM_VALUES = 4096
 #: Seconds between two samples.
