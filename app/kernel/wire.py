@@ -105,14 +105,18 @@ class Wire:
                 self._since = _monotonic()
         return True
 
-    def recv_bytes(self) -> bytes:
+    def recv_bytes(self) -> bytes | bytearray:
         """The next frame, waiting for it as long as it takes."""
         if self._poll is None:
             return self.conn.recv_bytes()
         self.poll(None)
-        size = self._whole()
-        frame = bytes(self._buffer[_HEADER.size:_HEADER.size + size])
-        del self._buffer[:_HEADER.size + size]
+        end = _HEADER.size + self._whole()
+        if len(self._buffer) == end:  # the usual case: the frame, and nothing after it
+            frame, self._buffer = self._buffer, bytearray()
+            del frame[:_HEADER.size]  # (a bytearray lets go of its front without a copy)
+            return frame
+        frame = self._buffer[_HEADER.size:end]
+        del self._buffer[:end]
         return frame
 
     def _whole_length(self) -> int | None:
