@@ -29,7 +29,7 @@ PATCHES = {
 }
 
 
-@pytest.mark.parametrize("patch", ["len", "json"])
+@pytest.mark.parametrize("patch", ["len", "isinstance", "json"])
 def test_tensor_lab_run_of_a_patch_ends_as_python_does(tmp_path, patch):
     recipe = tmp_path / "patch.py"
     recipe.write_text(PATCHES[patch] + AFTER)

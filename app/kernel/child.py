@@ -231,6 +231,7 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
                 break
             _run_source(channel, message, values, window)
     channel.flush()
+    _fresh_builtins()  # (multiprocessing's exit, in Python, reads them: isinstance...)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 
 
