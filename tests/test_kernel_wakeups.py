@@ -76,10 +76,10 @@ def test_a_print_when_no_thread_can_start_still_reaches_the_window_at_the_statem
     taps = [Tap("stdout")]
     flusher = Flusher(taps, lambda *message: sent.append(message))
 
-    def refuse(self):
+    def refuse(*_args):
         raise RuntimeError("can't start new thread")
 
-    monkeypatch.setattr(capture.threading.Thread, "start", refuse)
+    monkeypatch.setattr(capture._thread, "start_new_thread", refuse)  # noqa: SLF001
     taps[0].index = 2
     assert taps[0].write("still here\n") == len("still here\n")
     flusher.flush()  # what the kernel does after each statement
