@@ -198,8 +198,8 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     if hasattr(os, "setsid"):
         os.setsid()
     signal.signal(signal.SIGINT, _on_sigint)
-    _as_a_main_process()
     _watch_parent(parent)
+    _as_a_main_process()
     conn = Wire(conn)  # (what a recipe writes into it cannot wedge the reader)
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -233,10 +233,6 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     channel.flush()
     _fresh_builtins()  # (multiprocessing's exit, in Python, reads them: isinstance...)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
-
-
-#: How often the reader thread looks at the parent's pid while no message comes.
-PARENT_WATCH_S = 0.5
 
 
 def _as_a_main_process() -> None:
