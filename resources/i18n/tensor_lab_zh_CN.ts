@@ -532,7 +532,7 @@
     </message>
     <message>
         <source>&apos;{0}&apos; is not a number</source>
-        <extracomment>Fields that only matter for some settings; the others are disabled (still shown). What a QSpinBox can hold (a C int).</extracomment>
+        <extracomment>Fields that only matter for some settings; the others are disabled (still shown). What a QSpinBox can hold (a C int). How long typing in a field pauses before the edit counts, in milliseconds: the recipe follows the keys, but not every one of them (&quot;500&quot; is one edit, not three).</extracomment>
         <translation>“{0}”不是数字</translation>
     </message>
     <message>
@@ -1237,6 +1237,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <source>{0} failed: {1}: {2}</source>
         <translation>{0} 失败：{1}：{2}</translation>
     </message>
+    <message>
+        <source>The selected step, {0}, is not made by a creation function: this form makes a new tensor, it does not show that step.</source>
+        <translation>所选步骤 {0} 不是由创建函数生成的：此表单用于创建新张量，并不显示该步骤。</translation>
+    </message>
 </context>
 <context>
     <name>ClampHistogramExtra</name>
@@ -1277,7 +1281,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>CodePane</name>
     <message>
         <source>The recipe as Python: exactly what Save writes, and it runs with plain &apos;python&apos;. Type or paste code here: the recipe runs again once the text reads as Python.</source>
-        <extracomment>Milliseconds from the last key to the text becoming the recipe. Above this many characters the colours follow at the commit, not at every key.</extracomment>
+        <extracomment>Milliseconds from the last key to the text becoming the recipe. Above this many characters the colours follow at the commit, not at every key, and are worked out off the GUI thread (Pygments lexes about 50,000 characters a second: a recipe of 5,000 lines froze the window for a second at each key, and when opened).</extracomment>
         <translation>以 Python 代码显示的配方：与“保存”写出的内容完全相同，可以直接用 &apos;python&apos; 运行。可以在这里输入或粘贴代码：文字能被读作 Python 后，配方就会重新运行。</translation>
     </message>
     <message>
@@ -1629,8 +1633,16 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>运行已停止。</translation>
     </message>
     <message>
+        <source>The kernel did not stop within {0} ms of its KeyboardInterrupt (the recipe caught it, or went on after it), so it was ended.</source>
+        <translation>内核在收到 KeyboardInterrupt 后 {0} 毫秒内没有停止（配方捕获了它，或在它之后继续运行），因此已被结束。</translation>
+    </message>
+    <message>
         <source>The kernel did not stop within {0} ms (a C++ operation cannot be interrupted), so it was ended.</source>
         <translation>内核未在 {0} 毫秒内停止（C++ 运算无法被中断），因此已被结束。</translation>
+    </message>
+    <message>
+        <source>The kernel&apos;s pipe was corrupted ({0}), so the kernel was replaced.</source>
+        <translation>内核的管道已损坏（{0}），因此内核已被替换。</translation>
     </message>
     <message>
         <source>The recipe needed more memory than its budget of {0}, so the kernel was replaced.</source>
@@ -1653,12 +1665,20 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>停止运行（Ctrl+.）：配方会收到 KeyboardInterrupt；已完成步骤的值会保留</translation>
     </message>
     <message>
+        <source>Running the finished steps again in a fresh kernel…</source>
+        <translation>正在新内核中重新运行已完成的步骤…</translation>
+    </message>
+    <message>
         <source>Starting the kernel…</source>
         <translation>正在启动内核…</translation>
     </message>
     <message>
         <source>Line {0}: {1}  ·  {2:.1f} s</source>
         <translation>第 {0} 行：{1}  ·  {2:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>A fresh kernel ran the finished steps again: their values are back.</source>
+        <translation>新内核已重新运行已完成的步骤：它们的值已恢复。</translation>
     </message>
 </context>
 <context>
@@ -3554,6 +3574,7 @@ the step failed</source>
     </message>
     <message>
         <source>input</source>
+        <extracomment>What a tensor is to its step, by the parameter it is given as (the keyword torch uses, or ``left``/``right``/``operand`` for an operator&apos;s), in words a translation can take.</extracomment>
         <translation>输入</translation>
     </message>
     <message>
@@ -3619,6 +3640,66 @@ the step failed</source>
     <message>
         <source>Chosen by {0}.</source>
         <translation>由 {0} 选中。</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>另一个输入</translation>
+    </message>
+    <message>
+        <source>left</source>
+        <translation>左操作数</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>右操作数</translation>
+    </message>
+    <message>
+        <source>operand</source>
+        <translation>操作数</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>condition</source>
+        <translation>条件</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>tensors</source>
+        <translation>张量序列</translation>
+    </message>
+    <message>
+        <source>operands</source>
+        <translation>操作数序列</translation>
+    </message>
+    <message>
+        <source>mat2</source>
+        <translation>第二个矩阵</translation>
+    </message>
+    <message>
+        <source>vec</source>
+        <translation>向量</translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>parameter {0}</source>
+        <translation>参数 {0}</translation>
     </message>
 </context>
 <context>
@@ -4212,8 +4293,13 @@ the step failed</source>
     <name>StepsPanel</name>
     <message>
         <source>The recipe&apos;s steps, in order. Click one to see its result; double-click a name to rename it.</source>
-        <extracomment>The palette role (``app.palette``) that colours each step status; the marks below tell the statuses apart without colour. A row&apos;s (text, status, tooltip, editable), to leave a row that has not changed alone.</extracomment>
+        <extracomment>The palette role (``app.palette``) that colours each step status; the marks below tell the statuses apart without colour. A row&apos;s (text, status, tooltip, editable), to leave a row that has not changed alone. The most rows written at once beyond those on screen (a few milliseconds&apos; work).</extracomment>
         <translation>配方的步骤（按顺序）。单击查看结果；双击名称可重命名。</translation>
+    </message>
+    <message>
+        <source>The code is not Python yet: these are the steps of the last text that read as Python.</source>
+        <extracomment>The run, its steps and its number of changes the rows last showed: a report redraws only the rows of the steps it changed.</extracomment>
+        <translation>代码还不是合法的 Python：这些是最后一次能作为 Python 读取的文本的步骤。</translation>
     </message>
     <message>
         <source>Move the selected step up (Alt+Up)</source>
@@ -4979,6 +5065,7 @@ strides {1}</translation>
     <name>Trust</name>
     <message>
         <source>The file is {0:.1f} MiB; a recipe is at most {1} MiB.</source>
+        <extracomment>How many autosaved texts of running recipes the store keeps (one per session is used).</extracomment>
         <translation>文件大小为 {0:.1f} MiB；配方最多 {1} MiB。</translation>
     </message>
     <message>
@@ -5027,6 +5114,10 @@ strides {1}</translation>
     <message>
         <source>Hide this message.</source>
         <translation>隐藏这条消息。</translation>
+    </message>
+    <message>
+        <source>The restored recipe did not come from this lab. Running it runs its Python code on this computer.</source>
+        <translation>恢复的配方不是来自本实验室。运行它会在这台计算机上运行其中的 Python 代码。</translation>
     </message>
     <message>
         <source>{0}: this recipe came from elsewhere. Running it runs its Python code on this computer.</source>
@@ -5083,6 +5174,14 @@ strides {1}</translation>
     <message>
         <source>Values as colours; the default above {n:,} elements</source>
         <translation>以颜色显示值；超过 {n:,} 个元素时默认使用</translation>
+    </message>
+    <message>
+        <source>The code is not Python yet: what shows here is from the last text that read as Python.</source>
+        <translation>代码还不是合法的 Python：这里显示的是最后一次能作为 Python 读取的文本的结果。</translation>
+    </message>
+    <message>
+        <source>What this step printed, and its modules as print() shows them; the Output pane keeps the whole run&apos;s output</source>
+        <translation>此步骤打印的内容，以及其模块按 print() 显示的样子；输出窗格保留整次运行的输出</translation>
     </message>
     <message>
         <source>Size of each dimension</source>
@@ -5157,13 +5256,34 @@ strides {1}</translation>
         <translation>截取该平面时维度 {d} 的索引</translation>
     </message>
     <message>
+        <source>… {0} more lines</source>
+        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The most lines of a step&apos;s printed output the viewer shows: its last ones (the Output pane keeps the whole run&apos;s).</extracomment>
+        <translation>… 还有 {0} 行</translation>
+    </message>
+    <message>
+        <source>{0}, as print() shows it:</source>
+        <translation>{0}，按 print() 的显示：</translation>
+    </message>
+    <message>
+        <source>… {0} earlier lines (the Output pane has the run&apos;s output)</source>
+        <translation>… 前面还有 {0} 行（输出窗格中有本次运行的输出）</translation>
+    </message>
+    <message>
+        <source>It printed:</source>
+        <translation>它打印了：</translation>
+    </message>
+    <message>
         <source>Select a step to see its value.</source>
-        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
+        <extracomment>The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
+    </message>
+    <message>
+        <source>Stopped while it ran: {message}</source>
+        <translation>运行中被停止：{message}</translation>
     </message>
     <message>
         <source>Not run: an earlier step stopped the run.</source>
