@@ -24,10 +24,14 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the recipe finds its pipe in /proc/self/fd")
 
 #: Two bytes into every socket the kernel holds (its pipe to the window is one), then
-#: a loop that sends nothing more: a frame begun and never finished.
+#: a loop that sends nothing more: a frame begun and never finished. It waits a second
+#: first, so that the kernel's writer thread has sent the step's start: under a loaded
+#: machine the two bytes went ahead of it, the pipe was (rightly) found corrupt at once,
+#: and the test waited for a start that never came.
 HALF_FRAME = '''\
 import os, time
 if True:
+    time.sleep(1.0)
     for name in os.listdir("/proc/self/fd"):
         try:
             if os.readlink(f"/proc/self/fd/{name}").startswith("socket:"):
@@ -95,10 +99,10 @@ def test_half_a_frame_ends_that_kernel_with_a_message_and_a_fresh_one_is_ready(
 def test_stop_and_the_time_limit_work_while_half_a_frame_waits(service, tmp_path, how):
     recipe = str(tmp_path / "half.py")
     run_id = service.run(HALF_FRAME, recipe, str(tmp_path),
-                         timeout=1.0 if how == "timeout" else None)
+                         timeout=3.0 if how == "timeout" else None)
     _until(service, lambda e: isinstance(e, RunMessage) and e.run_id == run_id
            and type(e.message).__name__ == "StepStarted" and e.message.index == 1, 120)
-    time.sleep(0.3)  # the bytes are in the pipe
+    time.sleep(1.5)  # the bytes are in the pipe (a second after the step started)
     if how == "stop":
         service.stop()
     start = time.monotonic()
