@@ -15,7 +15,7 @@ import time
 import pytest
 
 from app.kernel import protocol
-from app.kernel.loops import RECORDER
+from app.kernel.loops import ITERATION_OUTPUT, RECORDER
 from app.kernel.supervisor import Kernel
 
 NAMES = "print(sorted(k for k in globals() if not k.startswith('__')))\n"
@@ -484,3 +484,60 @@ for step in range(6):
                 "g": (w * step) if step % 2 else (w + step), "n": torch.tensor(step)}
         for name, value in want.items():
             assert samples[str(step)][name] == summarize(value), (step, name)
+
+
+def _printed_by(i: int) -> str:
+    """What iteration ``i`` of ``PRINTING`` writes (stdout and stderr alike)."""
+    return "".join(f"{word} {i}\n" for word, every in (("three", 3), ("seven", 7))
+                   if i % every == 0)
+
+
+PRINTING = '''\
+import sys
+import torch
+def numbers(n):
+    yield from range(n)
+for i in range(1000):
+    if i % 3 == 0: print("three", i)
+    if i % 7 == 0: print("seven", i, file=sys.stderr)
+for i in numbers(30000):
+    if i % 3 == 0: print("three", i)
+    if i % 7 == 0: print("seven", i, file=sys.stderr)
+for i in range(3000):
+    x = torch.tensor(float(i))
+    if i % 3 == 0: print("three", i)
+    if i % 7 == 0: print("seven", i, file=sys.stderr)
+i = 0
+while i < 2500:
+    if i % 3 == 0: print("three", i)
+    if i % 7 == 0: print("seven", i, file=sys.stderr)
+    i += 1
+'''
+
+
+def test_each_kept_iteration_reports_what_it_printed(kernel, tmp_path):
+    """A loop step's output, iteration by iteration, for every iteration it kept: a range
+    (the fast path), a generator (the sample's stride doubling), a tensor loop (the taker)
+    and a ``while``; both streams, in the order written."""
+    steps, out, err, code = _run(kernel, tmp_path, PRINTING)
+    python = _python(tmp_path, PRINTING)
+    assert (out, err, code) == (python.stdout, python.stderr, 0)
+    loops = [s.loop for s in steps if s.loop is not None]
+    assert [loop["iterations"] for loop in loops] == [1000, 30000, 3000, 2500]
+    for loop in loops:
+        printed = loop["printed"]
+        assert printed, loop["iterations"]
+        for n in loop["kept"]:  # each kept iteration's own, whole; none that printed none
+            assert printed.get(str(n), "") == _printed_by(n), (loop["iterations"], n)
+        assert set(printed) <= {str(n) for n in loop["kept"]}
+        assert sum(1 for n in loop["kept"] if n > 200 and _printed_by(n)) > 10
+
+
+def test_an_iterations_output_is_bounded_to_its_last_characters(kernel, tmp_path):
+    source = ("for i in range(3):\n    for j in range(100_000 if i == 1 else 1):\n"
+              "        print(i, j)\n")
+    steps, out, _, code = _run(kernel, tmp_path, source)
+    printed = steps[0].loop["printed"]
+    assert code == 0 and printed["0"] == "0 0\n" and printed["2"] == "2 0\n"
+    whole = "".join(f"1 {j}\n" for j in range(100_000))
+    assert printed["1"] == whole[-ITERATION_OUTPUT:]

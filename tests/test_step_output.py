@@ -65,6 +65,11 @@ def test_print_net_shows_its_text_on_its_step_and_net_shows_its_repr(qtbot, make
     document.select(step("for"))
     text = viewer.step_text()
     assert "step 0\nstep 1\nstep 2\n" in text and printed not in text  # its own only
+    for it in (1, 0, 2):  # and each iteration's own, as the iteration is picked
+        viewer.iterations.pick(it)
+        text = viewer.step_text()
+        assert text.startswith(f"In iteration {it} it printed:\nstep {it}\n\n")
+        assert "The whole loop printed:\nstep 0\nstep 1\nstep 2\n" in text
 
     document.select(step("import math"))  # a module is bound, and said so
     assert viewer.status_text().startswith("math: ")

@@ -35,6 +35,9 @@ class Tap(io.TextIOBase):
         self.name = name
         self.limit = limit  # most characters kept: the last ones
         self.index = -1  # the statement writing now
+        #: While a top-level loop runs for the window: its recorder's ``printed``, given
+        #: each text as it is written (each iteration keeps its own output).
+        self.listener: Callable[[str], None] | None = None
         self._chunks: deque[str] = deque()
         self._size = 0
         self._dropped = 0
@@ -63,6 +66,8 @@ class Tap(io.TextIOBase):
                     gone = gone[:drop]
                 self._size -= len(gone)
                 self._dropped += len(gone)
+        if self.listener is not None:
+            self.listener(text)
         if not self.written.is_set():
             self.written.set()
         return len(text)

@@ -403,7 +403,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
     runner = Runner(message.path, message.source, user_code=_user_code,
                     module=window.module if start else None, parsed=parsed)
     values.start(message.run_id, keep_before=start, source=message.source)
-    taps = [Tap("stdout"), Tap("stderr")]
+    taps = runner.taps = [Tap("stdout"), Tap("stderr")]
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = taps
     flusher = Flusher(taps, lambda i, stream, text, dropped: channel.send(

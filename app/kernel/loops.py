@@ -66,6 +66,8 @@ SCALAR_LIMIT = 100_000
 MAX_NAMES = 50
 #: Iterations whose values the fast path holds before it makes them columns.
 CHUNK = 1024
+#: Most characters of one iteration's output kept (its last ones).
+ITERATION_OUTPUT = 8192
 _PLAIN = (int, float, bool)
 _PLAIN_TYPES = frozenset(_PLAIN)
 
@@ -430,6 +432,12 @@ class LoopRecorder:
         #: ``CAPTURE`` once the fast path is left (else ``rows`` itself).
         self.taker: _Taker | None = None
         self.tick = chain.from_iterable(iter(self._ticks, None)).__next__  # while: None
+        #: What iterations printed (``printed``): those that may be sampled, and the
+        #: latest, each as its chunks of text.
+        self.texts: dict[int, list[str]] = {}
+        self._latest = -1
+        self._kept: list[str] = []  # the latest's chunks, and their length
+        self._kept_size = 0
 
     def bind(self) -> None:
         self.namespace[RECORDER] = self
@@ -510,6 +518,51 @@ class LoopRecorder:
         for name in self.names:
             take(self.namespace.get(name, MISSING))
 
+    def printed(self, text: str) -> None:
+        """``text`` was written in the iteration running now (a ``Tap``'s listener): kept
+        for it while it may be a sample (``_may_be_kept``) or is the latest to print."""
+        n = self.count + len(self.rows) // self.width  # iterations ended so far
+        if n != self._latest:
+            self._new_printer(n)
+        kept = self._kept
+        kept.append(text)
+        self._kept_size += len(text)
+        if self._kept_size > 2 * ITERATION_OUTPUT:  # its last ones, trimmed now and then
+            tail = "".join(kept)[-ITERATION_OUTPUT:]
+            kept[:] = [tail]
+            self._kept_size = len(tail)
+
+    def _new_printer(self, n: int) -> None:
+        latest = self._latest
+        if latest >= 0 and not self._may_be_kept(latest):
+            self.texts.pop(latest, None)  # a later one printed: it was not the last
+        kept = self.texts.get(n)
+        if kept is None:
+            kept = self.texts[n] = []
+        self._latest, self._kept, self._kept_size = n, kept, sum(map(len, kept))
+
+    def _may_be_kept(self, n: int) -> bool:
+        """Whether iteration ``n`` is among those ``_sample`` may keep, as far as is known
+        now: the sample's stride only doubles (which keeps every other one), so this
+        errs on the side of keeping; ``report`` keeps only the sampled iterations'."""
+        if n < FIRST:
+            return True
+        for m, _ in reversed(self.later):  # sampled already (the taker's, as it ends)
+            if m <= n:
+                if m == n:
+                    return True
+                break
+        base = max(self.due, FIRST)
+        return n >= base and (n - base) % self.later_stride == 0
+
+    def _printed_report(self, kept: list[int]) -> dict[str, str]:
+        out = {}
+        for n in kept:
+            chunks = self.texts.get(n)
+            if chunks is not None:
+                out[str(n)] = "".join(chunks)[-ITERATION_OUTPUT:]
+        return out
+
     # keeping -----------------------------------------------------------------------------
     def _start(self, values: tuple) -> None:
         for j, value in enumerate(values[:len(self.names)]):
@@ -542,6 +595,15 @@ class LoopRecorder:
             r = (self.due - start) * width
             self._sample(self.due, tuple(rows[r:r + width]))
         rows.clear()
+        if len(self.texts) > FIRST + LATER:
+            self._prune_texts()
+
+    def _prune_texts(self) -> None:
+        """Only the output of iterations sampled, the latest's, and any still running."""
+        keep = {*self.first, *(n for n, _ in self.later), self._latest}
+        count = self.count
+        for n in [n for n in self.texts if n < count and n not in keep]:
+            del self.texts[n]
 
     def _keep_scalars(self, rows: list, start: int, n: int, width: int) -> None:
         offset = (-start) % self.stride  # the first of these rows that is kept
@@ -657,6 +719,7 @@ class LoopRecorder:
         report["samples"] = samples
         report["sample_kinds"] = [_SCALAR_TENSORS[key] for key in kinds]
         report["plain_samples"] = {"names": names, "rows": plain}
+        report["printed"] = self._printed_report(kept)
         return report
 
     def _report_counter(self, report: dict, steps: int) -> Any:

@@ -90,6 +90,9 @@ class Runner:
         self.flags = 0
         #: Loop statements compiled ahead (``compile_loops``), by (index, flags).
         self._loops: dict[tuple[int, int], tuple[CodeType, list[str], str | None]] = {}
+        #: The window's output taps (``app.kernel.capture.Tap``): while a recorded loop
+        #: runs, each tells the loop's recorder what is written, for its iteration.
+        self.taps: list = []
 
     def prepare(self) -> None:
         """Parse the file and set up ``__main__``; raises ``SyntaxError`` as python does."""
@@ -137,8 +140,12 @@ class Runner:
                 else:
                     try:
                         recorder.bind()
+                        for tap in self.taps:
+                            tap.listener = recorder.printed
                         exec(code, self.namespace)
                     finally:
+                        for tap in self.taps:
+                            tap.listener = None
                         recorder.unbind()
         except SystemExit as e:
             outcome.exit_code = exit_code_of(e)

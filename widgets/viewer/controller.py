@@ -39,9 +39,10 @@ SYNC_STATS_NUMEL = 1 << 20
 PRINTED_LINES = 500
 
 
-def step_text(names: dict, printed: str) -> str:
+def step_text(names: dict, printed: str, iteration: tuple[int, str] | None = None) -> str:
     """What the viewer shows under a step's header: each module it bound as ``print``
-    shows it (``app.kernel.summary``), then what the step printed (its last lines)."""
+    shows it (``app.kernel.summary``), then what the step printed (its last lines). For a
+    loop, ``iteration`` is the iteration picked and what it printed, shown first."""
     parts = []
     for name, summary in names.items():
         if summary.get("module") and summary.get("text"):
@@ -51,6 +52,12 @@ def step_text(names: dict, printed: str) -> str:
                     "ViewerPanel", "… {0} more lines").format(summary["text_more"])
             parts.append(QCoreApplication.translate(
                 "ViewerPanel", "{0}, as print() shows it:").format(name) + "\n" + text)
+    if iteration is not None and printed:
+        n, text = iteration
+        parts.append(QCoreApplication.translate(
+            "ViewerPanel", "In iteration {0} it printed:").format(n) + "\n" + text
+            if text else QCoreApplication.translate(
+                "ViewerPanel", "In iteration {0} it printed nothing.").format(n))
     if printed:
         lines = printed.splitlines(keepends=True)
         text = "".join(lines[-PRINTED_LINES:])
@@ -58,7 +65,9 @@ def step_text(names: dict, printed: str) -> str:
             text = QCoreApplication.translate(
                 "ViewerPanel", "… {0} earlier lines (the Output pane has the run's "
                 "output)").format(len(lines) - PRINTED_LINES) + "\n" + text
-        parts.append(QCoreApplication.translate("ViewerPanel", "It printed:") + "\n" + text)
+        parts.append((QCoreApplication.translate("ViewerPanel", "It printed:")
+                      if iteration is None else QCoreApplication.translate(
+                          "ViewerPanel", "The whole loop printed:")) + "\n" + text)
     return "\n\n".join(parts)
 
 
@@ -195,7 +204,10 @@ class ViewerController(FollowsDocument, QObject):
         if not names and not printed:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
         self._view.show_header(label, code, "\n".join(lines))
-        self._view.show_step_text(step_text(names, printed))
+        picked = None
+        if samples and "printed" in loop:  # (a kernel older than per-iteration output)
+            picked = (iteration, loop["printed"].get(str(iteration), ""))
+        self._view.show_step_text(step_text(names, printed, picked))
         at_end = not samples or iteration == kept[-1]
         for name, summary in names.items():
             if summary.get("type") != "Tensor":
