@@ -57,6 +57,35 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
     ]
 
 
+def summary_facts(summary: Mapping) -> list[tuple[str, str]]:
+    """``tensor_facts`` as a kernel's summary of a tensor tells them
+    (``app.kernel.summary``): what it does not say shows as ``MISSING``, never a guess
+    (a tensor rebuilt from a summary's values is contiguous, on the CPU, a leaf)."""
+
+    def told(key: str, text=str) -> str:
+        value = summary.get(key)
+        return MISSING if value is None and key != "grad_fn" else text(value)
+
+    shape = tuple(summary.get("shape", ()))
+    numel = 1
+    for n in shape:
+        numel *= n
+    size = summary.get("element_size")
+    return [
+        ("shape", tuple_text(shape)),
+        ("dtype", told("dtype")),
+        ("device", told("device")),
+        ("numel", f"{numel:,}"),
+        ("bytes", _bytes_text(numel * size) if size is not None else MISSING),
+        ("strides", told("strides", lambda v: tuple_text(tuple(v)))),
+        ("storage offset", told("storage_offset")),
+        ("is_contiguous", told("is_contiguous")),
+        ("requires_grad", told("requires_grad")),
+        ("is_leaf", told("is_leaf")),
+        ("grad_fn", told("grad_fn")),
+    ]
+
+
 def _quantization_text(extra: dict) -> str:
     """`` (per_tensor_affine, scale 0.1, zero_point 0)`` for a quantized tensor; else ""."""
     if "qscheme" not in extra:

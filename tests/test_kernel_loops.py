@@ -473,6 +473,7 @@ for step in range(6):
     v = torch.tensor(special[step % 3] if step % 2 else float(step))
     g = (w * step) if step % 2 else (w + step)
     n = torch.tensor(step)
+    o = torch.arange(6.0)[step]
 '''
     steps, _, _, code = _run(kernel, tmp_path, source)
     samples = steps[2].loop["samples"]
@@ -481,7 +482,8 @@ for step in range(6):
     special = [float("nan"), float("inf"), -float("inf")]
     for step in range(6):
         want = {"v": torch.tensor(special[step % 3] if step % 2 else float(step)),
-                "g": (w * step) if step % 2 else (w + step), "n": torch.tensor(step)}
+                "g": (w * step) if step % 2 else (w + step), "n": torch.tensor(step),
+                "o": torch.arange(6.0)[step]}  # (its storage offset: the step)
         for name, value in want.items():
             assert samples[str(step)][name] == summarize(value), (step, name)
 

@@ -12,10 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
 from PySide6.QtCore import Qt, QTimer
 
 from app.kernel.budget import GIB
 from app.kernel.session import KernelSession
+from app.tensor_info import tensor_facts
 from widgets.common.kernel_hook import VIEW_QUERIES
 
 LONG_LOOP = "import torch\nx = torch.ones(3)\ntotal = 0\nfor i in range(10**6):\n" \
@@ -114,6 +116,23 @@ def test_a_kernel_that_dies_is_told_and_a_new_one_runs_the_next_edit(qtbot, wind
     window.document.set_source("import torch\nfor i in range(2):\n    print(i)\n")
     _wait_end(qtbot, window)
     assert window.document.output == "0\n1\n"
+
+
+def test_an_earlier_iterations_tensor_shows_its_own_facts_not_a_rebuilt_ones(qtbot, window,
+                                                                               tmp_path):
+    """A loop iteration's small tensor comes as its summary: its strides, grad and graph
+    are the kernel's tensor's (the window's copy would be a contiguous leaf)."""
+    _open(window, tmp_path, "import torch\nw = torch.ones(2, 3, requires_grad=True)\n"
+                            "for i in range(3):\n    y = (w * i).t()\n")
+    _wait_end(qtbot, window)
+    window.document.select(1)
+    viewer = window.viewer
+    viewer.iterations.pick(1)
+    assert viewer.iterations.iteration == 1
+    made = (torch.ones(2, 3, requires_grad=True) * 1).t()  # iteration 1's, made here
+    facts = dict(line.split(": ", 1) for line in viewer.facts_text().splitlines())
+    assert facts == dict(tensor_facts(made))
+    assert facts["strides"] == "(1, 3)" and facts["is_leaf"] == "False"  # read by hand
 
 
 def test_an_output_flood_keeps_the_window_answering_and_a_bounded_tail(qtbot, window,

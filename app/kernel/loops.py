@@ -335,15 +335,19 @@ def _summary(value: Any, number: Any = None) -> dict | _Scalar:
 
 def _scalar_tensor(value: Any, number: Any = None) -> dict | _Scalar:
     """``summarize(value)`` of a 0-d tensor, to be: the summary of the first one of its
-    kind (dtype, device, grad and grad_fn) and its number (a loop's loss is sampled at
-    hundreds of its iterations, each sample a pause in the loop). ``number``: its value
-    as the taker read it, used when it is a float of a floating tensor (``item()``'s)."""
+    kind (dtype, device, grad, grad_fn and storage offset) and its number (a loop's loss
+    is sampled at hundreds of its iterations, each sample a pause in the loop). ``number``:
+    its value as the taker read it, used when it is a float of a floating tensor
+    (``item()``'s)."""
     fn, dtype = value.grad_fn, value.dtype
-    key = (dtype, value.device, value.requires_grad, type(fn))
+    key = (dtype, value.device, value.requires_grad, type(fn), value.storage_offset())
     if key not in _SCALAR_TENSORS:
         from app.kernel.summary import summarize
 
-        _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items() if k != "values"}
+        if len(_SCALAR_TENSORS) >= SCALAR_KINDS:  # (``x[i]``: an offset each; kept
+            return summarize(value)  # whole, past a bound, and never forgotten: a report
+        _SCALAR_TENSORS[key] = {k: v for k, v in summarize(value).items()  # looks them up)
+                                if k != "values"}
     if type(number) is not float or not dtype.is_floating_point:
         number = value.item()
     if type(number) not in _PLAIN:  # complex
@@ -384,6 +388,8 @@ def _packed(summaries: dict, kinds: dict[tuple, int]) -> dict:
 
 
 _SCALAR_TENSORS: dict[tuple, dict] = {}
+#: Most kinds of 0-d tensor summarized the short way.
+SCALAR_KINDS = 4096
 
 
 def plain_float(value: float) -> str:

@@ -110,6 +110,8 @@ def _tensor(t: Any) -> dict[str, Any]:
             return out
     else:
         data = t.detach()
+        out.update(strides=list(t.stride()), storage_offset=t.storage_offset(),
+                   is_contiguous=t.is_contiguous(), element_size=t.element_size())
     if t.numel() <= INLINE_NUMEL:
         from app.json_values import plain
 

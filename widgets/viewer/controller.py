@@ -20,7 +20,14 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.results import StepResult
 from app.recipe.writer import write_step
-from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats, tuple_text
+from app.tensor_info import (
+    plane,
+    plane_array,
+    summary_facts,
+    tensor_facts,
+    tensor_stats,
+    tuple_text,
+)
 from widgets.common.answered import while_alive
 from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
@@ -216,8 +223,8 @@ class ViewerController(FollowsDocument, QObject):
                 self._show_remote(value, name, summary)  # the kernel holds it: ask
                 return
             tensor = summary_tensor(summary)  # an iteration's small tensor, carried whole
-            if tensor is not None:
-                self._show_tensor(tensor, name)
+            if tensor is not None:  # (its facts are the summary's: the rebuilt one is a
+                self._show_tensor(tensor, name, summary_facts(summary))  # contiguous leaf)
                 return
         self._show_no_tensor()
 
@@ -350,10 +357,11 @@ class ViewerController(FollowsDocument, QObject):
             self._auto_key = None
         self._view.show_no_tensor()
 
-    def _show_tensor(self, t: torch.Tensor, name: str) -> None:
+    def _show_tensor(self, t: torch.Tensor, name: str,
+                     facts: list[tuple[str, str]] | None = None) -> None:
         view = self._view
         self._tensor, self._name, self._remote = t.detach(), name, None
-        view.show_tensor(tensor_facts(t))
+        view.show_tensor(facts if facts is not None else tensor_facts(t))
         self._stats_generation += 1
         if t.numel() > SYNC_STATS_NUMEL and t.device.type != "meta":
             view.show_stats_pending()
