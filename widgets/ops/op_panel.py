@@ -203,9 +203,12 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         if self._editing is None:
             names = self._tensor_names()
             if names != self._names_shown:  # (a run's report rarely changes them)
+                current = self._current_receiver()  # kept while the run still offers it
+                if not (isinstance(current, Ref) and current.name in names):
+                    current = None  # (the run said it holds no tensor): the newest tensor
                 with QSignalBlocker(self.form), QSignalBlocker(self.input_combo):
                     self.form.set_names(names)
-                    self._fill_receivers(names, self._current_receiver())
+                    self._fill_receivers(names, current)
             if self._name_auto:
                 self._set_auto_name()
         self._refresh()

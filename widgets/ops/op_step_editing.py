@@ -233,16 +233,17 @@ class StepEditing:
 
     # -- helpers ---------------------------------------------------------------------------------
     def _tensor_names(self, before: int | None = None) -> list[str]:
-        """Names an op can take: steps' names, without those known to hold no tensor."""
+        """Names an op can take: the steps' names (bound before step ``before``) that hold
+        a tensor in the run on show, as the kernel said of the steps that have run.
+
+        A step that has not run (on its way, failed, not reached) bound nothing yet: its
+        name may come to hold anything (``model = nn.Linear(4, 4)``), and is not offered
+        until the run has made it a tensor."""
         doc = self._document
         last = doc.recipe.derived("last_bindings", last_bindings) if before is None \
             else last_bindings(doc.recipe.steps[:before])
         tensors = tensor_names(doc.run)  # what the kernel said the names hold
-        results = doc.run.results
-        # a name its last binding step failed to make (or has not made yet) still names
-        # its tensor-to-be
-        return [name for name, i in last.items()
-                if i >= len(results) or not results[i].ok or name in tensors]
+        return [name for name in last if name in tensors]
 
     def _selected_name(self) -> str | None:
         index = self._document.selected
@@ -315,10 +316,16 @@ class StepEditing:
         call = self.current_call()
         name = self.name_edit.text().strip()
         if call is None:
-            self.preview.setText(
-                QCoreApplication.translate("OpPanel", "Fix the marked fields to see the code.")
-                if self._receivers or not has_receiver(spec)
-                else QCoreApplication.translate("OpPanel", "Add a tensor first: the op needs one."))
+            if self._receivers or not has_receiver(spec):
+                text = QCoreApplication.translate("OpPanel",
+                                                  "Fix the marked fields to see the code.")
+            elif self._document.kernel_run is not None:  # its tensors are on their way
+                text = QCoreApplication.translate(
+                    "OpPanel", "The recipe's tensors are offered once its run has made them.")
+            else:
+                text = QCoreApplication.translate("OpPanel",
+                                                  "Add a tensor first: the op needs one.")
+            self.preview.setText(text)
             set_style_sheet(self.preview, HINT_STYLE)
         else:
             shown = None if in_place or not name.isidentifier() else name
