@@ -357,13 +357,11 @@ def test_a_stop_between_two_statements_interrupts_the_next_one():
 
 
 def test_a_small_budget_is_set_once_torch_is_in(tmp_path):
-    """The first run caps the kernel's address space at its size plus the budget. The
-    kernel imports torch on a thread as it starts: a cap set before that import was done
-    left torch's libraries no room (``failed to map segment``), and the first run of a
-    window with a small budget failed at ``import torch``. 400 MB: above torch's resident
-    size (about 230 MB, which the supervisor's watch holds to the budget), below the
-    address space its libraries map (about 640 MB)."""
-    session = KernelSession(memory_budget=400 * 2**20)
+    """The first run caps the kernel's data at its size plus the budget. The kernel
+    imports torch on a thread as it starts: a cap set before that import was done left
+    torch no room, and the first run of a window with a small budget failed at
+    ``import torch``. 150 MiB: below the data torch's import takes (about 210 MB)."""
+    session = KernelSession(memory_budget=150 * 2**20)
     watcher = Watcher(session)
     try:
         session.start()  # the warm import starts; the run follows at once

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from app.kernel import checkpoints, protocol, queries, reaper
-from app.kernel.budget import budget_text, is_out_of_memory, limit_memory
+from app.kernel.budget import budget_text, is_out_of_memory, limit_memory, resident_bytes
 from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
 from app.kernel.mirror import snapshot as copy_values
@@ -225,7 +225,8 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
                 if warming is not None:  # torch's libraries mapped before the cap is set
                     warming.join()  # (the budget is on top of the kernel's own size)
                 limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
-                channel.send(protocol.Ready(os.getpid(), limited))
+                channel.send(protocol.Ready(os.getpid(), limited,
+                                            resident_bytes(os.getpid()) or 0))
             if isinstance(message, protocol.RunFile):
                 code = _run_file(channel, message)
                 break

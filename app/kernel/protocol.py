@@ -105,6 +105,8 @@ class Ready:
 
     pid: int
     memory_limited: bool = False
+    #: The kernel's resident bytes as its budget starts: the budget is on top of them.
+    resident: int = 0
 
 
 @dataclass

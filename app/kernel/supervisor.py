@@ -9,8 +9,10 @@ The supervisor owns the kill path and the budgets, in one place:
   A running C++ op cannot be interrupted (a 6000x6000 matmul took 2.2 s to notice), so
   if the kernel has not stopped within ``STOP_GRACE_S`` it ends the whole group.
 - **Time**: ``wait(timeout)`` stops a run that goes past its time.
-- **Memory**: the kernel caps its own address space; a watch thread here also ends a
-  kernel whose resident size goes past the budget.
+- **Memory**: the budget is on top of the kernel's size when its first run starts: the
+  kernel caps its own data there (``app.kernel.budget``), and a watch thread here also
+  ends a kernel whose resident size grows more than the budget past its size then
+  (``Ready.resident``).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class Ending:
 
     exit_code: int
     reason: str = ""  # "", "timeout", "stopped", "memory", "died"
-    out_of_memory: bool = False
+    out_of_memory: bool = False  # the recipe's allocation failed, and the kernel said so
     report: dict | None = None  # ``run_file(report=True)``: the kernel's ``Report``
 
 
@@ -93,6 +95,9 @@ class Kernel:
         self.report: dict | None = None
         self._stop_grace = STOP_GRACE_S
         self._over_budget = threading.Event()
+        #: The kernel's resident bytes when its budget started (its ``Ready``): until
+        #: then no recipe code has run, and the watch has nothing to measure from.
+        self._resident_at_start: int | None = None
         self._watch = threading.Thread(target=self._watch_memory, daemon=True,
                                        name="tensor-lab-memory-watch")
         self._watch.start()
@@ -108,6 +113,7 @@ class Kernel:
         message = protocol.receive(self._conn)
         if isinstance(message, protocol.Ready):
             self._group = message.pid if hasattr(os, "killpg") else None
+            self._resident_at_start = message.resident
         elif isinstance(message, protocol.Report):
             self.report = message.report
         return message
@@ -235,9 +241,9 @@ class Kernel:
                     return Ending(self._exit_code(1), "timeout")
                 self.kill()  # (after Done, only the recipe's threads are left: no interrupt)
                 return Ending(1, "timeout")
-            if self._over_budget.is_set():
+            if self._over_budget.is_set():  # (the kernel said nothing: the caller says why)
                 self.kill()
-                return Ending(1, "memory", True)
+                return Ending(1, "memory")
             if done is not None:  # as python, wait for its threads and atexit, in the time
                 self.process.join(min(left, 0.1) if left is not None else 0.1)
                 if not self.alive:
@@ -267,8 +273,9 @@ class Kernel:
 
     def _watch_memory(self) -> None:
         while self.process.is_alive():
+            start = self._resident_at_start
             size = resident_bytes(self.process.pid) if self.process.pid else None
-            if size is not None and size > self.memory_budget:
+            if start is not None and size is not None and size - start > self.memory_budget:
                 self._over_budget.set()
                 return
             time.sleep(WATCH_INTERVAL_S)
