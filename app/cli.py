@@ -63,8 +63,7 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
         supervisor = sys.modules.get("app.kernel.supervisor")
         if supervisor is not None:
             supervisor.end_all()
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
+        raise SystemExit(_end_by_signal(signum))  # (returns only where it cannot die so)
 
     handled = [s for s in signals if s is not None
                and threading.current_thread() is threading.main_thread()
@@ -116,14 +115,15 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
 
 
 def _end_by_signal(signum: int) -> int:
-    """End as the recipe's process ended, by signal ``signum``, so that the caller sees
-    what ``python FILE`` would have shown (a shell: 128 + n) and nothing more on stderr
-    (python prints nothing); 128 + n where this process cannot die of it."""
+    """End this process by signal ``signum`` (the one that ended the recipe's process,
+    or the one this process got), so that the caller sees what ``python FILE`` would
+    have shown (a shell: 128 + n) and nothing more on stderr (python prints nothing);
+    128 + n where this process cannot die of it."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
-            pass
+        except (OSError, ValueError, RuntimeError):  # (RuntimeError: a signal came
+            pass  # while the main thread was writing to it)
     if hasattr(os, "kill") and sys.platform != "win32":
         try:
             signal.signal(signum, signal.SIG_DFL)  # python ignores SIGPIPE, say
