@@ -14,10 +14,11 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
+from app.expr import Code
 from app.kernel import protocol
 from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
-from app.recipe.model import Recipe
+from app.recipe.model import Recipe, Step
 from app.recipe.results import RecipeRun, StepResult
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
@@ -41,6 +42,10 @@ class KernelValue:
     #: tensors with no history; a name too large to copy is missing, a large output None.
     inputs: dict = field(default_factory=dict)
     output: object = None
+    #: The names the statement bound or changed that its step's text neither binds nor
+    #: reads (``optimizer.step()`` moves the parameter an earlier ``for f in
+    #: net.parameters()`` left under ``f``): never the step's value, but what they hold.
+    through: dict = field(default_factory=dict)
 
     def first_tensor(self) -> str | None:
         """The first name it bound that holds a tensor (what a code step is shown by)."""
@@ -78,7 +83,25 @@ def tensor_names(run: RecipeRun) -> set[str]:
 
 
 def _names(result: StepResult) -> dict:
-    return result.value.names if isinstance(result.value, KernelValue) else {}
+    value = result.value
+    if not isinstance(value, KernelValue):
+        return {}
+    return {**value.through, **value.names} if value.through else value.names
+
+
+def own_names(step: Step, names: dict) -> tuple[dict, dict]:
+    """``names`` (a statement's report) split into the step's own, those its text binds or
+    reads, and the rest, changed through another object (a tensor an optimizer holds
+    too), which the step's value never is."""
+    mine = {step.name} if step.name else set()
+    if isinstance(step.expr, Code):
+        mine.update(step.expr.binds)
+    if not names.keys() <= mine:
+        mine.update(_reads(step))
+    if names.keys() <= mine:
+        return names, {}
+    return ({n: s for n, s in names.items() if n in mine},
+            {n: s for n, s in names.items() if n not in mine})
 
 
 def tensor_summary(result: StepResult) -> dict | None:
@@ -225,8 +248,9 @@ class KernelRunState:
             for result in self._results(message.index):
                 result.status = "error" if message.error else "ok"
                 result.error, result.error_type = message.message, message.error or ""
-                result.value = KernelValue(message.names, message.loop, message.error_line,
-                                           message.index, self.run_id)
+                names, through = own_names(result.step, message.names)
+                result.value = KernelValue(names, message.loop, message.error_line,
+                                           message.index, self.run_id, through=through)
                 if message.mirror:
                     result.value.inputs = {n: decode(d) for n, d in
                                            (message.mirror.get("inputs") or {}).items()}
