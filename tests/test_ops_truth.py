@@ -63,3 +63,17 @@ def test_the_input_chosen_goes_when_the_run_says_it_holds_no_tensor(make_window,
     window.settle()  # now x is an nn.Linear, as the run says
     assert offered(ops) == ["y"]
     assert ops.preview.text() == "gather = torch.gather(y, 0, y)"
+
+
+def test_a_modules_float_is_not_edited_as_the_tensor_op_float(make_window, tmp_path):
+    window = open_recipe(make_window, tmp_path, MODEL + "half = model.float()\n")
+    ops, labels = window.ops, [s.label for s in window.document.recipe.steps]
+    window.document.select(labels.index("half"))  # before the run: its text reads as x.float()
+    window.settle()  # the run says model is an nn.Linear: Module.float, no tensor op
+    assert ops.editing is None
+    assert offered(ops) == ["x", "y"]
+    assert "model" not in ops.preview.text() and "Changing" not in ops.mode_label.text()
+    window.document.select(labels.index("y"))
+    window.document.select(labels.index("half"))  # selected again, after the run
+    assert ops.editing is None and offered(ops) == ["x", "y"]
+    assert not ops.mode_button.isVisible()  # no "Edit half": it is no op on a tensor

@@ -195,9 +195,10 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         steps = self._document.recipe.steps
         index = self._editing
         if index is not None:
-            if self._document.selected != index or index >= len(steps) \
-                    or op_spec(steps[index]) is None:
+            if self._document.selected != index or not self._op_step(index):
                 self._editing = self._loaded = None
+                if self._document.selected == index:  # the run said its input is no tensor
+                    self._start_new(self._selected_name())
             elif steps[index] != self._loaded:
                 self._load(index)  # changed underneath the panel: undo, redo, another panel
         if self._editing is None:
@@ -214,8 +215,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self._refresh()
 
     def _on_model_selection_changed(self, index: int | None) -> None:
-        steps = self._document.recipe.steps
-        if index is not None and index < len(steps) and op_spec(steps[index]) is not None:
+        if self._op_step(index):
             self._session += 1
             self._load(index)
         else:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.expr import Call, Expr, Ref, Seq
-from app.recipe.kernel_results import tensor_names
+from app.recipe.kernel_results import KernelValue, tensor_names
 from app.recipe.model import Step, check_name
 from app.recipe.op_call import (
     bind_op,
@@ -199,7 +199,7 @@ class StepEditing:
         index = self._document.selected
         if self._editing is not None:
             self._start_new(self._selected_name())
-        elif index is not None and op_spec(self._document.recipe.steps[index]) is not None:
+        elif self._op_step(index):
             self._session += 1
             self._load(index)
         self._refresh()
@@ -244,6 +244,36 @@ class StepEditing:
             else last_bindings(doc.recipe.steps[:before])
         tensors = tensor_names(doc.run)  # what the kernel said the names hold
         return [name for name in last if name in tensors]
+
+    def _op_step(self, index: int | None) -> bool:
+        """Whether step ``index`` is an op step the panel edits: one call of a catalogue op,
+        on no module (``m.float()`` with ``m`` an ``nn.Linear`` is the module's ``float``,
+        no tensor op, as the run said of ``m``)."""
+        steps = self._document.recipe.steps
+        if index is None or not 0 <= index < len(steps):
+            return False
+        spec = op_spec(steps[index])
+        if spec is None:
+            return False
+        if not has_receiver(spec):
+            return True
+        receiver, _ = bind_op(spec, steps[index].expr)  # type: ignore[arg-type]
+        return not self._holds_no_tensor(receiver, index)
+
+    def _holds_no_tensor(self, expr: Expr | None, before: int) -> bool:
+        """Whether ``expr`` is known to be no tensor before step ``before``: a module the
+        catalogue makes, or a name whose last binding the run said holds none."""
+        if isinstance(expr, Call):
+            spec = op_spec(Step(None, expr))
+            return spec is not None and bool(spec.extra.get("module"))
+        if not isinstance(expr, Ref):
+            return False
+        steps, results = self._document.recipe.steps, self._document.run.results
+        at = next((i for i in range(before - 1, -1, -1) if steps[i].name == expr.name), None)
+        if at is None or at >= len(results) or not isinstance(results[at].value, KernelValue):
+            return False  # not run yet, or bound by code: its text is all there is
+        summary = results[at].value.names.get(expr.name)
+        return summary is not None and summary.get("type") != "Tensor"
 
     def _selected_name(self) -> str | None:
         index = self._document.selected
@@ -301,8 +331,7 @@ class StepEditing:
         else:
             self.mode_label.setText(QCoreApplication.translate(
                 "OpPanel", "New step: Apply adds it at the end."))
-            can_edit = selected is not None and selected < len(steps) \
-                and op_spec(steps[selected]) is not None
+            can_edit = self._op_step(selected)
             self.mode_button.setText(QCoreApplication.translate("OpPanel", "Edit {0}").format(
                 steps[selected].label) if can_edit else "")
             self.mode_button.setVisible(can_edit)
