@@ -21,12 +21,12 @@ through a ``SettingsStorage``; tests use ``MemoryStorage``.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 from dataclasses import dataclass
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
+from app.recipe.reader import parse
 from app.resources import is_gallery
 from app.settings import SettingsStorage
 
@@ -192,7 +192,7 @@ def _judged(path: str, data: bytes, reason: str) -> OpenedFile:
             QT_TRANSLATE_NOOP("Trust", "The file is not UTF-8 text (byte {0})."), e.start),
             reason, data)
     try:
-        ast.parse(text, filename=path)
+        parse(text)  # kept: the reader and the run read this tree, not a second parse
     except SyntaxError as e:
         return OpenedFile(path, text, Filled(
             QT_TRANSLATE_NOOP("Trust", "Line {0}: {1}"), e.lineno or 0, e.msg), reason, data)

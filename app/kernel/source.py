@@ -65,12 +65,14 @@ def decode(data: bytes, filename: str) -> str:
     raise SyntaxError(reason, (filename, 1, 0, None))
 
 
-def statements(source: str, filename: str = "<recipe>") -> tuple[list[Statement], list[ast.stmt]]:
-    """The top-level statements of ``source`` and their ``ast`` nodes.
+def statements(source: str, filename: str = "<recipe>", tree: ast.Module | None = None,
+               ) -> tuple[list[Statement], list[ast.stmt]]:
+    """The top-level statements of ``source`` and their ``ast`` nodes (``tree``: the
+    source's, parsed already by the caller).
 
     Raises ``SyntaxError`` as ``compile`` does, naming ``filename`` and the line.
     """
-    tree = ast.parse(source, filename=filename)
+    tree = ast.parse(source, filename=filename) if tree is None else tree
     lines = source.splitlines(keepends=True)
     found = []
     for i, node in enumerate(tree.body):

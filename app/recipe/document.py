@@ -500,6 +500,8 @@ class Document:
 def _as_loop(text: str) -> tuple[str, Recipe] | None:
     """``text`` of the retired training format as a plain loop, and that loop read; None
     for any other text, and for one whose settings do not convert (it opens as it is)."""
+    if text.isascii() and "training" not in text:
+        return None  # no ``training = dict(...)``: not that format (and no second parse)
     try:
         loop = convert_old(text)
         return None if loop is None else (loop, read_recipe(loop))

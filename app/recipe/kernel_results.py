@@ -19,6 +19,7 @@ from app.kernel import protocol
 from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
 from app.recipe.model import Recipe, Step
+from app.recipe.reader import parse
 from app.recipe.results import RecipeRun, StepResult
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
@@ -148,7 +149,7 @@ def _statements(source: str) -> list[Statement]:
     frame."""
     if _PARSED[0] != source:
         try:
-            found = statements(source)[0]
+            found = statements(source, tree=parse(source))[0]  # the reader's tree
         except SyntaxError:
             found = []
         _PARSED[:] = [source, found]

@@ -97,31 +97,54 @@ _READ: dict[str, tuple[tuple, str, tuple]] = {}
 _READ_KEPT = 8
 
 
+#: The last text ``parse`` parsed, and its tree.
+_PARSED: list = [None, None]
+
+
+def parse(text: str) -> ast.Module:
+    """``ast.parse(text)``, the file's own warnings left out; the last text's tree is kept,
+    so that the trust rule, the reader and a run's statements parse an opened file once
+    (a 5,000-line file: about 100 ms a parse). The tree is shared: never change it.
+    Raises what ``ast.parse`` raises."""
+    if _PARSED[0] is not text and _PARSED[0] != text:
+        with warnings.catch_warnings():  # "invalid escape sequence": the file's, not ours
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(text, mode="exec")
+        _PARSED[:] = [text, tree]
+    return _PARSED[1]
+
+
 def read_recipe(source: str | bytes) -> Recipe:
     """Parse recipe text into a ``Recipe``; raise ``RecipeError`` for anything else. A
-    new ``Recipe`` each time, though a text read lately is not parsed again."""
-    if isinstance(source, str) and source in _READ:
+    new ``Recipe`` each time, though a text read lately is not parsed again (bytes: their
+    text, which the window reads next)."""
+    if isinstance(source, bytes):
+        source = _text(source)
+    if source in _READ:
         steps, docstring, spans = _READ[source]
         recipe = Recipe(steps, docstring)
         recipe.literal_spans = spans
         return recipe
     recipe = _read_recipe(source)
-    if isinstance(source, str):
-        if len(_READ) >= _READ_KEPT:
-            del _READ[next(iter(_READ))]
-        _READ[source] = (recipe.steps, recipe.docstring, recipe.literal_spans)
+    if len(_READ) >= _READ_KEPT:
+        del _READ[next(iter(_READ))]
+    _READ[source] = (recipe.steps, recipe.docstring, recipe.literal_spans)
     return recipe
 
 
-def _read_recipe(source: str | bytes) -> Recipe:
-    if isinstance(source, bytes):
-        if len(source) > MAX_FILE_BYTES:
-            raise RecipeError(0, 0, "the file is too large to be a recipe")
-        try:
-            source = source.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            line = source[: e.start].count(b"\n") + 1
-            raise RecipeError(line, 0, "the file is not UTF-8 text") from None
+def _text(data: bytes) -> str:
+    """A file's bytes as its text; ``RecipeError`` when they are too many or not UTF-8."""
+    if len(data) > MAX_FILE_BYTES:
+        raise RecipeError(0, 0, "the file is too large to be a recipe")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise RecipeError(line, 0, "the file is not UTF-8 text") from None
+
+
+def _read_recipe(source: str) -> Recipe:
     if len(source) > MAX_FILE_BYTES:
         raise RecipeError(0, 0, "the text is too large to be a recipe")
     if "\x00" in source:
@@ -133,10 +156,7 @@ def _read_recipe(source: str | bytes) -> Recipe:
         line = source[: e.start].count("\n") + 1
         raise RecipeError(line, 0, "the text holds characters that are not Unicode") from None
     try:
-        with warnings.catch_warnings():  # "invalid escape sequence": the file's, not ours
-            warnings.simplefilter("ignore", SyntaxWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            tree = ast.parse(source, mode="exec")
+        tree = parse(source)
     except SyntaxError as e:
         raise RecipeError(e.lineno or 0, e.offset or 0, f"syntax error: {e.msg}") from None
     except (RecursionError, MemoryError):

@@ -26,7 +26,7 @@ from typing import Any
 from app.expr import Code, Const, Expr, walk
 from app.kernel.source import first_line
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.writer import _const, _docstring, imports_needed, write_recipe, write_step
 
 _SYNC = object()
@@ -133,7 +133,7 @@ class _Sync:
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
-        self.units = self._units(ast.parse(source))
+        self.units = self._units(parse(source))
 
     # -- reading the old text --------------------------------------------------------------
     def _units(self, tree: ast.Module) -> list[_Unit]:
@@ -229,7 +229,7 @@ class _Sync:
 
     def _missing_imports(self) -> list[str]:
         have = {f"{a.name} as {a.asname}" if a.asname else a.name
-                for node in ast.parse(self.source).body if isinstance(node, ast.Import)
+                for node in parse(self.source).body if isinstance(node, ast.Import)
                 for a in node.names}
         return [f"import {line}{self.newline}" for line in imports_needed(self.new)
                 if line not in have]
