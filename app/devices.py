@@ -1,16 +1,14 @@
-"""The devices torch can put tensors on in this process: the CPU, CUDA GPUs, Apple's MPS.
+"""The devices a tensor can be put on, as the window knows them: the kernel's.
 
-Probing them imports torch, which the window leaves until after its first paint
-(``widgets.common.torch_ready``); ``known_devices`` answers without it.
+The kernel probes its own machine (the ``devices`` query, ``app.kernel.queries``); the
+window keeps what it answered (``app.kernel.session.KernelSession.devices``) and never
+imports torch for it. Until a kernel has answered, the window knows the CPU alone.
 """
 
 from __future__ import annotations
 
-import functools
 import platform
 from dataclasses import dataclass
-
-from app.torch_loaded import torch_loaded
 
 
 @dataclass(frozen=True)
@@ -29,39 +27,22 @@ class Device:
     name: str
 
 
-def available_devices(refresh: bool = False) -> list[Device]:
-    """The devices really present, ``cpu`` first.
-
-    Asking CUDA for its devices is slow the first time, so the answer is cached;
-    ``refresh=True`` asks again (after a driver or eGPU change).
-    """
-    if refresh:
-        _probe.cache_clear()
-    return list(_probe())
+def cpu_alone() -> list[Device]:
+    """What is known before a kernel says: this machine's CPU, by its model name."""
+    return [Device("cpu", cpu_name())]
 
 
-def known_devices() -> list[Device]:
-    """``available_devices`` once torch is imported; the CPU alone before, without importing it."""
-    if not torch_loaded():
-        return [Device("cpu", _cpu_name())]
-    return available_devices()
+def devices_answered(data: dict) -> list[Device]:
+    """The devices of a ``devices`` answer (``{"devices": [{"id", "name"}, ...]}``), ``cpu``
+    first; the CPU alone when the answer has none."""
+    found = [Device(str(d["id"]), str(d["name"])) for d in data.get("devices", ())
+             if isinstance(d, dict) and "id" in d and "name" in d]
+    if not found or found[0].id != "cpu":
+        return cpu_alone() + [d for d in found if d.id != "cpu"]
+    return found
 
 
-@functools.cache
-def _probe() -> tuple[Device, ...]:
-    import torch
-
-    found = [Device("cpu", _cpu_name())]
-    if torch.cuda.is_available():
-        found += [Device(f"cuda:{i}", torch.cuda.get_device_name(i))
-                  for i in range(torch.cuda.device_count())]
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
-        found.append(Device("mps", "Apple Metal (MPS)"))
-    return tuple(found)
-
-
-def _cpu_name() -> str:
+def cpu_name() -> str:
     """The processor's model name; ``platform.processor()`` is empty on most Linux systems."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:

@@ -192,11 +192,14 @@ def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch, run
     from app.devices import Device
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
+    from widgets.common.kernel_devices import KernelDevices
     from widgets.ops import timing_view
     from widgets.ops.timing_view import TimingView
 
     cpu = Device("cpu", "CPU")
-    monkeypatch.setattr(timing_view, "available_devices", lambda: [cpu, cpu])
+    two = KernelDevices()  # a kernel with two devices (both the CPU: this machine's)
+    two.set_devices([cpu, cpu])
+    monkeypatch.setattr(timing_view, "kernel_devices", lambda: two)
     doc = run_in_kernel(Document(read_recipe("import torch\na = torch.ones(8, 8)\nb = a @ a\n")))
     doc.select(1)
     view = TimingView(doc)

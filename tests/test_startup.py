@@ -52,15 +52,6 @@ def test_the_first_paint_comes_before_torch_and_torch_after_it(tmp_path):
 
 
 # -- what waits for torch, in one process (torch is imported here already) -----------------
-def test_without_torch_the_known_devices_are_the_cpu(monkeypatch):
-    import app.devices as devices
-
-    monkeypatch.setattr(devices, "torch_loaded", lambda: False)
-    assert [d.id for d in devices.known_devices()] == ["cpu"]
-    monkeypatch.undo()
-    assert devices.known_devices() == devices.available_devices()
-
-
 def test_torch_values_are_told_without_importing_torch(monkeypatch):
     import torch
 
@@ -71,28 +62,6 @@ def test_torch_values_are_told_without_importing_torch(monkeypatch):
     assert loaded.is_dtype(torch.float64) and not loaded.is_dtype("float64")
     monkeypatch.setattr(loaded, "loaded_torch", lambda: None)  # as before the import
     assert not loaded.is_tensor(torch.zeros(1)) and not loaded.is_dtype(torch.float64)
-
-
-def test_a_device_menu_made_before_torch_gets_the_devices_when_it_comes(qtbot, monkeypatch):
-    import widgets.ops.param_fields as fields
-    import widgets.ops.param_form as form_module
-    from app.catalog import CATALOG
-    from app.devices import Device
-    from app.expr import Const
-    from widgets.common.torch_ready import torch_notifier
-
-    cpu, gpu = Device("cpu", "CPU"), Device("cuda:0", "A GPU")
-    monkeypatch.setattr(fields, "known_devices", lambda: [cpu])
-    monkeypatch.setattr(form_module, "available_devices", lambda: [cpu, gpu])
-    form = form_module.ParamForm()
-    qtbot.addWidget(form)
-    form.set_spec(CATALOG.get("torch.zeros"), [])
-    combo = form.editor("device")
-    combo.setCurrentIndex(combo.findText("cpu — CPU"))
-    torch_notifier().ready.emit()
-    assert [combo.itemText(i) for i in range(combo.count())][-2:] == ["cpu — CPU",
-                                                                      "cuda:0 — A GPU"]
-    assert form.values()["device"] == Const("cpu")  # the choice stays
 
 
 def test_a_dtype_menu_holds_names_and_reads_dtypes(qtbot):

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.devices import Device, cpu_alone, devices_answered
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.kernel import protocol
 from app.kernel.budget import budget_text, is_out_of_memory
@@ -114,6 +115,10 @@ class KernelSession:
         self._run: _Run | None = None
         self._born = 0.0  # when the kernel started
         self._asked: set[int] = set()  # queries the kernel has not answered yet
+        self._devices_query: int | None = None  # asked of each kernel as it starts
+        #: The devices of the kernel's machine, as its last kernel said (``devices``).
+        self.devices: list[Device] = cpu_alone()
+        self._on_devices: Callable[[list[Device]], None] | None = None
 
     # -- the window's side ---------------------------------------------------------------
     def start(self) -> None:
@@ -181,6 +186,13 @@ class KernelSession:
         emptied the queue: the window can take them at once; ``callback(True)`` when a
         run has ended (its last event)."""
         self._events.on_ready = callback
+
+    def on_devices(self, callback: Callable[[list[Device]], None] | None) -> None:
+        """Call ``callback(devices)`` (from the service thread) each time a kernel says
+        what devices its machine has (``app.kernel.queries``' ``devices``): once a kernel
+        starts, and again from each kernel that replaces it. Until then ``devices`` is the
+        CPU alone; a kernel that replaces another keeps the last list until it answers."""
+        self._on_devices = callback
 
     def poll(self, max_seconds: float = 0.008) -> list[Event]:
         """The events that came since the last poll, as many as ``max_seconds`` allows."""
@@ -324,6 +336,8 @@ class KernelSession:
     def _forward(self, run: _Run | None, message: object) -> None:
         if isinstance(message, protocol.Answer):
             self._asked.discard(message.id)
+            if message.id == self._devices_query:
+                return self._devices_known(message)
             self._events.put(Answered(message.id, message.data, message.error))
             return
         if run is None:
@@ -430,7 +444,7 @@ class KernelSession:
         if old is not None:
             old.kill()
             old.close()
-        for query_id in sorted(self._asked):  # never answered: say so
+        for query_id in sorted(self._asked - {self._devices_query}):  # never answered: say so
             self._events.put(Answered(query_id, {}, "the kernel ended before it answered"))
         self._asked.clear()
         self._events.put(KernelStarting(cause, message))
@@ -441,3 +455,18 @@ class KernelSession:
             return
         self._kernel = kernel
         self._events.put(KernelReady(kernel.process.pid))
+        self._ask_devices()
+
+    def _ask_devices(self) -> None:
+        """Ask the new kernel what devices its machine has (a fresh kernel may be
+        elsewhere: the window's menus list what the kernel can use)."""
+        self._devices_query = next(self._query_ids)
+        self._send_query(protocol.Query(self._devices_query, "devices", {}))
+
+    def _devices_known(self, answer: protocol.Answer) -> None:
+        if answer.error:
+            return  # (the list stays as the last kernel said)
+        self.devices = devices_answered(answer.data)
+        callback = self._on_devices
+        if callback is not None:
+            callback(list(self.devices))

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.kernel.session import KernelSession
+from widgets.common.kernel_devices import kernel_devices
 
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
@@ -77,6 +78,7 @@ class KernelHook(QObject):
         self._wake.timeout.connect(self._drain)
         self._ready.connect(self._on_ready)
         self.session.on_events(self._ready.emit)
+        kernel_devices().follow(self.session)  # the device menus list the kernel's
         if fresh and self._document.recipe.steps:
             self._document.evaluate()  # what ran before the window came runs in its kernel
 
@@ -121,12 +123,14 @@ class KernelHook(QObject):
         self._timer.stop()
         self._wake.stop()
         self.session.on_events(None)
+        self.session.on_devices(None)
 
     def close(self) -> None:
         """End the kernel (the window closes for good)."""
         self._timer.stop()
         self._wake.stop()
         self.session.on_events(None)
+        self.session.on_devices(None)
         self.session.close()
         if self._document.kernel is self.session:
             self._document.kernel = None

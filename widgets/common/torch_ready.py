@@ -3,10 +3,10 @@
 Recipes run in the kernel, which imports its own torch; the window needs torch only for
 the values and forms a user works with, so its first frame does not wait for the import
 (most of a second). ``warm_torch`` imports it on a background thread once the window has
-painted (``widgets.launch``) and probes the devices, so the first edit finds both ready;
-``torch_notifier().ready`` then tells the views that list devices, which show the CPU
-alone until then (``app.devices.known_devices``). Code that needs torch sooner imports it
-where it needs it: that import waits for the warm-up's, it never runs twice.
+painted (``widgets.launch``), so the first edit finds it ready; ``torch_notifier().ready``
+then tells the views that wait for it. Code that needs torch sooner imports it where it
+needs it: that import waits for the warm-up's, it never runs twice. The device menus
+need no torch here: they list the kernel's devices (``widgets.common.kernel_devices``).
 """
 
 from __future__ import annotations
@@ -15,16 +15,15 @@ import sys
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from app.devices import available_devices
 from widgets.common.background import JobError, start_job
 from widgets.common.gui_gc import freeze_start
 
 
 class TorchNotifier(QObject):
-    """Tells views that the window's process has imported torch and probed the devices."""
+    """Tells views that the window's process has imported torch."""
 
     ready = Signal()
-    """Emitted on the GUI thread when ``warm_torch`` is done: ``available_devices`` answers."""
+    """Emitted on the GUI thread when ``warm_torch`` has imported torch."""
 
 
 _notifier: TorchNotifier | None = None
@@ -39,14 +38,12 @@ def torch_notifier() -> TorchNotifier:
 
 
 def warm_torch() -> None:
-    """Import torch and probe the devices off the GUI thread, then emit ``ready``."""
+    """Import torch off the GUI thread, then emit ``ready``."""
     start_job(_warm, on_done=_on_warm)
 
 
 def _warm() -> None:
     import torch  # noqa: F401 - the point: loaded before a view asks for it
-
-    available_devices()
 
 
 def _on_warm(_key: object, result: object) -> None:

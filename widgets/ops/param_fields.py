@@ -16,7 +16,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox, QWidget
 
 from app.catalog import Param
-from app.devices import Device, known_devices
+from app.devices import Device
 from app.expr import Const, Expr, Ref
 from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
@@ -24,6 +24,7 @@ from app.recipe.literals import InputError, data_expr, data_text, line_expr, lin
 from app.recipe.writer import write_expr
 from app.torch_loaded import is_dtype
 from widgets.common.i18n_text import translate_core
+from widgets.common.kernel_devices import kernel_devices
 
 #: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
 DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
@@ -232,7 +233,7 @@ class _ChoiceField(Field):
             for name in DTYPE_NAMES:
                 self._add(name, name)
         elif param.kind == "device":
-            self._add_devices(known_devices())
+            self._add_devices(kernel_devices().devices)
         self.combo.currentIndexChanged.connect(self._on_change)
 
     def _add(self, text: str, item: Expr | str | None) -> None:

@@ -11,13 +11,12 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.catalog import OpSpec, Param
-from app.devices import available_devices
 from app.expr import Const, Expr
 from app.recipe.literals import InputError
 from app.recipe.writer import write_expr
 from widgets.common.i18n_text import translate_core
+from widgets.common.kernel_devices import kernel_devices
 from widgets.common.theme import error_style, role_style
-from widgets.common.torch_ready import torch_notifier
 from widgets.ops.param_fields import (
     DTYPE_NAMES,
     INT_HIGH,
@@ -59,7 +58,7 @@ class ParamForm(QWidget):
         self._extra = QLabel()
         self._extra.hide()
         self._layout.addRow(self._extra)
-        torch_notifier().ready.connect(self._on_torch_ready)
+        kernel_devices().changed.connect(self._on_kernel_devices_changed)
 
     @property
     def spec(self) -> OpSpec | None:
@@ -134,8 +133,8 @@ class ParamForm(QWidget):
             field.set_names(self._names)
         self._show_errors()
 
-    def _on_torch_ready(self) -> None:
-        devices = available_devices()  # probed by now: device menus made before get them
+    def _on_kernel_devices_changed(self) -> None:
+        devices = kernel_devices().devices  # the kernel's: menus made before get them
         for field in self._fields.values():
             field.set_devices(devices)
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import Device, available_devices, known_devices
+from app.devices import Device
 from app.explain.timing import (
     DEFAULT_MIN_RUN_TIME,
     UNTIMED_OPS,
@@ -32,8 +32,8 @@ from app.recipe.model import Step
 from app.recipe.writer import write_expr, write_step
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
+from widgets.common.kernel_devices import kernel_devices
 from widgets.common.theme import error_style, set_style_sheet
-from widgets.common.torch_ready import torch_notifier
 
 HINT_STYLE = "color: palette(placeholder-text);"
 
@@ -100,8 +100,8 @@ class TimingView(FollowsDocument, QWidget):
         self.caption.setWordWrap(True)
         self.caption.setStyleSheet(HINT_STYLE)
         self.caption.setToolTip(self.tr("How to read the table."))
-        self._show_caption(known_devices())
-        torch_notifier().ready.connect(self._on_torch_ready)
+        self._show_caption(kernel_devices().devices)
+        kernel_devices().changed.connect(self._on_kernel_devices_changed)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -119,8 +119,8 @@ class TimingView(FollowsDocument, QWidget):
             "the CPU usually wins, because starting work on the GPU costs more than the "
             "arithmetic. Copying the inputs to each device is not timed."))
 
-    def _on_torch_ready(self) -> None:
-        self._show_caption(available_devices())
+    def _on_kernel_devices_changed(self) -> None:
+        self._show_caption(kernel_devices().devices)
 
     def _model_links(self):
         doc = self._document
@@ -133,14 +133,14 @@ class TimingView(FollowsDocument, QWidget):
         return self._busy
 
     def start(self) -> None:
-        """Time the selected step on every available device: the kernel times it, one
+        """Time the selected step on every device the kernel has: it times it, one
         device per question (the window stays free)."""
         index = self._timeable_index()
         if index is None or self._busy:
             return
         doc = self._document
         step = doc.recipe.steps[index]
-        devices = available_devices()
+        devices = kernel_devices().devices
         self._timed_step = step
         self.time_button.setEnabled(False)
         self.progress.setRange(0, len(devices))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
 
-from app.devices import available_devices
 from app.torch_loaded import torch_loaded
+from widgets.common.kernel_devices import kernel_devices
 from widgets.common.torch_ready import torch_notifier
 
 
@@ -89,18 +89,22 @@ class TorchInfo(QLabel):
         self.setToolTip(QCoreApplication.translate(
             "MainWindow", "The default device, the PyTorch build in use and the devices it "
             "can reach"))
-        torch_notifier().ready.connect(self._on_torch_ready)
+        torch_notifier().ready.connect(self._show_info)
+        kernel_devices().changed.connect(self._show_info)
         if torch_loaded():
-            self._on_torch_ready()
+            self._show_info()
 
-    def _on_torch_ready(self) -> None:
+    def _show_info(self) -> None:
+        if not torch_loaded():
+            return  # (the kernel's devices came first: shown with torch's build)
         import torch
 
-        devices = ", ".join(d.id for d in available_devices())
-        cuda = f" · CUDA {torch.version.cuda}" if torch.cuda.is_available() else ""
+        ids = [d.id for d in kernel_devices().devices]  # the kernel's, not this machine's
+        gpu = torch.version.cuda and any(i.startswith("cuda") for i in ids)
+        cuda = f" · CUDA {torch.version.cuda}" if gpu else ""
         self.setText(QCoreApplication.translate(
             "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
-            torch.__version__, cuda, self._default_device, devices))
+            torch.__version__, cuda, self._default_device, ", ".join(ids)))
 
 
 def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import available_devices
 from app.i18n import QT_TRANSLATE_NOOP
 from app.training.settings import (
     CLASSIFICATION_DATA,
@@ -46,6 +45,7 @@ from app.training.settings import (
     TrainingSettings,
     _Section,
 )
+from widgets.common.kernel_devices import kernel_devices
 from widgets.common.theme import current_palette, error_style, set_style_sheet
 
 # The pages of the training form and the settings each shows, in order. Plain fields of a
@@ -259,12 +259,12 @@ class _PathEditor(_TextEditor):
 
 
 class _DeviceEditor(_Editor):
-    """The devices present, named; a device the recipe names but this machine lacks is
+    """The kernel's devices, named; a device the recipe names but the kernel lacks is
     listed as not present (the run falls back to the CPU)."""
 
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None]):
         super().__init__(name, meta, on_edit)
-        self.widget = combo = QComboBox()
+        self.widget = self.combo = combo = QComboBox()
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(12)
         combo.activated.connect(lambda i: self._edited(combo.itemData(i)))
@@ -273,14 +273,14 @@ class _DeviceEditor(_Editor):
     def _fill(self, missing: str | None) -> None:
         combo = self.widget
         combo.clear()
-        for device in available_devices():
+        for device in kernel_devices().devices:
             combo.addItem(f"{device.id} · {device.name}", device.id)
             combo.setItemData(combo.count() - 1, device.name, Qt.ItemDataRole.ToolTipRole)
         if missing:
             combo.addItem(_tr("{0} (not present: cpu is used)").format(missing), missing)
 
     def show(self, value: Any) -> None:
-        present = {d.id for d in available_devices()}
+        present = {d.id for d in kernel_devices().devices}
         with QSignalBlocker(self.widget):
             self._fill(None if value in present else value)
             self.widget.setCurrentIndex(max(0, self.widget.findData(value)))
@@ -390,6 +390,12 @@ class SettingsForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.error_label)
+        kernel_devices().changed.connect(self._on_kernel_devices_changed)
+
+    def _on_kernel_devices_changed(self) -> None:
+        for editor in self._editors.values():
+            if isinstance(editor, _DeviceEditor):
+                editor.show(editor.combo.currentData())  # the same choice, in the new list
 
     def _add_section(self, form: QFormLayout, kind: type, prefix: str) -> None:
         hints = typing.get_type_hints(kind)

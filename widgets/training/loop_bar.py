@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import Device, available_devices, known_devices
-from widgets.common.torch_ready import torch_notifier
+from app.devices import Device
+from widgets.common.kernel_devices import kernel_devices
 from widgets.training.knobs import KnobsButton
 
 
@@ -80,8 +80,8 @@ class LoopBar(QWidget):
                                           "NaN or infinite, so you can look at why"))
         self.nan_pause.toggled.connect(self.nan_pause_toggled.emit)
         self.device = QComboBox()
-        self._add_devices(known_devices())  # the CPU alone until torch is imported
-        torch_notifier().ready.connect(self._on_torch_ready)
+        self._add_devices(kernel_devices().devices)  # the CPU alone until the kernel says
+        kernel_devices().changed.connect(self._on_kernel_devices_changed)
         self.device.setToolTip(self.tr("Where the loop trains: rewrites the recipe's "
                                        "device = ... line, so the saved file says so"))
         self.device.activated.connect(lambda i: self.device_chosen.emit(
@@ -134,8 +134,20 @@ class LoopBar(QWidget):
                 self.device.setItemData(self.device.count() - 1, device.name,
                                         Qt.ItemDataRole.ToolTipRole)
 
-    def _on_torch_ready(self) -> None:
-        self._add_devices(available_devices())
+    def _on_kernel_devices_changed(self) -> None:
+        current = self.device.currentData()
+        with QSignalBlocker(self.device):
+            self.device.clear()
+            self._add_devices(kernel_devices().devices)
+            if current is not None:
+                self._select_device(current)
+
+    def _select_device(self, device: str) -> None:
+        index = self.device.findData(device)
+        if index < 0:  # a device the kernel lacks: shown, as the recipe says
+            self.device.addItem(device, device)
+            index = self.device.count() - 1
+        self.device.setCurrentIndex(index)
 
     def _button(self, text: str, icon: QStyle.StandardPixmap, tip: str,
                 slot=None) -> QPushButton:
@@ -163,11 +175,7 @@ class LoopBar(QWidget):
         self.device.setEnabled(device is not None)
         if device is not None:
             with QSignalBlocker(self.device):
-                index = self.device.findData(device)
-                if index < 0:  # a device this machine lacks: shown, marked
-                    self.device.addItem(device, device)
-                    index = self.device.count() - 1
-                self.device.setCurrentIndex(index)
+                self._select_device(device)
 
     def show_extras(self, names: list[str], current: str) -> None:
         """The numbers the loop bound that can be plotted; hidden without any."""
