@@ -141,6 +141,8 @@ def _why_stopped(recipe: str, ending, timeout: float, budget: int) -> str:
     if ending.reason == "timeout":
         return (f"tensor-lab: {recipe} ran longer than its timeout of {timeout:g} s "
                 "and was stopped (--timeout SECONDS sets it)")
+    if ending.reason == "protocol":
+        return f"tensor-lab: {recipe} was not run: {ending.message}"
     if ending.reason == "memory" and not ending.out_of_memory:
         return (f"tensor-lab: {recipe} used more memory than its budget of "
                 f"{budget_text(budget)} and was stopped (--memory GIB sets it)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -41,7 +42,9 @@ def _run(kernel: Kernel, tmp_path, source: str) -> tuple[list, str, str, int]:
                   and m.stream == "stdout")
     err = "".join(m.text for m in messages if isinstance(m, protocol.Output)
                   and m.stream == "stderr")
-    steps = [m for m in messages if isinstance(m, protocol.StepDone)]
+    # each loop report as the window reads it (``LoopReport.expanded``)
+    steps = [replace(m, loop=m.loop.expanded()) if m.loop is not None else m
+             for m in messages if isinstance(m, protocol.StepDone)]
     return steps, out, err, messages[-1].exit_code
 
 
@@ -454,7 +457,7 @@ for j in range(3):
                     for i in range(len(runner.statements))]
     assert [o.error for o in outcomes] == [None] * 5
     assert runner.namespace["total"] == 0 + 1 + 2 + 3 + 4 + 0 + 1 + 2
-    assert outcomes[2].loop["iterations"] == 5 and outcomes[4].loop["iterations"] == 3
+    assert outcomes[2].loop.iterations == 5 and outcomes[4].loop.iterations == 3
 
 
 def test_a_sampled_0d_tensor_reads_as_summarize_has_it_nan_and_inf_too(kernel, tmp_path):

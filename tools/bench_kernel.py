@@ -111,7 +111,7 @@ def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
                 break
     finally:
         kernel.close()
-    if message.exit_code != 0 or loop is None or loop["iterations"] != 100_000:
+    if message.exit_code != 0 or loop is None or loop.iterations != 100_000:
         raise RuntimeError(f"the lab's run failed: exit {message.exit_code}")
     lines = "".join(printed).splitlines()
     return float(lines[0].split()[-1]), lines[1]

@@ -225,7 +225,7 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
                 if warming is not None:  # torch's libraries mapped before the cap is set
                     warming.join()  # (the budget is on top of the kernel's own size)
                 limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
-                channel.send(protocol.Ready(os.getpid(), limited,
+                channel.send(protocol.Ready(os.getpid(), protocol.VERSION, limited,
                                             resident_bytes(os.getpid()) or 0))
             if isinstance(message, protocol.RunFile):
                 code = _run_file(channel, message)

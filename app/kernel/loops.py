@@ -13,7 +13,7 @@ What it keeps:
   last iteration;
 - plain scalars (int, float, bool; 0-d tensors as floats) for every iteration up to
   ``SCALAR_LIMIT``, then an even sample, as float64 arrays (the kernel sends them as raw
-  frames beside the JSON message; ``protocol`` turns them back into lists).
+  frames beside the JSON message; ``LoopReport.expanded`` turns them back into lists).
 
 ``iterations`` counts the iterations that reached their end (normally, by ``continue`` or
 by ``break``): a loop that raises in iteration 5 reports 5.
@@ -47,6 +47,7 @@ from functools import partial
 from itertools import chain, islice, repeat
 from typing import Any
 
+from app.kernel.loop_report import LoopReport, Stride
 from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
 
@@ -375,7 +376,7 @@ class _Scalar:
 
 def _packed(summaries: dict, kinds: dict[tuple, int]) -> dict:
     """A sample's summaries as they travel: each ``_Scalar`` as ``[kind, value]``, its
-    kind's summary (without the value) listed once in ``kinds`` (``protocol`` makes it
+    kind's summary (without the value) listed once in ``kinds`` (``LoopReport`` makes it
     a summary again: 200 samples of a loss were 48 KB of JSON, each the same but for its
     value)."""
     out = {}
@@ -685,31 +686,29 @@ class LoopRecorder:
             self.stride *= 2
 
     # the report ----------------------------------------------------------------------------
-    def report(self) -> dict:
-        """JSON-ready, but for ``scalars`` (float64 ``array``s by name) or ``scalar_table``
-        (all of them in one, iteration after iteration): ``protocol`` sends them as raw
-        frames, and the other side gets ``scalars`` as lists. Samples of plain scalars
-        travel as rows of values (``plain_samples``); the other side makes them summaries.
-        """
+    def report(self) -> LoopReport:
+        """What the loop did, as it travels (``app.kernel.loop_report``): the scalars as
+        float64 ``array``s (raw frames), the samples of plain scalars as rows of values
+        (the other side makes them summaries)."""
         self.drain()
         found: dict[int, tuple | dict] = {**self.first, **dict(self.later)}
         last = self.count - 1
         if last >= 0 and last not in found and self.last is not None:
             found[last] = self.last
         kept = sorted(found)
-        report = {"iterations": self.count, "kept": kept,
-                  "scalar_kinds": {self.names[j]: k for j, k in self.kinds.items()},
-                  "scalars": {}}
+        report = LoopReport(self.count, kept,
+                            {self.names[j]: k for j, k in self.kinds.items()},
+                            Stride(0, 1, 0))
         if self.interleaved is not None:  # every name a scalar, every iteration kept
-            report["scalar_table"] = {"names": list(self.names), "values": self.interleaved}
+            report.table, report.table_names = self.interleaved, list(self.names)
             steps = len(self.interleaved) // self.width
         else:
-            report["scalars"] = {self.names[j]: c for j, c in self.columns.items()}
+            report.scalars = {self.names[j]: c for j, c in self.columns.items()}
             while not self.columns and -(-self.count // self.stride) > SCALAR_LIMIT:
                 self.stride *= 2  # no scalar kept: the counter's are, as many as theirs
             steps = len(next(iter(self.columns.values()))) if self.columns else (
                 -(-self.count // self.stride))
-        report["scalar_steps"] = {"start": 0, "step": self.stride, "count": steps}
+        report.scalar_steps = Stride(0, self.stride, steps)
         counter_at = self._report_counter(report, steps)
         names = ([self.counter] if counter_at else []) + self.names
         plain, samples, kinds = {}, {}, {}
@@ -722,28 +721,28 @@ class LoopRecorder:
             else:
                 head = {self.counter: _summary(row[0])} if counter_at else {}
                 samples[str(n)] = _packed({**head, **self._summaries(values)}, kinds)
-        report["samples"] = samples
-        report["sample_kinds"] = [_SCALAR_TENSORS[key] for key in kinds]
-        report["plain_samples"] = {"names": names, "rows": plain}
-        report["printed"] = self._printed_report(kept)
+        report.samples = samples
+        report.sample_kinds = [_SCALAR_TENSORS[key] for key in kinds]
+        report.plain_names, report.plain_rows = names, plain
+        report.printed = self._printed_report(kept)
         return report
 
-    def _report_counter(self, report: dict, steps: int) -> Any:
+    def _report_counter(self, report: LoopReport, steps: int) -> Any:
         """The counter's values among the scalars; what gives its value in iteration n."""
         name = self.counter
         if name is None:
             return None
         if self.counter_range is not None:
             r = self.counter_range
-            report["scalar_range"] = {"name": name, "start": r.start,
-                                      "step": r.step * self.stride, "count": steps}
-            report["scalar_kinds"][name] = "int"
+            report.counter = name
+            report.counter_values = Stride(r.start, r.step * self.stride, steps)
+            report.scalar_kinds[name] = "int"
             return r.__getitem__
         items = self.counter_items or []
         kept = items[::self.stride][:steps]
         kind = _scalar_kind(kept[0]) if kept else None
         if kind is not None:
-            report["scalar_kinds"][name] = kind
-            column = report["scalars"][name] = array("d")
+            report.scalar_kinds[name] = kind
+            column = report.scalars[name] = array("d")
             self._extend(column, kept)
         return items.__getitem__

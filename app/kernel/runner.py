@@ -25,6 +25,7 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from app.kernel import loops
+from app.kernel.loop_report import LoopReport
 from app.kernel.sealed import BUILTINS
 from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
 
@@ -49,7 +50,7 @@ class Outcome:
     message: str = ""
     error_line: int | None = None
     exit_code: int | None = None
-    loop: dict | None = None  # a recorded top-level loop's report (``app.kernel.loops``)
+    loop: LoopReport | None = None  # a recorded top-level loop's report
     value: Any = None  # an expression statement's value, when asked for (``keep_value``)
 
 
@@ -185,7 +186,7 @@ class Runner:
         return code, names, counter
 
     @staticmethod
-    def _loop_report(recorder: loops.LoopRecorder) -> dict | None:
+    def _loop_report(recorder: loops.LoopRecorder) -> LoopReport | None:
         try:
             return recorder.report()
         except Exception:  # noqa: BLE001 - a report that fails is left out, never the run's

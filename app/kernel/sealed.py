@@ -38,11 +38,12 @@ def dumps(value: Any) -> str:
     return "".join(_encode(value, 0))
 
 
-def loads(text: str) -> Any:
+def loads(text: str, scan: Any = _scan) -> Any:
     """``json.loads(text)`` of a compact JSON text (as ``dumps`` writes); ``ValueError``
-    when it is not one."""
+    when it is not one. ``scan``: a scanner of one's own (``c_make_scanner``), for an
+    ``object_hook``."""
     try:
-        value, end = _scan(text, 0)
+        value, end = scan(text, 0)
     except StopIteration as e:
         raise ValueError(f"not JSON at {e.value}") from None
     if end != len(text):

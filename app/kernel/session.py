@@ -313,6 +313,10 @@ class KernelSession:
             message = kernel.receive(_RECEIVE_S)
         except CorruptPipe as e:
             return self._corrupted(run, e)
+        except protocol.VersionMismatch as e:
+            return self._lose(run, "died", self._exit_code(), Filled(QT_TRANSLATE_NOOP(
+                "Kernel", "The kernel speaks version {0} of the protocol and this window "
+                "version {1}, so the kernel was ended."), str(e.theirs), str(protocol.VERSION)))
         except (EOFError, OSError, ValueError):  # gone, or not a message: ended either way
             return self._died(run)
         if isinstance(message, protocol.Done):
@@ -345,6 +349,8 @@ class KernelSession:
         if isinstance(message, protocol.Resumed):
             run.finished = message.start  # what a restore after a kill must run again
         if isinstance(message, protocol.StepDone):
+            if message.loop is not None:
+                message.loop.expanded()  # here, not on the GUI thread (then it is kept)
             run.finished += 1
             # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
             run.out_of_memory |= (is_out_of_memory(message.error, message.message)

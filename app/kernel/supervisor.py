@@ -13,6 +13,8 @@ The supervisor owns the kill path and the budgets, in one place:
   kernel caps its own data there (``app.kernel.budget``), and a watch thread here also
   ends a kernel whose resident size grows more than the budget past its size then
   (``Ready.resident``).
+- **Protocol**: a kernel whose ``Ready`` speaks another ``protocol.VERSION`` is ended
+  (``VersionMismatch``), before any of its other messages is read.
 """
 
 from __future__ import annotations
@@ -63,9 +65,10 @@ class Ending:
     """How a run ended, as the supervisor saw it."""
 
     exit_code: int
-    reason: str = ""  # "", "timeout", "stopped", "memory", "died"
+    reason: str = ""  # "", "timeout", "stopped", "memory", "died", "protocol"
     out_of_memory: bool = False  # the recipe's allocation failed, and the kernel said so
     report: dict | None = None  # ``run_file(report=True)``: the kernel's ``Report``
+    message: str = ""  # why, where the reason alone does not say it
 
 
 class Kernel:
@@ -107,11 +110,16 @@ class Kernel:
         protocol.send(self._conn, message)
 
     def receive(self, timeout: float | None) -> Any | None:
-        """The next message, or None when none came within ``timeout`` seconds."""
+        """The next message, or None when none came within ``timeout`` seconds.
+        ``VersionMismatch`` when the kernel's ``Ready`` says it speaks another version of
+        the protocol: the kernel is ended then, and nothing more is read from it."""
         if not self._conn.poll(timeout):
             return None
         message = protocol.receive(self._conn)
         if isinstance(message, protocol.Ready):
+            if message.version != protocol.VERSION:  # its messages may mean other things
+                self.kill()
+                raise protocol.VersionMismatch(message.version)
             self._group = message.pid if hasattr(os, "killpg") else None
             self._resident_at_start = message.resident
         elif isinstance(message, protocol.Report):
@@ -252,6 +260,8 @@ class Kernel:
                 continue
             try:
                 message = self.receive(min(left, 0.1) if left is not None else 0.1)
+            except protocol.VersionMismatch as e:
+                return Ending(1, "protocol", message=str(e))
             except (EOFError, OSError):
                 return self._ended()
             if isinstance(message, protocol.Report):

@@ -29,7 +29,8 @@ OUTPUT_LIMIT = 256 * 1024
 @dataclass
 class KernelValue:
     """A step's value as the kernel described it: ``names`` it bound or changed, with
-    their summaries; ``loop``, a top-level loop's report; ``error_line``, where it failed.
+    their summaries; ``loop``, a top-level loop's report (``LoopReport.expanded()``);
+    ``error_line``, where it failed.
     ``statement`` and ``run_id`` name it when a view asks the kernel for more of a value
     (``Document.ask``)."""
 
@@ -250,7 +251,8 @@ class KernelRunState:
                 result.status = "error" if message.error else "ok"
                 result.error, result.error_type = message.message, message.error or ""
                 names, through = own_names(result.step, message.names)
-                result.value = KernelValue(names, message.loop, message.error_line,
+                loop = message.loop.expanded() if message.loop is not None else None
+                result.value = KernelValue(names, loop, message.error_line,
                                            message.index, self.run_id, through=through)
                 if message.mirror:
                     result.value.inputs = {n: decode(d) for n, d in
