@@ -190,6 +190,7 @@ def test_a_message_whose_frames_are_not_as_it_says_is_a_corrupted_pipe(data):
 def test_a_message_that_names_no_message_is_refused():
     for data in (b'{"type": "os.system", "command": "true"}',
                  _packed(b'{"type": "Done", "exit_code": {"__type__": "Popen"}}'),
+                 _packed(b'{"type": "Done", "exit_code": {"__type__": {}}}'),
                  b'{"type": "Done"}'):  # a field missing
         with pytest.raises(ValueError, match="not a"):
             protocol.decode(data)

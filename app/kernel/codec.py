@@ -7,7 +7,8 @@ object with ``__type__``; a binary value anywhere in it (an ``array.array``, a n
 array, ``bytes``, a ``memoryview``) travels as a raw frame beside the JSON, and the JSON
 holds its place (``__frame__``) and what rebuilds it (a typecode, or a dtype and a
 shape). The codec finds them by their type, from inside the C encoder (its ``default``),
-so the plain parts of a message cost no Python call. JSON, not pickle: reading what a
+so the plain parts of a message cost no Python call. (The marks' keys start with ``__``,
+as no name a run reports does.) JSON, not pickle: reading what a
 kernel sends never runs code.
 
 A message with frames or typed parts is one buffer (``packed``): a zero byte, the count
@@ -170,7 +171,7 @@ def _object(raw: dict) -> Any:
     name = raw.pop("__type__", None)
     if name is None:
         return raw
-    cls = TYPES.get(name)
+    cls = TYPES.get(name) if type(name) is str else None
     if cls is None:
         raise ValueError(f"not a known part of a message: {name!r}")
     return _built(cls, raw)
