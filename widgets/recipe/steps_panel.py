@@ -256,7 +256,7 @@ class StepsPanel(FollowsDocument, QWidget):
         metrics, results, rows = self.list.fontMetrics(), run.results, self._rows
         brushes: dict[str, QBrush] = {}
         editable_flag, index_role = Qt.ItemFlag.ItemIsEditable, Qt.ItemDataRole.UserRole
-        not_editable = ~editable_flag
+        flags: dict[bool, Qt.ItemFlag] = {}  # every row's flags but that one are the same
         for i in indices:
             row = self._row(i, steps[i], results[i] if i < len(results) else None)
             if rows[i] == row:
@@ -272,8 +272,10 @@ class StepsPanel(FollowsDocument, QWidget):
             item.setData(_ROW_ROLE, row)
             item.setForeground(brush)
             item.setToolTip(tip)
-            flags = item.flags() & not_editable
-            item.setFlags(flags | editable_flag if editable else flags)
+            if not flags:
+                flags[False] = item.flags() & ~editable_flag
+                flags[True] = flags[False] | editable_flag
+            item.setFlags(flags[editable])
             self._set_width(i, metrics.horizontalAdvance(text))
 
     def _lay_out(self) -> None:

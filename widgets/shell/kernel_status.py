@@ -93,8 +93,10 @@ class KernelStatus(QWidget):
                     # a paused training loop's time stands still
                     progress.elapsed - self._document.training.paused_time(state.run_id))
             self.label.setText(text)
-            self.label.setToolTip(self._about)
-            self.label.setStyleSheet("")
+            if self.label.toolTip() != self._about:  # (each report of a run comes here:
+                self.label.setToolTip(self._about)  # a style sheet set again, even "",
+            if self.label.styleSheet():  # restyles the label under the app's sheet)
+                self.label.setStyleSheet("")
             return
         ended = self._document.kernel_ended
         if ended is not None and ended.reason:
