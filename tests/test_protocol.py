@@ -159,6 +159,16 @@ def test_a_loop_report_expands_to_what_the_window_reads():
     assert sent.loop.expanded() == view
 
 
+def test_a_plain_sample_is_summarized_as_summarize_has_it():
+    report = LoopReport(1, [0], {}, Stride(0, 1, 0), plain_names=["a", "b", "c", "d", "e"],
+                        plain_rows={"0": [7, True, 0.5, math.inf, 2 ** 70]})
+    got = protocol.decode(protocol.encode(protocol.StepDone(0, 1, 0.0, loop=report)))
+    assert got.loop.expanded()["samples"]["0"] == {
+        name: summarize(v) for name, v in zip("abcde", [7, True, 0.5, math.inf, 2 ** 70],
+                                              strict=True)}
+    assert Stride(5, -2, 3).values() == [5, 3, 1] and Stride(4, 0, 2).values() == [4, 4]
+
+
 # -- a message whose frames are not as it says --------------------------------------------
 def _packed(head: bytes, *frames: bytes, lengths: list[int] | None = None) -> bytes:
     parts = [head, *frames]

@@ -4,7 +4,7 @@ window, and what the window reads of it (``LoopReport.expanded``).
 It travels compressed: a loop of 10^5 iterations keeps 10^5 scalars a name, which JSON
 would write in ~20 ms a name; here they are float64 ``array``s (raw frames), a ``range``
 counter is its start, step and count, the samples of plain scalars are rows of values
-(their summaries are made on the window's side), and a sampled 0-d tensor's summary is
+(their summaries are made on the window's side, as ``app.kernel.summary`` makes them), and a sampled 0-d tensor's summary is
 its kind's, listed once, with its value.
 """
 
@@ -17,7 +17,6 @@ from typing import Any
 
 from app.kernel.codec import wire_type
 from app.kernel.sealed import BUILTINS
-from app.kernel.summary import summarize
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -36,8 +35,9 @@ class Stride:
     count: int
 
     def values(self) -> list[int]:
-        return list(range(self.start, self.start + self.count * self.step, self.step)
-                    )[:self.count]
+        if not self.step:
+            return [self.start] * self.count
+        return list(range(self.start, self.start + self.count * self.step, self.step))
 
 
 @wire_type
@@ -101,12 +101,20 @@ class LoopReport:
                     sample[name] = {**self.sample_kinds[s[0]], "values": s[1]}
         names = self.plain_names
         for n, row in self.plain_rows.items():  # their summaries, as ``summarize`` has them
-            samples[n] = {name: summarize(v) for name, v in zip(names, row, strict=False)}
+            samples[n] = {name: _plain_summary(v) for name, v in zip(names, row, strict=False)}
         return {"iterations": self.iterations, "kept": self.kept,
                 "scalar_kinds": kinds, "scalars": scalars,
                 "scalar_steps": self.scalar_steps.values(),
                 "samples": dict(sorted(samples.items(), key=lambda item: int(item[0]))),
                 "printed": self.printed}
+
+
+def _plain_summary(value: int | float | bool) -> dict[str, Any]:
+    """``summary.summarize(value)`` of a plain scalar, without its look for torch (a
+    tenth of a big report's expansion)."""
+    if type(value) is float and not math.isfinite(value):
+        return {"type": "float", "value": repr(value)}
+    return {"type": type(value).__name__, "value": value}
 
 
 def _scalar_values(column: array, kind: str) -> list:
