@@ -55,7 +55,7 @@ class MirrorPlan(TypedDict, total=False):
     before it runs, and the ``name`` it binds, copied after (``app.kernel.mirror``)."""
 
     reads: list[str]
-    name: str
+    name: str | None
 
 
 class MirrorValues(TypedDict, total=False):
