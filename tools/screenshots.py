@@ -41,8 +41,16 @@ SHOTS = (
 )
 
 
-def settle(app, seconds: float = 0.3) -> None:
-    """Let layouts, deferred shows and queued signals run."""
+def settle(app, seconds: float = 0.3, document=None) -> None:
+    """Let layouts, deferred shows and queued signals run; with ``document``, first until
+    its kernel has run it and answered every view (a busy machine starts the kernel
+    slowly: a fixed wait took the picture of "Starting the kernel…")."""
+    end = time.monotonic() + 120
+    while document is not None and (document.kernel_run is not None or document.asking
+                                    or document.waiting_since is not None) \
+            and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         app.processEvents()
@@ -64,7 +72,7 @@ def take(shot: Shot, out_dir: Path) -> Path:
     window.docks["ops"].raise_()
     window.resize(*SIZE)
     window.show()
-    settle(app)
+    settle(app, document=document)
     view = window.op_view
     if shot.cell is not None:
         view.activate_output(shot.cell, pin=True)
@@ -124,7 +132,7 @@ def take_window(shot: WindowShot, out_dir: Path) -> Path:
         window.presenter.set_enabled(True)
     document.select_name(shot.step)
     window.viewer.set_mode(shot.tab)
-    settle(app, 1.0)  # docks animate into place when the window first shows
+    settle(app, 1.0, document)  # docks animate into place when the window first shows
     path = out_dir / shot.file
     if not window.grab().save(str(path)):
         raise OSError(f"could not write {path}")

@@ -269,7 +269,7 @@ class _ChoiceField(Field):
             if kind == "dtype" and isinstance(item, str):
                 self._add(item, item)
             elif kind == "device" and isinstance(expr, Const) and isinstance(expr.value, str):
-                self._add(_tr("{0} — not on this machine").format(expr.value), expr)
+                self._add(_tr("{0} — not on the kernel's machine").format(expr.value), expr)
             elif kind == "tensor" and isinstance(expr, Ref):
                 self._add(expr.name, expr)
             else:
