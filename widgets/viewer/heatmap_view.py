@@ -227,9 +227,27 @@ def display_image(values: np.ndarray, side: int) -> tuple[np.ndarray, tuple[floa
     rows, cols = image.shape
     block = (math.ceil(rows / side), math.ceil(cols / side))
     if block != (1, 1):
-        import torch  # here: the window starts without torch
-
-        t = torch.from_numpy(np.ascontiguousarray(image))
-        pooled = torch.nn.functional.avg_pool2d(t[None, None], block, ceil_mode=True)
-        image = pooled[0, 0].numpy()
+        image = block_means(image, block)
     return image, levels
+
+
+def block_means(image: np.ndarray, block: tuple[int, int]) -> np.ndarray:
+    """The mean of each ``block`` (rows, columns) of the 2-D float ``image``, as torch's
+    ``avg_pool2d(image, block, ceil_mode=True)`` gives it, bit for bit.
+
+    A block cut short by the bottom or right edge is the mean of the cells it has. Each
+    block's cells are added in row order in the image's precision, as torch adds them: a
+    NaN in a block gives NaN, an inf gives inf (NaN with an inf of the other sign).
+    """
+    block_rows, block_cols = block
+    rows, cols = image.shape
+    out_rows, out_cols = -(-rows // block_rows), -(-cols // block_cols)
+    total = np.zeros((out_rows, out_cols), image.dtype)
+    with np.errstate(invalid="ignore"):  # inf + -inf is NaN, as in torch: no warning
+        for i in range(min(block_rows, rows)):
+            for j in range(min(block_cols, cols)):
+                cells = image[i::block_rows, j::block_cols]  # cell (i, j) of every block
+                total[:cells.shape[0], :cells.shape[1]] += cells
+    counts_rows = np.minimum(block_rows, rows - np.arange(out_rows) * block_rows)
+    counts_cols = np.minimum(block_cols, cols - np.arange(out_cols) * block_cols)
+    return total / np.outer(counts_rows, counts_cols).astype(image.dtype)
