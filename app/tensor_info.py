@@ -6,16 +6,17 @@ Qt-free and vectorised: every function here is a handful of torch calls, so a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.tensor_summary import MISSING, bytes_text, number_text, tuple_text
+from app.tensor_summary import plane as array_plane
+
 if TYPE_CHECKING:
     import torch
-
-#: Shown where a statistic does not exist (an empty tensor, no finite values).
-MISSING = "—"
 
 
 def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
@@ -45,7 +46,7 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
         ("dtype", str(t.dtype) + _quantization_text(extra)),
         ("device", str(t.device)),
         ("numel", f"{t.numel():,}"),
-        ("bytes", _bytes_text(t.numel() * t.element_size()) if what != "sparse"
+        ("bytes", bytes_text(t.numel() * t.element_size()) if what != "sparse"
          else MISSING),  # a sparse tensor's elements are mostly not stored
         ("strides", tuple_text(t.stride()) if strided else MISSING if what == "nested"
          else f"{MISSING} {extra['layout']}, nnz {extra['nnz']}"),  # sparse: none
@@ -54,35 +55,6 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
         ("requires_grad", str(t.requires_grad)),
         ("is_leaf", str(t.is_leaf)),
         ("grad_fn", type(grad_fn).__name__ if grad_fn is not None else "None"),
-    ]
-
-
-def summary_facts(summary: Mapping) -> list[tuple[str, str]]:
-    """``tensor_facts`` as a kernel's summary of a tensor tells them
-    (``app.kernel.summary``): what it does not say shows as ``MISSING``, never a guess
-    (a tensor rebuilt from a summary's values is contiguous, on the CPU, a leaf)."""
-
-    def told(key: str, text=str) -> str:
-        value = summary.get(key)
-        return MISSING if value is None and key != "grad_fn" else text(value)
-
-    shape = tuple(summary.get("shape", ()))
-    numel = 1
-    for n in shape:
-        numel *= n
-    size = summary.get("element_size")
-    return [
-        ("shape", tuple_text(shape)),
-        ("dtype", told("dtype")),
-        ("device", told("device")),
-        ("numel", f"{numel:,}"),
-        ("bytes", _bytes_text(numel * size) if size is not None else MISSING),
-        ("strides", told("strides", lambda v: tuple_text(tuple(v)))),
-        ("storage offset", told("storage_offset")),
-        ("is_contiguous", told("is_contiguous")),
-        ("requires_grad", told("requires_grad")),
-        ("is_leaf", told("is_leaf")),
-        ("grad_fn", told("grad_fn")),
     ]
 
 
@@ -140,7 +112,7 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     if t.dtype in (torch.float16, torch.bfloat16) or t.element_size() < 2:
         t = t.float()  # half precision sums lose too much; float8 has no reductions
     extremes = _extremes(t)
-    if extremes is None or all(bool(torch.isfinite(e)) for e in extremes):
+    if extremes is None or all(math.isfinite(e.item()) for e in extremes):
         # aminmax propagates NaN and would return an inf, so every element is finite.
         values_t, n_nan, n_inf = t, 0, 0
     else:
@@ -180,51 +152,17 @@ def _summary(values: torch.Tensor, extremes: tuple[torch.Tensor, torch.Tensor] |
     if n == 0 or extremes is None:
         return [MISSING] * 4
     lo, hi = extremes
-    std = _number_text(values.std().item()) if n > 1 else MISSING
-    return [_number_text(lo.item()), _number_text(hi.item()), _number_text(values.mean().item()),
+    std = number_text(values.std().item()) if n > 1 else MISSING
+    return [number_text(lo.item()), number_text(hi.item()), number_text(values.mean().item()),
             std]
 
 
 def plane(t: torch.Tensor, rows_dim: int, cols_dim: int,
           index: Mapping[int, int] | None = None) -> torch.Tensor:
-    """The 2-D slice of ``t`` spanned by ``rows_dim`` and ``cols_dim``.
-
-    Parameters
-    ----------
-    t : torch.Tensor
-        A tensor of any number of dimensions.
-    rows_dim, cols_dim : int
-        The dimensions shown as rows and as columns; negative values count from
-        the end. They must differ. Ignored for 0-D and 1-D tensors.
-    index : mapping of int to int, optional
-        The fixed index of every other dimension; a dimension left out is taken
-        at 0.
-
-    Returns
-    -------
-    torch.Tensor
-        A detached 2-D view: ``(t.shape[rows_dim], t.shape[cols_dim])``. A 0-D
-        tensor gives a 1 x 1 plane and a 1-D tensor a single row, 1 x N.
-
-    Raises
-    ------
-    ValueError
-        When the two dimensions are the same.
-    IndexError
-        When a dimension or a fixed index is out of range.
-    """
-    t = t.detach()
-    if t.ndim == 0:
-        return t.reshape(1, 1)
-    if t.ndim == 1:
-        return t.unsqueeze(0)
-    rows, cols = _dim(rows_dim, t.ndim), _dim(cols_dim, t.ndim)
-    if rows == cols:
-        raise ValueError(f"rows and columns must be different dimensions, both are {rows}")
-    fixed = {_dim(d, t.ndim): i for d, i in (index or {}).items()}
-    key = tuple(slice(None) if d in (rows, cols) else fixed.get(d, 0) for d in range(t.ndim))
-    out = t[key]
-    return out.T if rows > cols else out
+    """The 2-D slice of ``t`` spanned by ``rows_dim`` and ``cols_dim``, a detached view
+    (``app.tensor_summary.plane``: the same cut of a numpy array, where its parameters,
+    what it returns and raises are told)."""
+    return array_plane(t.detach(), rows_dim, cols_dim, index)
 
 
 def plane_array(p: torch.Tensor) -> np.ndarray:
@@ -241,30 +179,3 @@ def plane_array(p: torch.Tensor) -> np.ndarray:
         return p.numpy()
     except (TypeError, RuntimeError):
         return p.to(torch.complex64 if p.is_complex() else torch.float32).numpy()
-
-
-def _dim(d: int, ndim: int) -> int:
-    if not -ndim <= d < ndim:
-        raise IndexError(f"dimension {d} is out of range for a {ndim}-D tensor")
-    return d % ndim
-
-
-def tuple_text(values: tuple[int, ...]) -> str:
-    return "(" + ", ".join(str(v) for v in values) + ("," if len(values) == 1 else "") + ")"
-
-
-def _bytes_text(n: int) -> str:
-    if n < 1024:
-        return f"{n:,} B"
-    for unit, size in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
-        if n >= size:
-            return f"{n:,} B ({n / size:.1f} {unit})"
-    return f"{n:,} B"  # pragma: no cover - the loop always returns
-
-
-def _number_text(v: float | int | bool) -> str:
-    if isinstance(v, bool):
-        return str(int(v))
-    if isinstance(v, int):
-        return str(v)
-    return f"{v:.6g}"

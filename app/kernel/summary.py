@@ -3,8 +3,8 @@
 After each top-level statement the kernel reports the names whose value is new (another
 object) or changed in place (a tensor's ``_version`` moved), in the manner of
 spyder-kernels' ``publish_state``: type, shape, dtype, device, ``requires_grad`` and small
-values inline; modules with their parameters, buffers and submodules. Big values stay in
-the kernel; a view asks for the part it shows.
+values inline, with their statistics; modules with their parameters, buffers and
+submodules. Big values stay in the kernel; a view asks for the part it shows.
 """
 
 from __future__ import annotations
@@ -116,6 +116,13 @@ def _tensor(t: Any) -> dict[str, Any]:
         from app.json_values import plain
 
         out["values"] = plain(data.tolist() if device.type == "cpu" else data.cpu().tolist())
+        if "kind" not in out and (t.dim() or t.is_complex()):
+            # the window shows them without torch (``app.tensor_summary.summary_stats``;
+            # a real 0-d tensor's it works out from its value: a loop's samples of one
+            # share their summary but for the value)
+            from app.tensor_info import tensor_stats
+
+            out["stats"] = [list(s) for s in tensor_stats(data)]
     return out
 
 
@@ -193,25 +200,3 @@ def _kind_text(summary: dict[str, Any]) -> str:
     if what == "nested" and summary.get("layout") != "strided":
         return f" {summary.get('layout', '')}"
     return ""
-
-
-def summary_tensor(summary: dict[str, Any]) -> Any:
-    """The small tensor a summary carries whole, rebuilt (None when it carries none)."""
-    torch = loaded_torch()
-    if torch is None or summary.get("type") != "Tensor" or "values" not in summary \
-            or "kind" in summary:  # a sparse or quantized one's values are not its own
-        return None
-    dtype = getattr(torch, summary.get("dtype", "").removeprefix("torch."), None)
-    if not isinstance(dtype, torch.dtype):
-        return None
-    values = summary["values"]
-
-    def number(v: Any) -> Any:
-        if isinstance(v, list):
-            return [number(x) for x in v]
-        return float(v) if isinstance(v, str) else v  # "nan", "inf", "-inf"
-
-    try:
-        return torch.tensor(number(values), dtype=dtype).reshape(summary.get("shape", []))
-    except (TypeError, ValueError, RuntimeError):
-        return None

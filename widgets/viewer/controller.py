@@ -1,7 +1,8 @@
 """The tensor viewer's controller: it follows the document and drives the view.
 
-It never writes to the document. Statistics of a big tensor are taken off the GUI thread
-(``widgets.common.background``); a newer tensor makes older ones stale. Texts keep the
+It never writes to the document, and never uses torch: a tensor's facts, statistics and
+planes are the kernel's answers (``app.kernel.queries``), or a small tensor's summary
+(``app.tensor_summary``); a newer tensor makes older answers stale. Texts keep the
 ``ViewerPanel`` translation context.
 """
 
@@ -10,37 +11,24 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from app.kernel.queries import MAX_PLANE_CELLS
-from app.kernel.summary import summary_tensor, summary_text
+from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.results import StepResult
 from app.recipe.writer import write_step
-from app.tensor_info import (
-    plane,
-    plane_array,
-    summary_facts,
-    tensor_facts,
-    tensor_stats,
-    tuple_text,
-)
+from app.tensor_summary import plane, summary_array, summary_facts, summary_stats, tuple_text
 from widgets.common.answered import while_alive
-from widgets.common.background import JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 
-if TYPE_CHECKING:
-    import torch
-
-#: Above this many elements the statistics are taken off the GUI thread: the tensor shows
-#: at once, and its statistics follow.
-SYNC_STATS_NUMEL = 1 << 20
 #: The most lines of a step's printed output the viewer shows: its last ones (the Output
 #: pane keeps the whole run's).
 PRINTED_LINES = 500
@@ -93,7 +81,8 @@ class ViewerController(FollowsDocument, QObject):
     def __init__(self, document: Document, view: ViewerView):
         super().__init__(view)
         self._document, self._view = document, view
-        self._tensor: torch.Tensor | None = None
+        #: The values of a small tensor shown whole (a loop iteration's, from its summary).
+        self._values: np.ndarray | None = None
         self._name = ""
         self._stats_generation = 0  # a newer tensor makes older statistics stale
         self._preferred_mode = "grid"
@@ -222,9 +211,9 @@ class ViewerController(FollowsDocument, QObject):
             if at_end and value.run_id and self._document.kernel is not None:
                 self._show_remote(value, name, summary)  # the kernel holds it: ask
                 return
-            tensor = summary_tensor(summary)  # an iteration's small tensor, carried whole
-            if tensor is not None:  # (its facts are the summary's: the rebuilt one is a
-                self._show_tensor(tensor, name, summary_facts(summary))  # contiguous leaf)
+            values = summary_array(summary)  # an iteration's small tensor, carried whole
+            if values is not None:
+                self._show_values(values, name, summary)
                 return
         self._show_no_tensor()
 
@@ -237,7 +226,7 @@ class ViewerController(FollowsDocument, QObject):
         if (value.run_id, value.statement, name, len(shape)) == self._remote \
                 and shape == self._remote_shape:
             return  # shown, or asked for, already: a second refresh of a run asks nothing
-        self._tensor, self._name = None, name
+        self._values, self._name = None, name
         self._remote = None  # set below, once the mode is chosen: one question, not two
         view.show_tensor([("shape", tuple_text(shape)), ("dtype", summary.get("dtype", "")),
                           ("device", summary.get("device", ""))])
@@ -351,52 +340,40 @@ class ViewerController(FollowsDocument, QObject):
             self._show_kernel_value(*self._loop_shown, iteration=iteration)
 
     def _show_no_tensor(self, keep_mode: bool = False) -> None:
-        self._tensor = self._remote = self._stats_args = None
+        self._values = self._remote = self._stats_args = None
         self._stats_generation += 1
         if not keep_mode:
             self._auto_key = None
         self._view.show_no_tensor()
 
-    def _show_tensor(self, t: torch.Tensor, name: str,
-                     facts: list[tuple[str, str]] | None = None) -> None:
+    def _show_values(self, values: np.ndarray, name: str, summary: dict) -> None:
+        """A small tensor whose summary carries it whole: its facts and statistics as the
+        kernel told them, its planes cut from ``values`` (``app.tensor_summary``)."""
         view = self._view
-        self._tensor, self._name, self._remote = t.detach(), name, None
-        view.show_tensor(facts if facts is not None else tensor_facts(t))
+        self._values, self._name, self._remote = values, name, None
+        view.show_tensor(summary_facts(summary))
         self._stats_generation += 1
-        if t.numel() > SYNC_STATS_NUMEL and t.device.type != "meta":
-            view.show_stats_pending()
-            start_job(tensor_stats, t, on_done=self._on_stats_done, key=self._stats_generation)
-        else:
-            view.show_stats(tensor_stats(t))
-        view.set_shape(tuple(t.shape))
-        big = t.numel() > HEATMAP_NUMEL
+        view.show_stats(summary_stats(summary))
+        view.set_shape(values.shape)
+        big = values.size > HEATMAP_NUMEL
         auto_key = (self._document.selected, name, big)
         if auto_key != self._auto_key:  # a new step, or one that grew past the threshold
             self._auto_key = auto_key
             view.show_mode("heatmap" if big else self._preferred_mode)
         self._show_plane()
 
-    def _on_stats_done(self, generation: object, stats: object) -> None:
-        if generation != self._stats_generation:
-            return  # another tensor is shown by now
-        if isinstance(stats, JobError):
-            self._view.show_stats_failed(stats.message)
-        else:
-            self._view.show_stats(stats)
-
     def _show_plane(self) -> None:
-        t = self._tensor
-        if t is None:
+        values = self._values
+        if values is None:
             return
         rows_dim, cols_dim, fixed = self._view.plane_dims
-        address = PlaneAddress(self._name, t.ndim, rows_dim, cols_dim, fixed)
+        address = PlaneAddress(self._name, values.ndim, rows_dim, cols_dim, fixed)
         try:
-            values = plane_array(plane(t, rows_dim, cols_dim, fixed))
-        except (IndexError, RuntimeError, NotImplementedError, TypeError):
-            # No plane to show: a fixed dimension of size 0, or a tensor without data (meta).
+            shown = plane(values, rows_dim, cols_dim, fixed)
+        except IndexError:  # no plane to show: a fixed dimension of size 0
             self._view.clear_plane()
             return
-        self._view.show_plane(values, address)
+        self._view.show_plane(shown, address)
         self._heatmap_stale = True
         if self._view.mode == "heatmap":
             self._sync_heatmap()
