@@ -59,3 +59,12 @@ def test_hand_written_forms_and_what_is_not_a_field():
     # the top-level `lr = 1e-3` comes first: an optimizer's own lr is the second
     assert found["lr"].line == 5
     assert fields("def broken(:\n") == {}
+
+
+def test_a_page_break_line_does_not_move_the_fields():
+    # A form feed (a page break) ends a line for str.splitlines, not for Python: the
+    # fields were found one line off, and the rewrite landed in the comment above.
+    source = "\x0c\n# 学习率\nsteps = 100\r\nlr = 0.1\n"
+    found = fields(source)
+    assert with_value(source, found["steps"], 200) == "\x0c\n# 学习率\nsteps = 200\r\nlr = 0.1\n"
+    assert with_value(source, found["lr"], 0.5) == "\x0c\n# 学习率\nsteps = 100\r\nlr = 0.5\n"

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from app.text_edits import Positions
+
 #: Keywords of an optimizer call offered as fields.
 OPTIMIZER_KEYWORDS = ("lr", "momentum", "weight_decay")
 _CLIPS = ("clip_grad_norm_", "clip_grad_value_")
@@ -47,7 +49,7 @@ def _fields(source: str) -> dict[str, Field]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    offsets = _Offsets(source)
+    positions = Positions(source)
     found: dict[str, Field] = {}
 
     def add(name: str, node: ast.expr) -> None:
@@ -56,8 +58,7 @@ def _fields(source: str) -> dict[str, Field]:
             value = _device(node)
             node = _device_node(node) or node
         if value is not None and name not in found:
-            found[name] = Field(name, value, offsets.at(node.lineno, node.col_offset),
-                                offsets.at(node.end_lineno, node.end_col_offset), node.lineno)
+            found[name] = Field(name, value, *positions.span(node), node.lineno)
 
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
@@ -123,19 +124,3 @@ def _dotted(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value)}.{node.attr}"
     return ""
-
-
-class _Offsets:
-    """A (line, UTF-8 column) of ``ast`` as a character offset into the text."""
-
-    def __init__(self, source: str) -> None:
-        self.lines = source.splitlines(keepends=True)
-        self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line))
-
-    def at(self, line: int | None, column: int | None) -> int:
-        line, column = line or 1, column or 0
-        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
-        chars = len(text.encode("utf-8")[:column].decode("utf-8", errors="ignore"))
-        return self.starts[line - 1] + chars
