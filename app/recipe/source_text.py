@@ -8,6 +8,8 @@
   share a line), each with the blank lines and comments above it;
 - the old and new steps are aligned (``difflib``); a unit whose steps did not change
   keeps its text byte for byte, wherever it moves;
+- where only literal arguments changed (a form's edit, however the form spells the call),
+  ``app.recipe.form_edits`` replaces just them, at their ``ast`` spans;
 - a step whose only change is a literal gets that literal replaced in its text, at the
   place ``ast`` gives; any other changed step is written again by the writer;
 - imports, code the forms do not show, comments and blank lines elsewhere stay.
@@ -25,6 +27,7 @@ from typing import Any
 
 from app.expr import Code, Const, Expr, walk
 from app.kernel.source import first_line
+from app.recipe.form_edits import form_edit_text
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.writer import _const, _docstring, imports_needed, write_recipe, write_step
@@ -98,6 +101,9 @@ def sync_source(source: str, new: Recipe) -> str:
     except (RecipeError, SyntaxError, ValueError, RecursionError, MemoryError):
         # A text Python cannot read is the user's, as it was: kept, new steps after it.
         return _after_unreadable(source, new)
+    edited = form_edit_text(source, old, new)  # only literals changed: just them
+    if edited is not None:
+        return edited
     try:
         text = _Sync(source, old, new).text()
         if same_recipe(read_recipe(text), new):
