@@ -66,6 +66,9 @@ def test_optimizer_step_shows_no_tensor_left_under_f_by_an_earlier_loop(make_win
     _select(window, "optimizer.step()")
     assert "f:" not in window.viewer.status_text()
     assert "bound no new names" in window.viewer.status_text()  # as python: it binds none
+    # what it did to f (the bias it moved) is said, as a change, not as its value
+    assert window.viewer.status_text().endswith(
+        "It changed in place, through another object: f")
     assert "leaves: f" not in window.autograd.status_text()
     assert window.autograd.status_text().startswith("Select a step that makes a tensor")
 

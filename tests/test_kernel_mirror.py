@@ -116,3 +116,23 @@ def test_a_form_steps_large_values_come_when_asked_unless_changed_since(kernel_d
     assert error == "" and data["changed"] == ["x"] and data["inputs"] == {}
     expected = torch.tril(torch.arange(90000.0).view(300, 300), diagonal=1)
     assert torch.equal(mirror.decode(data["output"]), expected)
+
+
+def test_a_reports_values_are_made_tensors_only_when_a_view_reads_them(monkeypatch):
+    """Taking a run's reports makes no tensor; reading a step's inputs or output makes
+    them, once, equal to what the kernel copied."""
+    from app.recipe import kernel_results
+
+    made = []
+    real = kernel_results.decode
+    monkeypatch.setattr(kernel_results, "decode", lambda d: made.append(d) or real(d))
+    x = torch.arange(6.0).reshape(2, 3)
+    value = KernelValue({}, mirror={"inputs": {"x": mirror.encode(x)},
+                                    "output": mirror.encode(x.t())})
+    assert made == []
+    assert torch.equal(value.output, x.t()) and torch.equal(value.inputs["x"], x)
+    assert len(made) == 2
+    value.inputs["x"]  # noqa: B018 - read again: nothing made again
+    assert len(made) == 2
+    value.output = None  # a view's larger answer replaces it (op_explained_controller)
+    assert value.output is None and torch.equal(value.inputs["x"], x)

@@ -39,15 +39,49 @@ class KernelValue:
     error_line: int | None = None
     statement: int = -1
     run_id: int = 0
-    #: A form step's small values, copied in the kernel (``app.kernel.mirror``):
-    #: ``inputs`` (name to value, as they were before it ran) and ``output``, as CPU
-    #: tensors with no history; a name too large to copy is missing, a large output None.
-    inputs: dict = field(default_factory=dict)
-    output: object = None
     #: The names the statement bound or changed that its step's text neither binds nor
     #: reads (``optimizer.step()`` moves the parameter an earlier ``for f in
     #: net.parameters()`` left under ``f``): never the step's value, but what they hold.
     through: dict = field(default_factory=dict)
+    #: A form step's small values as the kernel sent them (``app.kernel.mirror``), made
+    #: ``inputs`` and ``output`` when a view first reads them: a run's reports are taken
+    #: without making a tensor for each (0.1 to 0.2 s of the GUI thread in a run of
+    #: 5,000 statements), and most are never looked at.
+    mirror: dict | None = field(default=None, repr=False)
+    _inputs: dict | None = field(default=None, repr=False)
+    _output: object = field(default=None, repr=False)
+
+    @property
+    def inputs(self) -> dict:
+        """The step's inputs (name to value, as they were before it ran), as CPU tensors
+        with no history; a name too large to copy is missing."""
+        if self._inputs is None:
+            self._take_mirror()
+        return self._inputs
+
+    @inputs.setter
+    def inputs(self, value: dict) -> None:
+        self._take_mirror()
+        self._inputs = value
+
+    @property
+    def output(self) -> object:
+        """The step's value (None when too large to copy)."""
+        if self._inputs is None:
+            self._take_mirror()
+        return self._output
+
+    @output.setter
+    def output(self, value: object) -> None:
+        self._take_mirror()
+        self._output = value
+
+    def _take_mirror(self) -> None:
+        if self._inputs is not None:
+            return
+        mirror, self.mirror = self.mirror or {}, None
+        self._inputs = {n: decode(d) for n, d in (mirror.get("inputs") or {}).items()}
+        self._output = decode(mirror.get("output")) if mirror else None
 
     def first_tensor(self) -> str | None:
         """The first name it bound that holds a tensor (what a code step is shown by)."""
@@ -253,11 +287,8 @@ class KernelRunState:
                 names, through = own_names(result.step, message.names)
                 loop = message.loop.expanded() if message.loop is not None else None
                 result.value = KernelValue(names, loop, message.error_line,
-                                           message.index, self.run_id, through=through)
-                if message.mirror:
-                    result.value.inputs = {n: decode(d) for n, d in
-                                           (message.mirror.get("inputs") or {}).items()}
-                    result.value.output = decode(message.mirror.get("output"))
+                                           message.index, self.run_id, through=through,
+                                           mirror=message.mirror or None)
             self.run.touch(self.steps_of.get(message.index, ()))
             return bool(self.steps_of.get(message.index))
         return False

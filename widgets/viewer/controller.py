@@ -199,6 +199,10 @@ class ViewerController(FollowsDocument, QObject):
         lines += [f"{name}: {summary_text(summary)}" for name, summary in names.items()]
         if not names and not printed:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
+        if value.through and not samples:  # true, and said, but never the step's value
+            lines.append(QCoreApplication.translate(
+                "ViewerPanel", "It changed in place, through another object: {0}").format(
+                    ", ".join(value.through)))
         self._view.show_header(label, code, "\n".join(lines))
         picked = None
         if samples and "printed" in loop:  # (a kernel older than per-iteration output)
