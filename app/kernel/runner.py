@@ -27,7 +27,14 @@ from typing import Any
 from app.kernel import loops
 from app.kernel.loop_report import LoopReport
 from app.kernel.sealed import BUILTINS
-from app.kernel.source import Statement, compile_statement, docstring, future_flags, statements
+from app.kernel.source import (
+    Statement,
+    compile_statement,
+    docstring,
+    future_flags,
+    source_lines,
+    statements,
+)
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -97,7 +104,7 @@ class Runner:
 
     def prepare(self) -> None:
         """Parse the file and set up ``__main__``; raises ``SyntaxError`` as python does."""
-        lines = self.source.splitlines(keepends=True)
+        lines = source_lines(self.source)  # as python numbers them, for tracebacks
         linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
         self.statements, self._nodes = self._parsed or statements(self.source, self.filename)
         self.namespace.update(__file__=self.filename, __builtins__=builtins,

@@ -10,6 +10,7 @@ import __future__
 
 import ast
 import importlib.util
+import re
 from dataclasses import dataclass
 from types import CodeType
 
@@ -65,6 +66,16 @@ def decode(data: bytes, filename: str) -> str:
     raise SyntaxError(reason, (filename, 1, 0, None))
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def source_lines(source: str) -> list[str]:
+    """``source``'s lines, each with its end, split where Python splits them (``\\n``,
+    ``\\r\\n``, ``\\r``). ``str.splitlines`` also splits at a form feed, U+2028 and a
+    few more, and its line numbers then drift from ``ast``'s."""
+    return _LINE.findall(source)
+
+
 def statements(source: str, filename: str = "<recipe>", tree: ast.Module | None = None,
                ) -> tuple[list[Statement], list[ast.stmt]]:
     """The top-level statements of ``source`` and their ``ast`` nodes (``tree``: the
@@ -73,7 +84,7 @@ def statements(source: str, filename: str = "<recipe>", tree: ast.Module | None 
     Raises ``SyntaxError`` as ``compile`` does, naming ``filename`` and the line.
     """
     tree = ast.parse(source, filename=filename) if tree is None else tree
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
     found = []
     for i, node in enumerate(tree.body):
         first = first_line(node)

@@ -30,7 +30,7 @@ from app.expr import (
     Subscript,
     UnaryOp,
 )
-from app.kernel.source import first_line, node_text
+from app.kernel.source import first_line, node_text, source_lines
 from app.recipe.code_steps import code_step
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
 
@@ -176,8 +176,8 @@ Span = tuple[int, int, int, int]
 
 class _Reader:
     def __init__(self, source: str):
-        self.lines = source.splitlines()
-        self.text_lines = source.splitlines(keepends=True)
+        self.text_lines = source_lines(source)  # (str.splitlines: not as ast numbers them)
+        self.lines = [line.rstrip("\r\n") for line in self.text_lines]
         #: The literals of the expression being read, and of each form step read.
         self.spans: list[Span] = []
         self.step_spans: list[tuple[Span, ...]] = []

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from app.expr import Code, Const, Expr, walk
-from app.kernel.source import first_line
+from app.kernel.source import first_line, source_lines
 from app.recipe.form_edits import form_edit_text
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
@@ -135,7 +135,7 @@ class _Sync:
     def __init__(self, source: str, old: Recipe, new: Recipe):
         self.source, self.old, self.new = source, old, new
         self.newline = "\r\n" if "\r\n" in source else "\n"
-        self.lines = source.splitlines(keepends=True)
+        self.lines = source_lines(source)
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
