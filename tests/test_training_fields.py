@@ -43,7 +43,7 @@ def test_a_rewrite_changes_that_literal_only():
     assert new == LOOP.replace("lr=0.3,", "lr=0.03,")
     new = with_value(new, fields(new)["device"], "cuda:0")
     assert new == LOOP.replace("lr=0.3,", "lr=0.03,").replace('device = "cpu"',
-                                                             "device = 'cuda:0'")
+                                                             'device = "cuda:0"')
     assert fields(new)["clip"].value == 0.5
 
 
@@ -68,3 +68,12 @@ def test_a_page_break_line_does_not_move_the_fields():
     found = fields(source)
     assert with_value(source, found["steps"], 200) == "\x0c\n# 学习率\nsteps = 200\r\nlr = 0.1\n"
     assert with_value(source, found["lr"], 0.5) == "\x0c\n# 学习率\nsteps = 100\r\nlr = 0.5\n"
+
+
+def test_a_rewrite_writes_python_for_any_number():
+    # repr(float("inf")) is inf: a name, not a number
+    source = "steps = 100\nlr = 0.1\nclip = 1.0\n"
+    found = fields(source)
+    assert with_value(source, found["clip"], float("inf")) == \
+        'steps = 100\nlr = 0.1\nclip = float("inf")\n'
+    assert with_value(source, found["lr"], -0.5) == "steps = 100\nlr = -0.5\nclip = 1.0\n"

@@ -172,7 +172,7 @@ def test_the_device_picker_rewrites_the_device_line_and_runs_again(qtbot, tab):
     qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
     assert panel.bar.device.currentData() == "cpu"
     panel.set_device("cuda:0")  # what choosing it in the list does
-    assert 'device = \'cuda:0\'' in panel.document.recipe.source
+    assert 'device = "cuda:0"' in panel.document.recipe.source  # in the quotes it had
     panel.undo_stack.undo()
     assert 'device = "cpu"' in panel.document.recipe.source
 

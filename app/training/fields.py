@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from app.text_edits import Positions
+from app.text_edits import Positions, literal_text, replace_span
 
 #: Keywords of an optimizer call offered as fields.
 OPTIMIZER_KEYWORDS = ("lr", "momentum", "weight_decay")
@@ -83,16 +83,14 @@ def _fields(source: str) -> dict[str, Field]:
 
 
 def with_value(source: str, field: Field, value: Any) -> str:
-    """``source`` with ``field``'s literal replaced by ``value`` (``repr``; a device as a
-    string)."""
-    text = repr(str(value)) if field.name == "device" else _literal(value)
-    return source[:field.start] + text + source[field.end:]
-
-
-def _literal(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """``source`` with ``field``'s literal replaced by ``value`` (a number; a device as a
+    string, in the quotes it had)."""
+    if field.name == "device":
+        value = str(value)
+    elif isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"not a number: {value!r}")
-    return repr(value)
+    old = source[field.start:field.end]
+    return replace_span(source, field.start, field.end, literal_text(value, like=old))
 
 
 def _number(node: ast.expr) -> int | float | None:
