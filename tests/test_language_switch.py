@@ -1,7 +1,9 @@
-"""View > Language switches the whole window at run time, keeps the work, and is remembered.
+"""View > Language switches the whole window at run time, in place, and keeps the work.
 
-The switch installs the translation and makes the window again around the same document,
-undo stack and settings (``MainWindow.switch_language``, ``MainWindow.rebuild``).
+The switch installs the translation; every widget sets its texts again on
+``QEvent.LanguageChange`` (``widgets.common.retranslate``). The window, its panels and
+everything the user made stay: the recipe, undo history, selection, search text,
+presenter mode, the training loop.
 """
 
 from __future__ import annotations
@@ -9,10 +11,21 @@ from __future__ import annotations
 import re
 
 import pytest
-import shiboken6
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QTabBar,
+    QTabWidget,
+    QWidget,
+)
 
+from app.settings import Settings
 from tests.test_autograd import recipe_text
 from widgets.common.scale import display_scale
 from widgets.launch import make_window
@@ -35,48 +48,117 @@ def english():
     display_scale().set_value(1.0)  # normal size, whatever an earlier test left
     yield
     install_translators("en")
-
-
-_opened: list[MainWindow] = []
+    display_scale().set_value(1.0)
 
 
 @pytest.fixture
 def window(qtbot, english):
-    """The lab's window on the welcome recipe, with settings from the test's own QSettings.
-
-    Every window a switch makes is closed at the end, as ``qtbot.addWidget`` would (which
-    cannot be used: it would close the windows a later switch deleted).
-    """
+    """The lab's window on the welcome recipe, with settings from the test's own QSettings."""
     win = make_window(restore_layout=False, settings=load_settings())
     win.asked = []  # "save changes?" questions: a switch must not ask
     win.confirm_discard = lambda: win.asked.append(True) or True
     win.resize(1100, 700)
     win.show()
     qtbot.waitExposed(win)
-    _opened.append(win)
     yield win
-    for w in _opened:
-        if shiboken6.isValid(w):
-            w.confirm_discard = lambda: True  # the recipe may have unsaved edits
-            w.close()
-            w.deleteLater()
-    _opened.clear()
-    qtbot.waitUntil(lambda: not any(isinstance(w, MainWindow) and w.isVisible()
-                                    for w in QApplication.topLevelWidgets()))
+    for shown in QApplication.topLevelWidgets():
+        if isinstance(shown, MainWindow) and shown.isVisible():
+            shown.confirm_discard = lambda: True  # the recipe may have unsaved edits
+            shown.close()
+            shown.deleteLater()
 
 
 def switch(qtbot, window: MainWindow, code: str) -> MainWindow:
-    """Pick ``code`` in View > Language; the new window, once the old one is gone."""
-    with qtbot.waitSignal(window.replaced) as blocker:
-        window.window_actions[f"view.language.{code}"].trigger()
-    new = blocker.args[0]
-    _opened.append(new)
-    qtbot.waitUntil(lambda: not shiboken6.isValid(window))
-    return new
+    """Pick ``code`` in View > Language; the window that shows the lab afterwards (the
+    same one, in place)."""
+    window.window_actions[f"view.language.{code}"].trigger()
+    assert window.settings.language == code and window.isVisible()
+    return window
 
 
 def menu_titles(window: MainWindow) -> list[str]:
     return [a.text() for a in window.menuBar().actions() if a.menu() is not None]
+
+
+def widget_texts(window: QWidget) -> dict[str, str]:
+    """Every text ``window`` shows, by where it is: label and button texts, actions' texts
+    and tooltips, dock titles, tab texts and tooltips, placeholders, widgets' tooltips."""
+    texts: dict[str, str] = {}
+
+    def walk(widget: QWidget, path: str) -> None:
+        def put(what: str, text: str) -> None:
+            if text:
+                texts[f"{path}:{what}"] = text
+
+        put("tip", widget.toolTip())
+        put("title", widget.windowTitle() if isinstance(widget, QDockWidget | QMainWindow)
+            else "")
+        if isinstance(widget, QLabel | QAbstractButton):
+            put("text", widget.text())
+        if isinstance(widget, QLineEdit):
+            put("placeholder", widget.placeholderText())
+        if isinstance(widget, QTabWidget | QTabBar):
+            for i in range(widget.count()):
+                put(f"tab{i}", widget.tabText(i))
+                put(f"tabtip{i}", widget.tabToolTip(i))
+        counts: dict[str, int] = {}
+        for child in widget.children():
+            if isinstance(child, QAction):
+                key = child.objectName() or f"{child.text()}"
+                put(f"action[{key}]", child.text() if child.objectName() else "-")
+                put(f"action[{key}].tip", child.toolTip())
+            if isinstance(child, QTabBar) and isinstance(widget, QMainWindow) \
+                    and child.isHidden():
+                continue  # a dock tab bar the layout no longer uses (and never updates)
+            if isinstance(child, QWidget) and not child.isWindow():
+                name = child.objectName() or type(child).__name__
+                counts[name] = counts.get(name, 0) + 1
+                walk(child, f"{path}/{name}#{counts[name]}")
+
+    walk(window, type(window).__name__)
+    return texts
+
+
+def fresh_window(qtbot, language: str) -> MainWindow:
+    """A new window built with ``language`` installed, as the switched one is laid out."""
+    install_translators(language)
+    win = make_window(restore_layout=False, settings=Settings(language=language))
+    qtbot.addWidget(win)
+    win.confirm_discard = lambda: True
+    win.resize(1100, 700)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.wait(100)  # the dock tab bars show again (``tidy_tab_bars``)
+    return win
+
+
+def settled(qtbot, window: MainWindow) -> MainWindow:
+    """``window`` once its kernel has run the recipe and its gallery has read the lessons."""
+    from tests.conftest import _settle
+
+    _settle(qtbot, window.document)
+    window.gallery.ensure_scanned()
+    qtbot.waitUntil(lambda: window.gallery.gallery is not None and not window.gallery.scanning)
+    qtbot.waitUntil(lambda: not window.kernel_status.busy_shown)
+    return window
+
+
+def differences(switched: dict[str, str], fresh: dict[str, str]) -> list[str]:
+    return [f"{key}: {switched.get(key)!r} != {fresh.get(key)!r}"
+            for key in sorted(set(switched) | set(fresh))
+            if switched.get(key) != fresh.get(key)]
+
+
+def test_every_text_after_a_switch_is_the_text_a_new_window_shows(qtbot, window):
+    english_texts = widget_texts(settled(qtbot, window))
+    shown = switch(qtbot, window, "zh_CN")
+    chinese = settled(qtbot, fresh_window(qtbot, "zh_CN"))
+    wrong = differences(widget_texts(shown), widget_texts(chinese))
+    assert not wrong, "\n".join(wrong)
+    chinese.close()
+    shown = switch(qtbot, shown, "en")
+    wrong = differences(widget_texts(shown), english_texts)
+    assert not wrong, "\n".join(wrong)
 
 
 def test_chinese_at_run_time_keeps_the_recipe_undo_history_and_selection(qtbot, window):
@@ -90,7 +172,7 @@ def test_chinese_at_run_time_keeps_the_recipe_undo_history_and_selection(qtbot, 
 
     new = switch(qtbot, window, "zh_CN")
 
-    assert window.asked == []  # closed without a "save changes?" question
+    assert window.asked == []  # no "save changes?" question
     chinese = menu_titles(new)
     assert chinese == [QCoreApplication.translate("", m) for m in MENUS]
     assert "文件(&F)" in chinese
@@ -116,6 +198,13 @@ def test_chinese_at_run_time_keeps_the_recipe_undo_history_and_selection(qtbot, 
     assert load_settings().language == "en"
 
 
+def test_the_switch_keeps_the_gallery_search(qtbot, window):
+    window.show_gallery()
+    qtbot.keyClicks(window.gallery.search_edit, "gather")
+    new = switch(qtbot, window, "zh_CN")
+    assert new.gallery.search_edit.text() == "gather"
+
+
 def test_the_layout_view_tab_and_autosave_carry_over(qtbot, window, tmp_path):
     hook = start_autosave(window, tmp_path / "autosave")
     window.docks["docs"].hide()
@@ -128,24 +217,29 @@ def test_the_layout_view_tab_and_autosave_carry_over(qtbot, window, tmp_path):
     assert new.docks["docs"].isHidden() and not new.docks["steps"].isHidden()
     assert new.views.currentIndex() == 1
     assert new.views.tabText(1) == QCoreApplication.translate("MainWindow", "Autograd graph")
-    assert shiboken6.isValid(hook) and hook.parent() is new  # still saving the same document
+    assert hook.parent() is new  # still saving the same document
     new.document.recipe.remove(0)
     assert new.document.modified and hook.timer.isActive()
     hook.finish()
 
 
+def point_sizes(widget: QWidget) -> list[float]:
+    return [w.font().pointSizeF() for w in (widget, *widget.findChildren(QWidget))]
+
+
 def test_presenter_mode_stays_on_across_the_switch(qtbot, window):
+    window.views.setCurrentWidget(window.op_view)
+    normal = point_sizes(window.op_view)
     window.presenter.set_enabled(True)
-    try:
-        new = switch(qtbot, window, "zh_CN")
-        assert new.presenter.enabled and new.window_actions["view.presenter"].isChecked()
-        assert display_scale().value == pytest.approx(new.settings.presenter_scale, abs=1e-3)
-        assert all(new.docks[key].isHidden() for key in PRESENTER_HIDDEN_DOCKS)
-        new.presenter.set_enabled(False)
-        assert display_scale().value == 1.0
-        assert not new.docks["builder"].isHidden()
-    finally:
-        display_scale().set_value(1.0)
+    new = switch(qtbot, window, "zh_CN")
+    assert new.presenter.enabled and new.window_actions["view.presenter"].isChecked()
+    assert display_scale().value == pytest.approx(new.settings.presenter_scale, abs=1e-3)
+    assert all(new.docks[key].isHidden() for key in PRESENTER_HIDDEN_DOCKS)
+    new.presenter.set_enabled(False)
+    assert display_scale().value == 1.0
+    assert not new.docks["builder"].isHidden()
+    new.views.setCurrentWidget(new.op_view)
+    assert point_sizes(new.op_view) == normal  # no presenter-size font left behind
 
 
 TRAINING = """\
@@ -162,8 +256,8 @@ for step in range(10**8):
 
 
 def test_a_training_loop_goes_on_through_the_switch(qtbot, window):
-    """The loop runs in the kernel, which the new window takes over: a switch is at once,
-    and the new window's Training tab shows the same loop, still training."""
+    """The loop runs in the kernel: a switch is at once, and the Training tab shows the
+    same loop, still training."""
     window.views.setCurrentWidget(window.training)
     window.document.set_source(TRAINING)
     qtbot.waitUntil(lambda: window.training.loop is not None
@@ -216,3 +310,18 @@ def test_autograd_facts_keep_their_height_below_a_long_error(qtbot, english, aut
     assert panel.error_text()
     labels = list(panel._fact_labels.values())
     assert all(label.height() >= label.minimumSizeHint().height() for label in labels)
+
+
+def test_an_open_dialog_stays_open_and_speaks_the_new_language(qtbot, window):
+    from widgets.shell.actions import show_shortcuts
+
+    dialog = show_shortcuts(window)
+    english = dialog.entries()
+    switch(qtbot, window, "zh_CN")
+    assert dialog.isVisible()
+    assert dialog.windowTitle() == QCoreApplication.translate("ShortcutsDialog",
+                                                              "Keyboard Shortcuts")
+    chinese = dialog.entries()
+    assert len(chinese) == len(english) and chinese != english
+    assert all(_CJK.search(menu) for menu, _action, _keys in chinese)
+    dialog.close()

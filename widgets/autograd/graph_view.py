@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.explain.autograd_layout import layered_layout
 from app.explain.autograd_nodes import AutogradGraph, GraphNode, SavedValue
 from widgets.common.i18n_text import marked_text
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, qcolour
 
 #: Fill colour of each node kind (light, so the dark text reads on any theme).
@@ -108,9 +109,10 @@ class GraphView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.setToolTip(self.tr("The backward graph: click a node to inspect it. The mouse "
-                                "wheel zooms, dragging pans. Arrows point the way backward() "
-                                "walks, from the result down to the leaves."))
+        translated(self, lambda: (
+            self.setToolTip(self.tr("The backward graph: click a node to inspect it. The mouse "
+                                    "wheel zooms, dragging pans. Arrows point the way backward() "
+                                    "walks, from the result down to the leaves."))))
         self._items: dict[str, NodeItem] = {}
         self._graph = AutogradGraph()
         self._selected: str | None = None

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from widgets.autograd.tables import fit_rows, matrix_of, small_table
+from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import PlaneAddress, TensorTableModel
 
 if TYPE_CHECKING:
@@ -41,9 +42,50 @@ class InspectPage(QWidget):
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.heading.setTextFormat(Qt.TextFormat.RichText)
-        self.heading.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                           "What the clicked node is"))
+        translated(self, lambda: self.heading.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                           "What the clicked node is")))
         form = QFormLayout()
+        self.fact_labels: dict[str, QLabel] = {}
+        names: dict[str, QLabel] = {}
+        for key in FACT_KEYS:
+            value = QLabel("—")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            names[key] = QLabel(key)
+            form.addRow(names[key], value)
+            self.fact_labels[key] = value
+        translated(self, lambda: self._set_fact_tips(names))
+        self.why = QLabel()
+        self.why.setWordWrap(True)
+        self.why.setTextFormat(Qt.TextFormat.PlainText)
+        translated(self, lambda: (
+            self.why.setToolTip(QCoreApplication.translate("AutogradPanel", "Why .grad is None"))))
+        self.retain_box = QCheckBox()
+        translated(self, lambda: (
+            self.retain_box.setText(QCoreApplication.translate("AutogradPanel", "retain_grad()"))))
+        translated(self, lambda: self.retain_box.setToolTip(QCoreApplication.translate(
+            "AutogradPanel", "Keep .grad for this non-leaf tensor: adds (or removes) the step "
+            "name.retain_grad() just after it")))
+        self.retain_box.toggled.connect(self.retain_grad_toggled)
+        self.grad_model = TensorTableModel(self)
+        self.grad_table = small_table(self.grad_model)
+        translated(self, lambda: (
+            self.grad_table.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                                  "The values of .grad"))))
+        self.saved_text = QLabel()
+        self.saved_text.setWordWrap(True)
+        self.saved_text.setTextFormat(Qt.TextFormat.PlainText)
+        translated(self, lambda: self.saved_text.setToolTip(QCoreApplication.translate(
+            "AutogradPanel", "What this backward function saved during the forward pass")))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addLayout(form)
+        layout.addWidget(self.why)
+        layout.addWidget(self.retain_box)
+        layout.addWidget(self.grad_table)
+        layout.addWidget(self.saved_text)
+        layout.addStretch(0)
+
+    def _set_fact_tips(self, names: dict[str, QLabel]) -> None:
         tips = {
             "tensor": QCoreApplication.translate(
                 "AutogradPanel", "The recipe tensor these facts are about"),
@@ -60,41 +102,9 @@ class InspectPage(QWidget):
             ".grad": QCoreApplication.translate(
                 "AutogradPanel", "The gradient backward stored here; backward adds to it"),
         }
-        self.fact_labels: dict[str, QLabel] = {}
         for key in FACT_KEYS:
-            value = QLabel("—")
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            value.setToolTip(tips[key])
-            name = QLabel(key)
-            name.setToolTip(tips[key])
-            form.addRow(name, value)
-            self.fact_labels[key] = value
-        self.why = QLabel()
-        self.why.setWordWrap(True)
-        self.why.setTextFormat(Qt.TextFormat.PlainText)
-        self.why.setToolTip(QCoreApplication.translate("AutogradPanel", "Why .grad is None"))
-        self.retain_box = QCheckBox(QCoreApplication.translate("AutogradPanel", "retain_grad()"))
-        self.retain_box.setToolTip(QCoreApplication.translate(
-            "AutogradPanel", "Keep .grad for this non-leaf tensor: adds (or removes) the step "
-            "name.retain_grad() just after it"))
-        self.retain_box.toggled.connect(self.retain_grad_toggled)
-        self.grad_model = TensorTableModel(self)
-        self.grad_table = small_table(self.grad_model)
-        self.grad_table.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                              "The values of .grad"))
-        self.saved_text = QLabel()
-        self.saved_text.setWordWrap(True)
-        self.saved_text.setTextFormat(Qt.TextFormat.PlainText)
-        self.saved_text.setToolTip(QCoreApplication.translate(
-            "AutogradPanel", "What this backward function saved during the forward pass"))
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        layout.addLayout(form)
-        layout.addWidget(self.why)
-        layout.addWidget(self.retain_box)
-        layout.addWidget(self.grad_table)
-        layout.addWidget(self.saved_text)
-        layout.addStretch(0)
+            self.fact_labels[key].setToolTip(tips[key])
+            names[key].setToolTip(tips[key])
 
     def facts(self) -> dict[str, str]:
         """The facts shown, ``{"is_leaf": "True", ..., ".grad": "...", "why": "..."}``."""
@@ -158,35 +168,43 @@ class BackwardPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.gradient_box = QComboBox()
-        self.gradient_box.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.gradient_box.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "The gradient argument: how much each element of the tensor "
-            "counts"))
+            "counts")))
         self.gradient_why = QLabel()
         self.gradient_why.setWordWrap(True)
-        self.gradient_why.setToolTip(QCoreApplication.translate(
-            "AutogradPanel", "Why a tensor with several elements needs a gradient argument"))
-        self.retain_graph_box = QCheckBox(QCoreApplication.translate("AutogradPanel",
-                                                                     "retain_graph=True"))
-        self.retain_graph_box.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.gradient_why.setToolTip(QCoreApplication.translate(
+            "AutogradPanel", "Why a tensor with several elements needs a gradient argument")))
+        self.retain_graph_box = QCheckBox()
+        translated(self, lambda: (
+            self.retain_graph_box.setText(QCoreApplication.translate("AutogradPanel",
+                                                                         "retain_graph=True"))))
+        translated(self, lambda: self.retain_graph_box.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "Keep the graph's saved tensors so backward can run through it "
-            "again; without it a second backward fails"))
-        self.backward_button = QPushButton(QCoreApplication.translate("AutogradPanel",
-                                                                      "Backward"))
-        self.backward_button.setToolTip(QCoreApplication.translate(
+            "again; without it a second backward fails")))
+        self.backward_button = QPushButton()
+        translated(self, lambda: (
+            self.backward_button.setText(QCoreApplication.translate("AutogradPanel",
+                                                                          "Backward"))))
+        translated(self, lambda: self.backward_button.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "Add the step name.backward(...) to the recipe: gradients are "
-            "ADDED to each leaf's .grad"))
-        self.zero_button = QPushButton(QCoreApplication.translate("AutogradPanel",
-                                                                  "Zero grads"))
-        self.zero_button.setToolTip(QCoreApplication.translate(
+            "ADDED to each leaf's .grad")))
+        self.zero_button = QPushButton()
+        translated(self, lambda: (
+            self.zero_button.setText(QCoreApplication.translate("AutogradPanel",
+                                                                      "Zero grads"))))
+        translated(self, lambda: self.zero_button.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "Add x.grad.zero_() for every leaf that has a gradient, so the "
-            "next backward starts from 0"))
+            "next backward starts from 0")))
         self.preview = QLabel()
         self.preview.setWordWrap(True)
-        self.preview.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                           "The step Backward adds"))
+        translated(self, lambda: self.preview.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                           "The step Backward adds")))
         form = QFormLayout()
-        self.gradient_label = QLabel(QCoreApplication.translate("AutogradPanel", "gradient"))
-        self.gradient_label.setToolTip(self.gradient_box.toolTip())
+        self.gradient_label = QLabel()
+        translated(self, lambda: (
+            self.gradient_label.setText(QCoreApplication.translate("AutogradPanel", "gradient")),
+            self.gradient_label.setToolTip(self.gradient_box.toolTip())))
         form.addRow(self.gradient_label, self.gradient_box)
         buttons = QHBoxLayout()
         buttons.addWidget(self.backward_button)
@@ -242,30 +260,36 @@ class JacobianPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.input_box = QComboBox()
-        self.input_box.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.input_box.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "The input tensor X: the drawn tensor is recomputed from it by "
-            "the recipe's steps"))
-        self.jacobian_button = QPushButton(QCoreApplication.translate("AutogradPanel",
-                                                                      "Jacobian"))
-        self.jacobian_button.setToolTip(QCoreApplication.translate(
+            "the recipe's steps")))
+        self.jacobian_button = QPushButton()
+        translated(self, lambda: (
+            self.jacobian_button.setText(QCoreApplication.translate("AutogradPanel",
+                                                                          "Jacobian"))))
+        translated(self, lambda: self.jacobian_button.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "torch.autograd.functional.jacobian: d(element i of the tensor) / "
-            "d(element j of X), both flattened"))
-        self.hessian_button = QPushButton(QCoreApplication.translate("AutogradPanel",
-                                                                     "Hessian"))
-        self.hessian_button.setToolTip(QCoreApplication.translate(
+            "d(element j of X), both flattened")))
+        self.hessian_button = QPushButton()
+        translated(self, lambda: (
+            self.hessian_button.setText(QCoreApplication.translate("AutogradPanel",
+                                                                         "Hessian"))))
+        translated(self, lambda: self.hessian_button.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "torch.autograd.functional.hessian: second derivatives of a "
-            "one-element tensor with respect to every pair of elements of X"))
+            "one-element tensor with respect to every pair of elements of X")))
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.caption.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                           "What the matrix holds"))
+        translated(self, lambda: self.caption.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                           "What the matrix holds")))
         self.matrix_model = TensorTableModel(self)
         self.matrix_table = small_table(self.matrix_model)
-        self.matrix_table.setToolTip(QCoreApplication.translate(
-            "AutogradPanel", "The matrix; hover a cell for its full value"))
+        translated(self, lambda: self.matrix_table.setToolTip(QCoreApplication.translate(
+            "AutogradPanel", "The matrix; hover a cell for its full value")))
         form = QFormLayout()
-        x_label = QLabel(QCoreApplication.translate("AutogradPanel", "with respect to"))
-        x_label.setToolTip(self.input_box.toolTip())
+        x_label = QLabel()
+        translated(self, lambda: (
+            x_label.setText(QCoreApplication.translate("AutogradPanel", "with respect to")),
+            x_label.setToolTip(self.input_box.toolTip())))
         form.addRow(x_label, self.input_box)
         buttons = QHBoxLayout()
         buttons.addWidget(self.jacobian_button)

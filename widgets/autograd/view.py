@@ -25,6 +25,7 @@ from app.explain.autograd_nodes import AutogradGraph
 from widgets.autograd.graph_view import KIND_COLOURS, GraphView
 from widgets.autograd.pages import BackwardPage, InspectPage, JacobianPage
 from widgets.autograd.tables import scrolled
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette
 
 
@@ -61,16 +62,19 @@ class AutogradView(QWidget):
         super().__init__(parent)
         self._status = QLabel()
         self._status.setWordWrap(True)
-        self._status.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                           "Whose backward graph is drawn"))
-        self._saved_box = QCheckBox(QCoreApplication.translate("AutogradPanel",
-                                                               "Saved tensors"))
-        self._saved_box.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self._status.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                           "Whose backward graph is drawn")))
+        self._saved_box = QCheckBox()
+        translated(self, lambda: self._saved_box.setText(QCoreApplication.translate("AutogradPanel",
+                                                               "Saved tensors")))
+        translated(self, lambda: self._saved_box.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "Also draw the tensors each backward function saved during the "
-            "forward pass (orange, dashed edges)"))
-        fit = QPushButton(QCoreApplication.translate("AutogradPanel", "Fit"))
-        fit.setToolTip(QCoreApplication.translate("AutogradPanel",
-                                                  "Zoom to show the whole graph"))
+            "forward pass (orange, dashed edges)")))
+        fit = QPushButton()
+        translated(self, lambda fit=fit: fit.setText(
+            QCoreApplication.translate("AutogradPanel", "Fit")))
+        translated(self, lambda fit=fit: fit.setToolTip(QCoreApplication.translate("AutogradPanel",
+                                                  "Zoom to show the whole graph")))
         top = QHBoxLayout()
         top.addWidget(self._status, 1)
         top.addWidget(self._saved_box)
@@ -83,19 +87,10 @@ class AutogradView(QWidget):
         self._tabs = QTabWidget()
         # scrolled: with an error shown below, the pages may get less height than their
         # rows need, and squeezed rows draw over each other
-        self._tabs.addTab(scrolled(self.inspect_page),
-                          QCoreApplication.translate("AutogradPanel", "Inspect"))
-        self._tabs.addTab(scrolled(self.backward_page),
-                          QCoreApplication.translate("AutogradPanel", "Backward"))
-        self._tabs.addTab(scrolled(self.jacobian_page),
-                          QCoreApplication.translate("AutogradPanel", "Jacobian"))
-        self._tabs.setTabToolTip(0, QCoreApplication.translate(
-            "AutogradPanel", "The clicked node or tensor: is_leaf, requires_grad, grad_fn and "
-            ".grad"))
-        self._tabs.setTabToolTip(1, QCoreApplication.translate(
-            "AutogradPanel", "Run backward, or zero the gradients"))
-        self._tabs.setTabToolTip(2, QCoreApplication.translate(
-            "AutogradPanel", "Jacobian and Hessian of this tensor with respect to another"))
+        for page, title in ((self.inspect_page, "Inspect"), (self.backward_page, "Backward"),
+                            (self.jacobian_page, "Jacobian")):
+            self._tabs.addTab(scrolled(page), title)
+        translated(self, self._set_tab_texts)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self._view)
         splitter.addWidget(self._tabs)
@@ -108,9 +103,9 @@ class AutogradView(QWidget):
         self._error.setWordWrap(True)
         self._error.setTextFormat(Qt.TextFormat.RichText)
         self._error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._error.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self._error.setToolTip(QCoreApplication.translate(
             "AutogradPanel", "An autograd step failed: torch's message, the usual cause and "
-            "the fix"))
+            "the fix")))
         self._error.hide()
 
         layout = QVBoxLayout(self)
@@ -142,30 +137,37 @@ class AutogradView(QWidget):
         jacobian.jacobian_clicked.connect(self.jacobian_clicked)
         jacobian.hessian_clicked.connect(self.hessian_clicked)
 
+    def _set_tab_texts(self) -> None:
+        for i, (title, tip) in enumerate((
+                (QCoreApplication.translate("AutogradPanel", "Inspect"),
+                 QCoreApplication.translate(
+                     "AutogradPanel", "The clicked node or tensor: is_leaf, requires_grad, "
+                     "grad_fn and .grad")),
+                (QCoreApplication.translate("AutogradPanel", "Backward"),
+                 QCoreApplication.translate("AutogradPanel",
+                                            "Run backward, or zero the gradients")),
+                (QCoreApplication.translate("AutogradPanel", "Jacobian"),
+                 QCoreApplication.translate("AutogradPanel", "Jacobian and Hessian of this "
+                                            "tensor with respect to another")))):
+            self._tabs.setTabText(i, title)
+            self._tabs.setTabToolTip(i, tip)
+
     def _legend(self) -> QHBoxLayout:
         legend = QHBoxLayout()
-        legend_tip = QCoreApplication.translate(
-            "AutogradPanel", "Node colours. Arrows point the way backward() walks: from the "
-            "result down to the leaves, whose .grad it fills.")
-        for kind, text in (("tensor", QCoreApplication.translate("AutogradPanel", "tensor")),
-                           ("grad_fn", QCoreApplication.translate("AutogradPanel", "grad_fn")),
-                           ("accumulate", QCoreApplication.translate("AutogradPanel",
-                                                                     "AccumulateGrad")),
-                           ("leaf", QCoreApplication.translate("AutogradPanel", "leaf")),
-                           ("saved", QCoreApplication.translate("AutogradPanel", "saved")),
-                           ("cut", QCoreApplication.translate("AutogradPanel", "cut off"))):
+        labels: dict[str, tuple[QLabel, QLabel]] = {}
+        for kind in KIND_COLOURS:
             swatch = QLabel()
             swatch.setFixedSize(14, 14)
             border = ("dashed " + current_palette().error if kind == "cut"
                       else "solid " + current_palette().muted)
             swatch.setStyleSheet(f"background: {KIND_COLOURS[kind]}; border: 1px {border};")
-            swatch.setToolTip(legend_tip)
-            label = QLabel(text)
-            label.setToolTip(legend_tip)
+            label = QLabel()
+            labels[kind] = swatch, label
             legend.addWidget(swatch)
             legend.addWidget(label)
             legend.addSpacing(8)
         legend.addStretch(1)
+        translated(self, lambda: _set_legend_texts(labels))
         return legend
 
     # -- what tests and screenshots read ------------------------------------------------------
@@ -223,3 +225,19 @@ class AutogradView(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         self.shown.emit()
+
+
+def _set_legend_texts(labels: dict[str, tuple[QLabel, QLabel]]) -> None:
+    tip = QCoreApplication.translate(
+        "AutogradPanel", "Node colours. Arrows point the way backward() walks: from the "
+        "result down to the leaves, whose .grad it fills.")
+    texts = {"tensor": QCoreApplication.translate("AutogradPanel", "tensor"),
+             "grad_fn": QCoreApplication.translate("AutogradPanel", "grad_fn"),
+             "accumulate": QCoreApplication.translate("AutogradPanel", "AccumulateGrad"),
+             "leaf": QCoreApplication.translate("AutogradPanel", "leaf"),
+             "saved": QCoreApplication.translate("AutogradPanel", "saved"),
+             "cut": QCoreApplication.translate("AutogradPanel", "cut off")}
+    for kind, (swatch, label) in labels.items():
+        swatch.setToolTip(tip)
+        label.setText(texts[kind])
+        label.setToolTip(tip)

@@ -1,7 +1,7 @@
 """A kernel's answer goes to the widget that asked only while that widget is still there.
 
 Answers come back after the question, and the widget that asked may have gone meanwhile
-(a language switch rebuilds the window; a panel closes): its Python object lives on in
+(a panel closes, the window closes): its Python object lives on in
 the callback, but its Qt object is deleted, and drawing on it raises. ``while_alive``
 wraps the callback so that such an answer is dropped.
 """

@@ -1,8 +1,8 @@
 """A document's kernel: a ``KernelSession`` for it, drained on the GUI thread by a timer.
 
 The window has one (``widgets.shell.main_window``); a panel's demo (``run_demo``) and the
-panels' tests make their own. The session lives with the document: a window made again
-(a language switch) takes the hook over, and the kernel with it.
+panels' tests make their own. The session lives with the document: another hook on the
+same document (a test's) takes the kernel over once this one ``detach``-es.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ class KernelHook(QObject):
         self._document.show_pending(after=PENDING_S)
 
     def detach(self) -> None:
-        """Leave the kernel to another window's hook (the window is made again)."""
+        """Leave the kernel to another hook on the same document."""
         if self._left:  # taken from the session already: the document has them now
             self._document.take_kernel_events(self._left)
             self._left = []

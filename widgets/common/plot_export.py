@@ -21,6 +21,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from app.exports import table_csv
+from widgets.common.retranslate import translated
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
@@ -135,9 +136,11 @@ def ask_save_plot(parent: QWidget, target: object, name: str = "plot") -> str | 
 def add_plot_export_actions(widget: QWidget, target: object | None = None,
                             name: str = "plot") -> QAction:
     """Give ``widget`` a right-click "Save Plot as PNG or SVG..." for ``target`` (or itself)."""
-    action = QAction(_tr("Save Plot as PNG or SVG..."), widget)
-    action.setToolTip(_tr("Write this plot to an image (PNG) or a drawing (SVG)"))
-    action.setStatusTip(action.toolTip())
+    action = QAction(widget)
+    translated(widget, lambda: (
+        action.setText(_tr("Save Plot as PNG or SVG...")),
+        action.setToolTip(_tr("Write this plot to an image (PNG) or a drawing (SVG)")),
+        action.setStatusTip(action.toolTip())))
     plot = target if target is not None else widget
     action.triggered.connect(lambda _=False: ask_save_plot(widget, plot, name))
     widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)

@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QLabel, QTableView, QVBoxLayout, QWidget
 
 from app.tensor_info import plane_array
+from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import TensorTableModel, format_cell, full_precision
 
 if TYPE_CHECKING:
@@ -335,8 +336,9 @@ class TensorCard(QFrame):
         self.facts = QLabel()
         self.facts.setTextFormat(Qt.TextFormat.PlainText)
         self.facts.setStyleSheet("color: palette(placeholder-text);")
-        self.facts.setToolTip(self.tr("shape: the size of each dimension; strides: how many "
-                                      "elements to skip in memory to step along each one"))
+        translated(self, lambda: (
+            self.facts.setToolTip(self.tr("shape: the size of each dimension; strides: how many "
+                                          "elements to skip in memory to step along each one"))))
         self.grid = ExplainedGrid()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

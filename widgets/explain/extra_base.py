@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from app.explain.step_view import StepView
 from app.recipe.document import Document
+from widgets.common.retranslate import translated
 
 
 @dataclass
@@ -41,7 +42,7 @@ class OpExtra(QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.PlainText)
-        self.caption.setToolTip(self.tr("What the drawing shows"))
+        translated(self, lambda: self.caption.setToolTip(self.tr("What the drawing shows")))
         self.box = QVBoxLayout(self)
         self.box.setContentsMargins(0, 0, 0, 0)
 

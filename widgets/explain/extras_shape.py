@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWidget
 from app.explain.step_view import StepView, safe_value, shape_text
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
+from widgets.common.retranslate import translated
 from widgets.explain.extra_base import Decoration, OpExtra
 from widgets.explain.shape_diagrams import (
     Box,
@@ -27,9 +28,9 @@ class StorageOrderExtra(OpExtra):
                  parent: QWidget | None = None):
         super().__init__(document, undo_stack, parent)
         self.diagram = StorageOrderDiagram()
-        self.diagram.setToolTip(self.tr(
+        translated(self, lambda: self.diagram.setToolTip(self.tr(
             "Big number: the element's place in row-major order. @n: where it sits in "
-            "memory. Blue cells are in memory order, red ones are not."))
+            "memory. Blue cells are in memory order, red ones are not.")))
         self._beside(self.diagram)
 
     def title(self) -> str:
@@ -81,11 +82,13 @@ class ShapeChangeExtra(OpExtra):
                  parent: QWidget | None = None):
         super().__init__(document, undo_stack, parent)
         self.diagram = BoxDiagram()
-        self.diagram.setToolTip(self.tr("One box per dimension, with its size; yellow boxes "
-                                        "are size-1 dimensions"))
+        translated(self, lambda: (
+            self.diagram.setToolTip(self.tr("One box per dimension, with its size; yellow boxes "
+                                            "are size-1 dimensions"))))
         self._beside(self.diagram)
-        self.caption.setText(self.tr("A size-1 dimension holds no extra elements: adding or "
-                                     "removing one changes the shape, never the data."))
+        translated(self, lambda: (
+            self.caption.setText(self.tr("A size-1 dimension holds no extra elements: adding or "
+                                         "removing one changes the shape, never the data."))))
 
     def title(self) -> str:
         return self.tr("Shape")
@@ -140,8 +143,9 @@ class BroadcastExtra(OpExtra):
                  parent: QWidget | None = None):
         super().__init__(document, undo_stack, parent)
         self.diagram = BoxDiagram()
-        self.diagram.setToolTip(self.tr("Shapes lined up from the right; 1→n marks a "
-                                        "dimension stretched to size n"))
+        translated(self, lambda: (
+            self.diagram.setToolTip(self.tr("Shapes lined up from the right; 1→n marks a "
+                                            "dimension stretched to size n"))))
         self._beside(self.diagram)
         self.cells: list[list] = []
         """``broadcast_table`` rows, one per operand (for tests and tours)."""

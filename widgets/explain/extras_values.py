@@ -18,6 +18,7 @@ from app.explain.step_view import StepView, safe_value, with_param
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
+from widgets.common.retranslate import translated
 from widgets.common.undo import push_edit
 from widgets.explain.explained_grid import palette_colour
 from widgets.explain.extra_base import Decoration, OpExtra
@@ -34,12 +35,13 @@ class DiagonalExtra(OpExtra):
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(1)
         self.slider.setPageStep(1)
-        self.slider.setToolTip(self.tr("The diagonal parameter: 0 is the main diagonal, "
-                                       "positive moves it up and right, negative down and "
-                                       "left. Changes the step."))
+        translated(self, lambda: (
+            self.slider.setToolTip(self.tr("The diagonal parameter: 0 is the main diagonal, "
+                                           "positive moves it up and right, negative down and "
+                                           "left. Changes the step."))))
         self.value_label = QLabel()
         self.value_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("diagonal = -99"))
-        self.value_label.setToolTip(self.slider.toolTip())
+        translated(self, lambda: self.value_label.setToolTip(self.slider.toolTip()))
         row = QHBoxLayout()
         row.addWidget(self.value_label)
         row.addWidget(self.slider, 1)
@@ -104,8 +106,9 @@ class ClampHistogramExtra(OpExtra):
         self.plot.setMinimumWidth(260)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
-        self.plot.setToolTip(self.tr("How many values fall in each range, before clamp (blue) "
-                                     "and after (orange)"))
+        translated(self, lambda: (
+            self.plot.setToolTip(self.tr("How many values fall in each range, before clamp (blue) "
+                                         "and after (orange)"))))
         for side in ("left", "bottom"):
             axis = self.plot.getAxis(side)
             axis.setPen(ink)
@@ -177,7 +180,8 @@ class SourceColourExtra(OpExtra):
         super().__init__(document, undo_stack, parent)
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setToolTip(self.tr("The colour of each source tensor"))
+        translated(self, lambda: (
+            self.legend.setToolTip(self.tr("The colour of each source tensor"))))
         self.box.addWidget(self.legend)
         self.box.addWidget(self.caption)
         self.labels: np.ndarray | None = None

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.explain.provenance import Provenance
+from widgets.common.retranslate import translated
 from widgets.explain.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
 from widgets.explain.op_extras import Decoration
 
@@ -77,18 +78,20 @@ class OpExplainedView(QWidget):
         self.code.setTextFormat(Qt.TextFormat.PlainText)
         self.code.setWordWrap(True)
         self.code.setStyleSheet("font-weight: bold;")
-        self.code.setToolTip(QCoreApplication.translate("OpView", "The selected step"))
+        translated(self, lambda: (
+            self.code.setToolTip(QCoreApplication.translate("OpView", "The selected step"))))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setToolTip(QCoreApplication.translate("OpView", "What the op does"))
+        translated(self, lambda: (
+            self.summary.setToolTip(QCoreApplication.translate("OpView", "What the op does"))))
 
         self.error_box = QFrame()
         self.error_box.setObjectName("lesson")
         self.error_box.setStyleSheet("QFrame#lesson { border: 1px solid #c0392b; "
                                      "border-radius: 4px; }")
-        self.error_box.setToolTip(QCoreApplication.translate(
-            "OpView", "Why the step failed, and what to change"))
+        translated(self, lambda: self.error_box.setToolTip(QCoreApplication.translate(
+            "OpView", "Why the step failed, and what to change")))
         self.error_label, self.cause_label, self.fix_label = (QLabel() for _ in range(3))
         lesson = QVBoxLayout(self.error_box)
         for label in (self.error_label, self.cause_label, self.fix_label):
@@ -105,39 +108,41 @@ class OpExplainedView(QWidget):
         big = self.arrow.font()
         big.setPointSizeF(big.pointSizeF() * 2)
         self.arrow.setFont(big)
-        self.arrow.setToolTip(QCoreApplication.translate(
-            "OpView", "The inputs on the left make the output on the right"))
+        translated(self, lambda: self.arrow.setToolTip(QCoreApplication.translate(
+            "OpView", "The inputs on the left make the output on the right")))
         row = QHBoxLayout()
         row.addLayout(self._inputs_row)
         row.addWidget(self.arrow, 0, Qt.AlignmentFlag.AlignVCenter)
         row.addLayout(self._outputs_row)
-        self.no_output = QLabel(QCoreApplication.translate("OpView",
-                                                           "no output:\nthe step failed"))
+        self.no_output = QLabel()
+        translated(self, lambda: self.no_output.setText(QCoreApplication.translate("OpView",
+                                                           "no output:\nthe step failed")))
         self.no_output.setStyleSheet(ERROR_STYLE)
-        self.no_output.setToolTip(QCoreApplication.translate(
-            "OpView", "The step raised an error, so there is nothing to show"))
+        translated(self, lambda: self.no_output.setToolTip(QCoreApplication.translate(
+            "OpView", "The step raised an error, so there is nothing to show")))
         row.addWidget(self.no_output, 0, Qt.AlignmentFlag.AlignVCenter)
         row.addStretch(1)
 
-        self.legend = QLabel(" &nbsp; ".join(
+        self.legend = QLabel()
+        translated(self, lambda: self.legend.setText(" &nbsp; ".join(
             f'<span style="background-color:{MARK_COLOURS[k].name()}">&nbsp;&nbsp;&nbsp;&nbsp;'
             f"</span>&nbsp;{html.escape(text)}" for k, text in (
                 ("active", QCoreApplication.translate("OpView", "output element")),
                 ("source", QCoreApplication.translate("OpView", "the inputs it came from")),
                 ("used", QCoreApplication.translate("OpView",
-                                                    "index or mask entries that chose them")))))
+                                                    "index or mask entries that chose them"))))))
         self.legend.setWordWrap(True)
-        self.legend.setToolTip(QCoreApplication.translate(
-            "OpView", "Hover or click an output cell to see where it came from"))
+        translated(self, lambda: self.legend.setToolTip(QCoreApplication.translate(
+            "OpView", "Hover or click an output cell to see where it came from")))
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.PlainText)
-        self.hint.setToolTip(QCoreApplication.translate(
-            "OpView", "Where the hovered output element came from"))
+        translated(self, lambda: self.hint.setToolTip(QCoreApplication.translate(
+            "OpView", "Where the hovered output element came from")))
 
         self.extras_box = QGroupBox()
-        self.extras_box.setToolTip(QCoreApplication.translate(
-            "OpView", "A drawing of what this op does"))
+        translated(self, lambda: self.extras_box.setToolTip(QCoreApplication.translate(
+            "OpView", "A drawing of what this op does")))
         self._extras_layout = QVBoxLayout(self.extras_box)
         self._extras_layout.setContentsMargins(6, 4, 6, 4)
         self.extras_box.hide()

@@ -32,6 +32,7 @@ from app.recipe.kernel_results import KernelValue
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
+from widgets.common.retranslate import translated
 from widgets.explain.explained_grid import TensorCard
 
 if TYPE_CHECKING:
@@ -92,11 +93,12 @@ class StorageView(FollowsDocument, QWidget):
     def _build(self) -> None:
         self.tree = QTreeWidget()
         self.tree.setColumnCount(len(COLUMNS))
-        self.tree.setHeaderLabels([self.tr("tensor"), self.tr("memory"), self.tr("shape"),
-                                   self.tr("strides"), self.tr("offset"), self.tr("data_ptr")])
-        self.tree.setToolTip(self.tr(
+        translated(self, lambda: self.tree.setHeaderLabels([
+            self.tr("tensor"), self.tr("memory"), self.tr("shape"), self.tr("strides"),
+            self.tr("offset"), self.tr("data_ptr")]))
+        translated(self, lambda: self.tree.setToolTip(self.tr(
             "The recipe's tensors, grouped by the memory (storage) they read. A view shares "
-            "its base's memory; a copy has its own."))
+            "its base's memory; a copy has its own.")))
         tips = (self.tr("The tensor's name in the recipe"),
                 self.tr("Whether it owns its memory or views another tensor's"),
                 self.tr("Size of each dimension"),
@@ -113,7 +115,8 @@ class StorageView(FollowsDocument, QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setToolTip(self.tr("Which tensors share memory with the selected one"))
+        translated(self, lambda: (
+            self.summary.setToolTip(self.tr("Which tensors share memory with the selected one"))))
         self.selected_card, self.other_card = TensorCard(), TensorCard()
         cards = QHBoxLayout()
         cards.addWidget(self.selected_card, 0, Qt.AlignmentFlag.AlignTop)

@@ -33,6 +33,7 @@ from app.recipe.writer import write_step
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.ops.creation_steps import (
@@ -74,6 +75,14 @@ class BuilderPanel(FollowsDocument, QWidget):
         self._set_model_connected(True)
         self.set_function(self._specs[0].name)
         self._on_model_evaluated(document.run)
+        translated(self, self._set_state_texts, now=False)
+
+    def _set_state_texts(self) -> None:
+        """The texts that depend on the function chosen and the form, in the UI's language."""
+        for i, spec in enumerate(self._specs):
+            self.function_combo.setItemData(i, op_summary(spec), Qt.ItemDataRole.ToolTipRole)
+        self.summary.setText(op_summary(self._specs[self.function_combo.currentIndex()]))
+        self._refresh()
 
     def _build(self) -> None:
         self._mono = mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -82,22 +91,27 @@ class BuilderPanel(FollowsDocument, QWidget):
             self.function_combo.addItem(spec.function_key or spec.name)
             self.function_combo.setItemData(self.function_combo.count() - 1, op_summary(spec),
                                             Qt.ItemDataRole.ToolTipRole)
-        self.function_combo.setToolTip(self.tr("The torch function that creates the tensor."))
+        translated(self, lambda: (
+            self.function_combo.setToolTip(self.tr("The torch function that creates the tensor."))))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setStyleSheet(HINT_STYLE)
 
         self.form = ParamForm()
-        arguments = QGroupBox(self.tr("Arguments"))
+        arguments = QGroupBox()
+        translated(self, lambda arguments=arguments: arguments.setTitle(self.tr("Arguments")))
         QVBoxLayout(arguments).addWidget(self.form)
 
         self.name_edit = QLineEdit()
-        self.name_edit.setToolTip(self.tr("The variable the new tensor is assigned to."))
+        translated(self, lambda: (
+            self.name_edit.setToolTip(self.tr("The variable the new tensor is assigned to."))))
         self.name_message = QLabel()
         self.name_message.setWordWrap(True)
         self.name_message.hide()
         names = QFormLayout()
-        names.addRow(self.tr("Name"), self.name_edit)
+        name_label = QLabel()
+        translated(self, lambda: name_label.setText(self.tr("Name")))
+        names.addRow(name_label, self.name_edit)
         names.addRow(self.name_message)
 
         self.preview = QLabel()
@@ -106,36 +120,45 @@ class BuilderPanel(FollowsDocument, QWidget):
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview.setFrameShape(QLabel.Shape.StyledPanel)
         self.preview.setMargin(4)
-        self.preview.setToolTip(self.tr("The Python line the step will be, as saved in the "
-                                        "recipe file."))
+        translated(self, lambda: (
+            self.preview.setToolTip(self.tr("The Python line the step will be, as saved in the "
+                                            "recipe file."))))
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setStyleSheet(error_style())
         self.status.hide()
 
-        self.add_button = QPushButton(self.tr("Add"))
-        self.add_button.setToolTip(self.tr("Append this step to the recipe and select it."))
-        self.update_button = QPushButton(self.tr("Update selected"))
+        self.add_button = QPushButton()
+        translated(self, lambda: self.add_button.setText(self.tr("Add")))
+        translated(self, lambda: (
+            self.add_button.setToolTip(self.tr("Append this step to the recipe and select it."))))
+        self.update_button = QPushButton()
+        translated(self, lambda: self.update_button.setText(self.tr("Update selected")))
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.update_button)
 
-        self.seed_check = QCheckBox(self.tr("Use a seed"))
-        self.seed_check.setToolTip(self.tr(
+        self.seed_check = QCheckBox()
+        translated(self, lambda: self.seed_check.setText(self.tr("Use a seed")))
+        translated(self, lambda: self.seed_check.setToolTip(self.tr(
             "Put torch.manual_seed(N) before the first random step, so random tensors "
-            "come out the same on every run."))
+            "come out the same on every run.")))
         self.seed_spin = QSpinBox()
         self.seed_spin.setRange(0, 2**31 - 1)
         self.seed_spin.setKeyboardTracking(False)  # one undo step per seed, not per digit
-        self.seed_spin.setToolTip(self.tr("The seed: any non-negative integer."))
-        seed = QGroupBox(self.tr("Random seed"))
+        translated(self, lambda: (
+            self.seed_spin.setToolTip(self.tr("The seed: any non-negative integer."))))
+        seed = QGroupBox()
+        translated(self, lambda seed=seed: seed.setTitle(self.tr("Random seed")))
         seed_row = QHBoxLayout(seed)
         seed_row.addWidget(self.seed_check)
         seed_row.addWidget(self.seed_spin, 1)
 
         layout = QVBoxLayout(self)
         function_row = QFormLayout()
-        function_row.addRow(self.tr("Function"), self.function_combo)
+        function_label = QLabel()
+        translated(self, lambda: function_label.setText(self.tr("Function")))
+        function_row.addRow(function_label, self.function_combo)
         layout.addLayout(function_row)
         layout.addWidget(self.summary)
         layout.addWidget(arguments)

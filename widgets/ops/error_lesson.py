@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from app.expr import BinOp, Call, Expr, UnaryOp
 from app.recipe.results import RecipeRun
 from widgets.common.i18n_text import lesson_text
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, error_style
 
 explain: Callable[[str | None, str, str], Any] | None
@@ -48,8 +49,8 @@ class ErrorLesson(QFrame):
         self.setObjectName("lesson")
         self.setStyleSheet(f"QFrame#lesson {{ border: 1px solid {current_palette().error}; "
                            "border-radius: 4px; }")
-        self.setToolTip(QCoreApplication.translate(
-            "OpPanel", "Why the step failed, and what to change."))
+        translated(self, lambda: self.setToolTip(QCoreApplication.translate(
+            "OpPanel", "Why the step failed, and what to change.")))
         self.error_label = self._label(error_style())
         self.error_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.cause_label = self._label("")

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 
 from app.catalog import CATEGORIES, OpSpec
 from widgets.common.i18n_text import op_summary
+from widgets.common.retranslate import translated
 
 _SPEC_ROLE = Qt.ItemDataRole.UserRole
 
@@ -36,16 +37,16 @@ class OpBrowser(QWidget):
         super().__init__(parent)
         self._specs = specs
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText(QCoreApplication.translate(
-            "OpPanel", "Search ops: name or what it does"))
+        translated(self, lambda: self.search_edit.setPlaceholderText(QCoreApplication.translate(
+            "OpPanel", "Search ops: name or what it does")))
         self.search_edit.setClearButtonEnabled(True)
-        self.search_edit.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.search_edit.setToolTip(QCoreApplication.translate(
             "OpPanel", "Show only ops whose name or summary contains this text, such as 'dim' "
-                       "or 'mask'."))
+                       "or 'mask'.")))
         self.op_tree = QTreeWidget()
         self.op_tree.setHeaderHidden(True)
-        self.op_tree.setToolTip(QCoreApplication.translate(
-            "OpPanel", "The ops, by category. Pick one to see what it does and to apply it."))
+        translated(self, lambda: self.op_tree.setToolTip(QCoreApplication.translate(
+            "OpPanel", "The ops, by category. Pick one to see what it does and to apply it.")))
         for category in dict.fromkeys(s.category for s in specs):
             top = QTreeWidgetItem([QCoreApplication.translate(CATEGORIES, category)])
             top.setFlags(top.flags() & ~Qt.ItemFlag.ItemIsSelectable)

@@ -47,6 +47,7 @@ from app.recipe.results import RecipeRun
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
 from widgets.common.layout_fence import LayoutFence
+from widgets.common.retranslate import translated
 from widgets.ops.error_lesson import ErrorLesson
 from widgets.ops.op_browser import OpBrowser
 from widgets.ops.op_step_editing import HINT_STYLE, StepEditing
@@ -89,6 +90,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self._set_model_connected(True)
         self._show_spec(self._spec)
         self._on_model_selection_changed(document.selected)
+        translated(self, lambda: (self._show_spec(self._spec), self._refresh()), now=False)
 
     # -- building ----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -100,22 +102,22 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self.title = QLabel()
         self.title.setFont(mono)
         self.title.setStyleSheet("font-weight: bold;")
-        self.title.setToolTip(self.tr("The chosen op."))
+        translated(self, lambda: self.title.setToolTip(self.tr("The chosen op.")))
         self.doc_link = QLabel()
         self.doc_link.setOpenExternalLinks(True)
-        self.doc_link.setToolTip(self.tr("Open PyTorch's documentation of this op."))
         heading = QHBoxLayout()
         heading.addWidget(self.title, 1)
         heading.addWidget(self.doc_link)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.summary.setToolTip(self.tr("What the op does."))
+        translated(self, lambda: self.summary.setToolTip(self.tr("What the op does.")))
         self.signature = QLabel()
         self.signature.setFont(mono)
         self.signature.setWordWrap(True)
         self.signature.setStyleSheet(HINT_STYLE)
         self.signature.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.signature.setToolTip(self.tr("How the op is called, with its defaults."))
+        translated(self, lambda: (
+            self.signature.setToolTip(self.tr("How the op is called, with its defaults."))))
 
         apply_box = self._build_step_box()
 
@@ -126,7 +128,8 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self.fix_label = self.lesson_box.fix_label
 
         self.timing_view = TimingView(self._document)
-        timing_box = QGroupBox(self.tr("Time it"))
+        timing_box = QGroupBox()
+        translated(self, lambda timing_box=timing_box: timing_box.setTitle(self.tr("Time it")))
         QVBoxLayout(timing_box).addWidget(self.timing_view)
 
         details = QWidget()

@@ -36,6 +36,7 @@ from app.recipe.op_call import (
     op_spec,
 )
 from app.recipe.writer import write_expr, write_step
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.ops.param_form import ParamForm
@@ -52,34 +53,38 @@ class StepEditing:
         mono = self._mono
         self.mode_label = QLabel()
         self.mode_label.setWordWrap(True)
-        self.mode_label.setToolTip(QCoreApplication.translate(
-            "OpPanel", "Whether the panel adds a new step or changes the selected one."))
+        translated(self, lambda: self.mode_label.setToolTip(QCoreApplication.translate(
+            "OpPanel", "Whether the panel adds a new step or changes the selected one.")))
         self.mode_button = QPushButton()
-        self.mode_button.setToolTip(QCoreApplication.translate(
-            "OpPanel", "Switch between changing the selected step and adding a new one."))
+        translated(self, lambda: self.mode_button.setToolTip(QCoreApplication.translate(
+            "OpPanel", "Switch between changing the selected step and adding a new one.")))
         mode_row = QHBoxLayout()
         mode_row.addWidget(self.mode_label, 1)
         mode_row.addWidget(self.mode_button)
 
         self.input_combo = QComboBox()
-        self.input_combo.setToolTip(QCoreApplication.translate(
-            "OpPanel", "The tensor the op is applied to, by name."))
+        translated(self, lambda: self.input_combo.setToolTip(QCoreApplication.translate(
+            "OpPanel", "The tensor the op is applied to, by name.")))
         self.form = ParamForm()
         self.name_edit = QLineEdit()
-        self.name_edit.setToolTip(QCoreApplication.translate(
-            "OpPanel", "The variable the result is assigned to."))
+        translated(self, lambda: self.name_edit.setToolTip(QCoreApplication.translate(
+            "OpPanel", "The variable the result is assigned to.")))
         self.name_message = QLabel()
         self.name_message.setWordWrap(True)
         self.name_message.hide()
         inputs = QFormLayout()
         inputs.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self._input_label = QLabel(QCoreApplication.translate("OpPanel", "Apply to"))
+        self._input_label = QLabel()
+        translated(self, lambda: (
+            self._input_label.setText(QCoreApplication.translate("OpPanel", "Apply to"))))
         self._input_label.setBuddy(self.input_combo)
-        self._input_label.setToolTip(self.input_combo.toolTip())
+        translated(self, lambda: self._input_label.setToolTip(self.input_combo.toolTip()))
         inputs.addRow(self._input_label, self.input_combo)
-        self._name_label = QLabel(QCoreApplication.translate("OpPanel", "Result"))
+        self._name_label = QLabel()
+        translated(self, lambda: (
+            self._name_label.setText(QCoreApplication.translate("OpPanel", "Result"))))
         self._name_label.setBuddy(self.name_edit)
-        self._name_label.setToolTip(self.name_edit.toolTip())
+        translated(self, lambda: self._name_label.setToolTip(self.name_edit.toolTip()))
 
         names = QFormLayout()
         names.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -93,16 +98,20 @@ class StepEditing:
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview.setFrameShape(QLabel.Shape.StyledPanel)
         self.preview.setMargin(4)
-        self.preview.setToolTip(QCoreApplication.translate(
-            "OpPanel", "The Python line the step is, as saved in the recipe."))
-        self.apply_button = QPushButton(QCoreApplication.translate("OpPanel", "Apply"))
-        self.apply_button.setToolTip(QCoreApplication.translate(
-            "OpPanel", "Append this op as a new step and select it."))
+        translated(self, lambda: self.preview.setToolTip(QCoreApplication.translate(
+            "OpPanel", "The Python line the step is, as saved in the recipe.")))
+        self.apply_button = QPushButton()
+        translated(self, lambda: (
+            self.apply_button.setText(QCoreApplication.translate("OpPanel", "Apply"))))
+        translated(self, lambda: self.apply_button.setToolTip(QCoreApplication.translate(
+            "OpPanel", "Append this op as a new step and select it.")))
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.apply_button)
 
-        apply_box = QGroupBox(QCoreApplication.translate("OpPanel", "Step"))
+        apply_box = QGroupBox()
+        translated(self, lambda apply_box=apply_box: apply_box.setTitle(
+            QCoreApplication.translate("OpPanel", "Step")))
         apply_layout = QVBoxLayout(apply_box)
         apply_layout.addLayout(mode_row)
         apply_layout.addLayout(inputs)

@@ -25,6 +25,7 @@ from app.recipe.writer import write_expr
 from app.torch_loaded import is_dtype
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 
 #: The dtypes offered in dtype menus; a recipe's other dtypes are added when shown.
 DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
@@ -99,9 +100,10 @@ class _LineField(Field):
         super().__init__(param, on_change)
         self.widget = self.edit = QLineEdit()
         if not param.required:
-            self.edit.setPlaceholderText(self.default_text())
+            translated(self.edit, lambda: self.edit.setPlaceholderText(self.default_text()))
         elif param.kind in self._HINTS:
-            self.edit.setPlaceholderText(_tr("for example {0}").format(self._HINTS[param.kind]))
+            translated(self.edit, lambda param=param: self.edit.setPlaceholderText(
+                _tr("for example {0}").format(self._HINTS[param.kind])))
         self.edit.textChanged.connect(self._on_change)
         self._names: list[str] = []
 
@@ -169,7 +171,7 @@ class _IntField(Field):
         self._sentinel: int | None = None
         if not param.required and not _is_int(param.default):
             self._sentinel = low - 1
-            self.spin.setSpecialValueText(_tr("default"))
+            translated(self.spin, lambda: self.spin.setSpecialValueText(_tr("default")))
         self.spin.setRange(low if self._sentinel is None else self._sentinel, high)
         self._start = (self._sentinel if self._sentinel is not None
                        else param.default if _is_int(param.default) else max(low, min(high, 0)))
@@ -229,6 +231,7 @@ class _ChoiceField(Field):
         self._items: list[Expr | str | None] = []
         if not param.required:
             self._add(_tr("default"), None)
+            translated(self.combo, self._name_default, now=False)
         if param.kind == "dtype":
             for name in DTYPE_NAMES:
                 self._add(name, name)
@@ -239,6 +242,10 @@ class _ChoiceField(Field):
     def _add(self, text: str, item: Expr | str | None) -> None:
         self._items.append(item)
         self.combo.addItem(text)
+
+    def _name_default(self) -> None:
+        if self._items and self._items[0] is None:
+            self.combo.setItemText(0, _tr("default"))
 
     def _add_devices(self, devices: list[Device]) -> None:
         for device in devices:

@@ -16,6 +16,7 @@ from app.recipe.literals import InputError
 from app.recipe.writer import write_expr
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, role_style
 from widgets.ops.param_fields import (
     DTYPE_NAMES,
@@ -59,6 +60,7 @@ class ParamForm(QWidget):
         self._extra.hide()
         self._layout.addRow(self._extra)
         kernel_devices().changed.connect(self._on_kernel_devices_changed)
+        translated(self, self._show_errors, now=False)
 
     @property
     def spec(self) -> OpSpec | None:
@@ -105,11 +107,6 @@ class ParamForm(QWidget):
     def _add_row(self, p: Param) -> None:
         field = make_field(p, self._on_view_field_changed)
         field.set_names(self._names)
-        tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
-        if not p.required:
-            tip += "\n" + self.tr("Optional; the default is {0}.").format(
-                write_expr(Const(p.default)))
-        field.widget.setToolTip(tip)
         message = QLabel()
         message.setStyleSheet(error_style())
         message.setWordWrap(True)
@@ -121,8 +118,17 @@ class ParamForm(QWidget):
         box.addWidget(field.widget)
         box.addWidget(message)
         label = QLabel(p.name)
-        label.setToolTip(tip)
         label.setBuddy(field.widget)
+
+        def set_tips() -> None:
+            tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
+            if not p.required:
+                tip += "\n" + self.tr("Optional; the default is {0}.").format(
+                    write_expr(Const(p.default)))
+            field.widget.setToolTip(tip)
+            label.setToolTip(tip)
+
+        translated(label, set_tips)
         self._layout.addRow(label, cell)
         self._fields[p.name], self._messages[p.name] = field, message
 

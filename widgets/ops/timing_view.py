@@ -33,6 +33,7 @@ from app.recipe.writer import write_expr, write_step
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 
 HINT_STYLE = "color: palette(placeholder-text);"
@@ -62,14 +63,18 @@ class TimingView(FollowsDocument, QWidget):
         self._build()
         self._set_model_connected(True)
         self._on_model_selection_changed(document.selected)
+        translated(self, lambda: (self._show_caption(kernel_devices().devices),
+                                  self._sync_button()), now=False)
 
     def _build(self) -> None:
-        self.time_button = QPushButton(self.tr("Time it"))
-        self.time_button.setToolTip(self.tr(
+        self.time_button = QPushButton()
+        translated(self, lambda: self.time_button.setText(self.tr("Time it")))
+        translated(self, lambda: self.time_button.setToolTip(self.tr(
             "Run the selected step many times on every device and show the median time "
-            "of one run."))
+            "of one run.")))
         self.progress = QProgressBar()
-        self.progress.setToolTip(self.tr("Measuring: each device takes a moment."))
+        translated(self, lambda: (
+            self.progress.setToolTip(self.tr("Measuring: each device takes a moment."))))
         self.progress.setTextVisible(True)
         self.progress.hide()
         row = QHBoxLayout()
@@ -79,14 +84,14 @@ class TimingView(FollowsDocument, QWidget):
 
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setToolTip(self.tr("What was timed."))
+        translated(self, lambda: self.status.setToolTip(self.tr("What was timed.")))
 
         self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(
-            [self.tr("Device"), self.tr("Median"), self.tr("Runs")])
-        self.table.setToolTip(self.tr(
+        translated(self, lambda: self.table.setHorizontalHeaderLabels(
+            [self.tr("Device"), self.tr("Median"), self.tr("Runs")]))
+        translated(self, lambda: self.table.setToolTip(self.tr(
             "Median time of one run of the step on each device; hover a time for its spread "
-            "(interquartile range). Runs is how many times the step ran to measure it."))
+            "(interquartile range). Runs is how many times the step ran to measure it.")))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -99,7 +104,7 @@ class TimingView(FollowsDocument, QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setStyleSheet(HINT_STYLE)
-        self.caption.setToolTip(self.tr("How to read the table."))
+        translated(self, lambda: self.caption.setToolTip(self.tr("How to read the table.")))
         self._show_caption(kernel_devices().devices)
         kernel_devices().changed.connect(self._on_kernel_devices_changed)
 

@@ -29,6 +29,7 @@ from app.recipe.reader import RecipeError, read_recipe
 from widgets.common.bounded_text import bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.highlighter import PygmentsHighlighter
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style
 from widgets.common.undo import push_edit
 
@@ -80,10 +81,10 @@ class CodePane(FollowsDocument, QWidget):
         self.editor.setUndoRedoEnabled(False)  # the recipe's own undo is the stack's
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.editor.setToolTip(self.tr(
+        translated(self, lambda: self.editor.setToolTip(self.tr(
             "The recipe as Python: exactly what Save writes, and it runs with plain "
             "'python'. Type or paste code here: the recipe runs again once the text reads "
-            "as Python."))
+            "as Python.")))
         self._highlighter = PygmentsHighlighter(self.editor.document())
         self._pasted = False  # the last change typed was more than one key (a paste)
         self.editor.document().contentsChange.connect(self._on_view_contents_change)
@@ -92,8 +93,9 @@ class CodePane(FollowsDocument, QWidget):
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
         self.problem.setStyleSheet(error_style())
         self.problem.setContentsMargins(4, 2, 4, 2)  # off the dock's edge
-        self.problem.setToolTip(self.tr("Why the text typed is not the recipe yet: it runs "
-                                        "once Python can read it"))
+        translated(self, lambda: (
+            self.problem.setToolTip(self.tr("Why the text typed is not the recipe yet: it runs "
+                                            "once Python can read it"))))
         self.problem.hide()
         self._commit_timer = QTimer(self, singleShot=True, interval=COMMIT_DELAY_MS)
         self._commit_timer.timeout.connect(self.commit)

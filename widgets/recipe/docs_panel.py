@@ -20,6 +20,7 @@ from app.recipe.document import Document
 from app.recipe.writer import write_expr
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary, translate_core
+from widgets.common.retranslate import translated
 
 _UNARY_SPECS = {"-": "neg", "~": "logical_not"}
 # Long signatures and examples wrap at the dock's edge rather than hide behind a scroll bar.
@@ -71,12 +72,15 @@ class DocsPanel(FollowsDocument, QWidget):
         self._spec: OpSpec | None = None
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(True)
-        self.browser.setToolTip(self.tr("What the selected op or function does, from Tensor "
-                                        "Lab's op catalogue. The link opens PyTorch's "
-                                        "documentation."))
-        self.hint = QLabel(self.tr("Pick an op, a creation function or a step, or press F1."))
+        translated(self, lambda: (
+            self.browser.setToolTip(self.tr("What the selected op or function does, from Tensor "
+                                            "Lab's op catalogue. The link opens PyTorch's "
+                                            "documentation."))))
+        self.hint = QLabel()
+        translated(self, lambda: (
+            self.hint.setText(self.tr("Pick an op, a creation function or a step, or press F1."))))
         self.hint.setWordWrap(True)
-        self.hint.setToolTip(self.tr("The panel follows what you pick"))
+        translated(self, lambda: self.hint.setToolTip(self.tr("The panel follows what you pick")))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.hint)

@@ -39,6 +39,7 @@ from app.torch_loaded import torch_loaded
 from widgets.common.background import Job, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.highlighter import PygmentsHighlighter
+from widgets.common.retranslate import add_tab, translated
 from widgets.common.torch_ready import torch_notifier
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
@@ -95,14 +96,16 @@ class GalleryPanel(FollowsDocument, QWidget):
         self._build()
         self._set_model_connected(True)
         self._on_model_path(document.path)
+        translated(self, self._rebuild, now=False)  # the titles, tips, count and lesson
 
     def _build(self) -> None:
         self.search_edit = QLineEdit()
         self.search_edit.setClearButtonEnabled(True)
-        self.search_edit.setPlaceholderText(self.tr("Search: title, text or op (gather, 梯度)"))
-        self.search_edit.setToolTip(self.tr(
+        translated(self, lambda: self.search_edit.setPlaceholderText(
+            self.tr("Search: title, text or op (gather, 梯度)")))
+        translated(self, lambda: self.search_edit.setToolTip(self.tr(
             "Show only the lessons whose title, lesson text (English or Chinese), category "
-            "or ops contain every word typed here"))
+            "or ops contain every word typed here")))
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         # A title wraps onto a second row rather than being cut: the panel is narrow
@@ -115,37 +118,44 @@ class GalleryPanel(FollowsDocument, QWidget):
         self.tree.setItemDelegate(_WrappedRows(self.tree))
         self.tree.header().sectionResized.connect(self._on_view_width)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.setToolTip(self.tr("The lessons, by category. Double-click one (or press "
-                                     "Enter) to open it."))
-        self.status = QLabel(self.tr("Reading the lessons…"))
+        translated(self, lambda: (
+            self.tree.setToolTip(self.tr("The lessons, by category. Double-click one (or press "
+                                         "Enter) to open it."))))
+        self.status = QLabel()
+        translated(self, lambda: self.status.setText(self.tr("Reading the lessons…")))
         self.status.setWordWrap(True)
-        self.status.setToolTip(self.tr("How many lessons the list shows"))
+        translated(self, lambda: self.status.setToolTip(self.tr("How many lessons the list shows")))
 
         self.lesson_view = QTextBrowser()
         self.lesson_view.setOpenExternalLinks(True)
-        self.lesson_view.setToolTip(self.tr("The selected lesson's text, as the Lesson panel "
-                                            "will show it"))
+        translated(self, lambda: (
+            self.lesson_view.setToolTip(self.tr("The selected lesson's text, as the Lesson panel "
+                                                "will show it"))))
         self.code_view = QPlainTextEdit()
         self.code_view.setReadOnly(True)
         self.code_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.code_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.code_view.setToolTip(self.tr("The selected lesson's recipe file, as it is on disk"))
+        translated(self, lambda: self.code_view.setToolTip(
+            self.tr("The selected lesson's recipe file, as it is on disk")))
         self._highlighter = PygmentsHighlighter(self.code_view.document())
         self.preview = QTabWidget()
         self.preview.setDocumentMode(True)
-        self.preview.setTabToolTip(self.preview.addTab(self.lesson_view, self.tr("Lesson")),
-                                   self.tr("What the lesson explains"))
-        self.preview.setTabToolTip(self.preview.addTab(self.code_view, self.tr("Code")),
-                                   self.tr("The recipe's Python code"))
+        add_tab(self.preview, self.lesson_view, lambda: self.tr("Lesson"),
+                lambda: self.tr("What the lesson explains"))
+        add_tab(self.preview, self.code_view, lambda: self.tr("Code"),
+                lambda: self.tr("The recipe's Python code"))
 
-        self.open_button = QPushButton(self.tr("Open"))
-        self.open_button.setToolTip(self.tr("Open the selected lesson (asks first when the "
-                                            "open recipe has unsaved changes)"))
+        self.open_button = QPushButton()
+        translated(self, lambda: self.open_button.setText(self.tr("Open")))
+        translated(self, lambda: (
+            self.open_button.setToolTip(self.tr("Open the selected lesson (asks first when the "
+                                                "open recipe has unsaved changes)"))))
         self.open_button.setDefault(True)
-        self.reset_button = QPushButton(self.tr("Reset to the Original"))
-        self.reset_button.setToolTip(self.tr(
+        self.reset_button = QPushButton()
+        translated(self, lambda: self.reset_button.setText(self.tr("Reset to the Original")))
+        translated(self, lambda: self.reset_button.setToolTip(self.tr(
             "Open the recipe's file again, discarding every change made since it was opened: "
-            "the class's experiments are undone"))
+            "the class's experiments are undone")))
         buttons = QHBoxLayout()
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.reset_button)
@@ -334,9 +344,13 @@ class GalleryPanel(FollowsDocument, QWidget):
             return
         total = len(self.gallery.entries)
         if text.strip():
-            self.status.setText(self.tr("{0} of {1} lessons match").format(shown, total))
+            status = self.tr("{0} of {1} lessons match").format(shown, total)
         else:
-            self.status.setText(self.tr("{0} lessons").format(total))
+            status = self.tr("{0} lessons").format(total)
+        if self.gallery.refused:
+            names = ", ".join(Path(p).name for p, _ in self.gallery.refused)
+            status += "  " + self.tr("Not recipes, left out: {0}").format(names)
+        self.status.setText(status)
         current = self.tree.currentItem()
         if current is None or current.isHidden():
             visible = [i for i in self._items().values() if not i.isHidden()]
@@ -371,10 +385,6 @@ class GalleryPanel(FollowsDocument, QWidget):
         self._thread = None
         self.gallery = gallery
         self._rebuild()
-        if gallery.refused:
-            names = ", ".join(Path(p).name for p, _ in gallery.refused)
-            self.status.setText(self.status.text() + "  " + self.tr(
-                "Not recipes, left out: {0}").format(names))
         self.scanned.emit()
 
     # -- Qt ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
 from app.recipe.document import Document
 from app.recipe.gallery import lesson_text
 from app.recipe.lesson_markup import lesson_markdown
+from widgets.common.retranslate import translated
 
 #: The most lines the output pane keeps, and the most characters one update shows: a
 #: flood keeps its tail (the document keeps more: ``kernel_results.OUTPUT_LIMIT``).
@@ -35,7 +36,8 @@ class LessonPane(QWidget):
         self._shown: str | None = None
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(True)
-        self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))
+        translated(self, lambda: (
+            self.browser.setToolTip(self.tr("The lesson: the recipe's docstring"))))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
@@ -90,7 +92,8 @@ class OutputPane(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setToolTip(self.tr("What the recipe prints, the same as 'python recipe.py'"))
+        translated(self, lambda: self.text.setToolTip(
+            self.tr("What the recipe prints, the same as 'python recipe.py'")))
         self.text.setMaximumBlockCount(MAX_LINES)  # a flood keeps its tail
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

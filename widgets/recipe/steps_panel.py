@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import (
     QPersistentModelIndex,
     QPoint,
@@ -28,6 +30,7 @@ from app.recipe.model import Recipe, check_name
 from app.recipe.writer import write_step
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, qcolour, theme_notifier
 from widgets.common.undo import push_edit
 
@@ -83,8 +86,9 @@ class StepsPanel(FollowsDocument, QWidget):
         super().__init__(parent)
         self._document, self._stack = document, undo_stack
         self.list = _StepList(self)
-        self.list.setToolTip(self.tr("The recipe's steps, in order. Click one to see its "
-                                     "result; double-click a name to rename it."))
+        translated(self, lambda: (
+            self.list.setToolTip(self.tr("The recipe's steps, in order. Click one to see its "
+                                         "result; double-click a name to rename it."))))
         self.list.setEditTriggers(QListWidget.EditTrigger.DoubleClicked
                                   | QListWidget.EditTrigger.EditKeyPressed)
         self._sizes = _RowSize(self.list)
@@ -104,20 +108,24 @@ class StepsPanel(FollowsDocument, QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet(error_style())
         self.message.hide()
-        self.note = QLabel(self.tr("The code is not Python yet: these are the steps of the "
-                                   "last text that read as Python."), self)
+        self.note = QLabel("", self)
+        translated(self, lambda: (
+            self.note.setText(self.tr("The code is not Python yet: these are the steps of the "
+                                       "last text that read as Python."))))
         self.note.setWordWrap(True)
         self.note.setStyleSheet(error_style())
         self.note.setVisible(document.unparsed is not None)
 
         buttons = QHBoxLayout()
-        self.up_button = self._button("▲", self.tr("Move the selected step up (Alt+Up)"),
-                                      lambda: self.move_selected(-1))
-        self.down_button = self._button("▼", self.tr("Move the selected step down (Alt+Down)"),
-                                        lambda: self.move_selected(1))
-        self.delete_button = self._button("✕", self.tr("Delete the selected step (Del); steps "
-                                                       "that read it will show an error"),
-                                          self.delete_selected)
+        self.up_button = self._button(
+            "▲", lambda: self.tr("Move the selected step up (Alt+Up)"),
+            lambda: self.move_selected(-1))
+        self.down_button = self._button(
+            "▼", lambda: self.tr("Move the selected step down (Alt+Down)"),
+            lambda: self.move_selected(1))
+        self.delete_button = self._button(
+            "✕", lambda: self.tr("Delete the selected step (Del); steps that read it will "
+                                 "show an error"), self.delete_selected)
         for b in (self.up_button, self.down_button, self.delete_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -135,10 +143,10 @@ class StepsPanel(FollowsDocument, QWidget):
         self._set_model_connected(True)
         self._on_model_evaluated(document.run)
 
-    def _button(self, text: str, tip: str, slot) -> QToolButton:
+    def _button(self, text: str, tip: Callable[[], str], slot) -> QToolButton:
         b = QToolButton(self)
         b.setText(text)
-        b.setToolTip(tip)
+        translated(b, lambda: b.setToolTip(tip()))
         b.setAutoRaise(True)
         b.clicked.connect(slot)
         return b

@@ -234,16 +234,16 @@ def set_high_contrast(window, on: bool) -> None:
     apply_theme(window.settings.theme, bool(on))
 
 
-def set_language(window, code: str):
+def set_language(window, code: str) -> bool:
     """Remember the language and show the window in it now (``MainWindow.switch_language``).
 
-    Returns the window that took ``window``'s place, or None when there is none (yet): the
-    language was already in use, or a training run must end first.
+    False when the language was already in use.
     """
     if code == window.settings.language:
-        return None
+        return False
     window.settings.language = code  # the window stores its settings as they change
-    return window.switch_language(code)
+    window.switch_language(code)
+    return True
 
 
 def show_docs(window) -> None:

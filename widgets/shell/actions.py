@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
 from widgets.common.icons import icon
+from widgets.common.retranslate import translated
 from widgets.common.theme import theme_notifier
 from widgets.shell.about import about_text, show_about
 from widgets.shell.action_table import (
@@ -84,15 +85,14 @@ class WindowActions(QObject):
         for path in MENUS:
             self.menus[path] = bar.addMenu(menu_title(path))
             self.menus[path].setToolTipsVisible(True)
-        self.toolbar = QToolBar(_tr("Main Toolbar"), window)
+        self.toolbar = QToolBar(window)
         self.toolbar.setObjectName("toolbar_main")
-        self.toolbar.setToolTip(_tr("The most used actions; View shows or hides it"))
         self.toolbar.setMovable(False)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
 
         for spec in self.specs:
             if spec.key == "file.welcome":
-                self.recent_menu = self._menu("file").addMenu(_tr("Open &Recent"))
+                self.recent_menu = self._menu("file").addMenu("")
                 self.recent_menu.setToolTipsVisible(True)
             if spec.key == "edit.move_up":
                 self._undo_actions()
@@ -101,6 +101,36 @@ class WindowActions(QObject):
                 self._dock_toggles()
         self.update_presenter_keys(False)
         theme_notifier().changed.connect(self._on_theme_changed)
+        translated(window, self._set_texts)
+
+    def _set_texts(self) -> None:
+        """The texts of the menus, the toolbar and every action, in the UI's language."""
+        for path, menu in self.menus.items():
+            menu.setTitle(menu_title(path) if path != "view/panels" else _tr("&Panels"))
+        self.recent_menu.setTitle(_tr("Open &Recent"))
+        self.toolbar.setWindowTitle(_tr("Main Toolbar"))
+        self.toolbar.setToolTip(_tr("The most used actions; View shows or hides it"))
+        for spec in action_table(self._window):
+            self._set_action_texts(self.actions[spec.key], spec.text, spec.tip)
+        for key, tip in (("edit.undo", _tr("Undo the last change to the recipe")),
+                         ("edit.redo", _tr("Redo the change just undone"))):
+            self._set_action_texts(self.actions[key], self.actions[key].text(), tip)
+        for key, text in self._stack_texts.items():
+            self._on_model_undo_text(key, text)
+        for key, dock in getattr(self._window, "docks", {}).items():
+            toggle = self.actions[f"view.panel.{key}"]
+            toggle.setToolTip(_tr("Show or hide the {0} panel").format(dock.windowTitle()))
+            toggle.setStatusTip(toggle.toolTip())
+        toolbar = self.toolbar.toggleViewAction()
+        toolbar.setText(_tr("&Toolbar"))
+        toolbar.setToolTip(_tr("Show or hide the toolbar"))
+        self.update_presenter_keys(self._presenting)
+
+    def _set_action_texts(self, action: QAction, text: str, tip: str) -> None:
+        action.setText(text)
+        tip = tip or text.replace("&", "").rstrip(".")
+        action.setToolTip(_with_keys(tip, action))
+        action.setStatusTip(tip)
 
     # -- building ------------------------------------------------------------------------------
     def _menu(self, path: str) -> QMenu:
@@ -112,12 +142,9 @@ class WindowActions(QObject):
 
     def _add(self, spec: ActionSpec) -> QAction:
         window = self._window
-        action = QAction(spec.text, window)
+        action = QAction(window)  # its texts: _set_texts
         action.setObjectName(f"action_{spec.key}")
         action.setShortcuts(_keys(spec.shortcuts))
-        tip = spec.tip or spec.text.replace("&", "").rstrip(".")
-        action.setToolTip(_with_keys(tip, action))
-        action.setStatusTip(tip)
         if spec.icon:
             action.setIcon(icon(spec.icon))
             action.setProperty("icon_name", spec.icon)
@@ -144,20 +171,25 @@ class WindowActions(QObject):
         return action
 
     def _undo_actions(self) -> None:
-        window = self._window
-        undo = window.undo_stack.createUndoAction(window, _tr("&Undo"))
-        redo = window.undo_stack.createRedoAction(window, _tr("&Redo"))
-        for key, action, keys, name, tip in (
-                ("edit.undo", undo, QKeySequence.StandardKey.Undo, "undo",
-                 _tr("Undo the last change to the recipe")),
-                ("edit.redo", redo, QKeySequence.StandardKey.Redo, "redo",
-                 _tr("Redo the change just undone"))):
+        # not QUndoStack.createUndoAction: its "&Undo" prefix could not be translated again
+        window, stack = self._window, self._window.undo_stack
+        undo, redo = QAction(window), QAction(window)
+        undo.triggered.connect(stack.undo)
+        redo.triggered.connect(stack.redo)
+        stack.canUndoChanged.connect(undo.setEnabled)
+        stack.canRedoChanged.connect(redo.setEnabled)
+        self._stack_texts = {"edit.undo": stack.undoText(), "edit.redo": stack.redoText()}
+        stack.undoTextChanged.connect(lambda text: self._on_model_undo_text("edit.undo", text))
+        stack.redoTextChanged.connect(lambda text: self._on_model_undo_text("edit.redo", text))
+        undo.setEnabled(stack.canUndo())
+        redo.setEnabled(stack.canRedo())
+        for key, action, keys, name in (
+                ("edit.undo", undo, QKeySequence.StandardKey.Undo, "undo"),
+                ("edit.redo", redo, QKeySequence.StandardKey.Redo, "redo")):
             action.setObjectName(f"action_{key}")
             action.setShortcuts(_keys((keys,)))
             action.setIcon(icon(name))
             action.setProperty("icon_name", name)
-            action.setStatusTip(tip)
-            action.setToolTip(_with_keys(tip, action))
             self._menu("edit").addAction(action)
             if key in _TOOLBAR_BREAKS:
                 self.toolbar.addSeparator()
@@ -168,7 +200,7 @@ class WindowActions(QObject):
         """View's panel switches: one per dock, Ctrl+1, Ctrl+2..., and the toolbar."""
         view = self._menu("view")
         view.addSeparator()
-        panels = view.addMenu(_tr("&Panels"))
+        panels = view.addMenu("")
         panels.setToolTipsVisible(True)
         self.menus["view/panels"] = panels
         for i, (key, dock) in enumerate(getattr(self._window, "docks", {}).items()):
@@ -176,24 +208,26 @@ class WindowActions(QObject):
             toggle.setObjectName(f"action_view.panel.{key}")
             if i < 9:
                 toggle.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
-            toggle.setToolTip(_tr("Show or hide the {0} panel").format(
-                dock.windowTitle()))
-            toggle.setStatusTip(toggle.toolTip())
             panels.addAction(toggle)
             self._window.addAction(toggle)
             self.actions[f"view.panel.{key}"] = toggle
-        toolbar = self.toolbar.toggleViewAction()
-        toolbar.setText(_tr("&Toolbar"))
-        toolbar.setToolTip(_tr("Show or hide the toolbar"))
         panels.addSeparator()
-        panels.addAction(toolbar)
+        panels.addAction(self.toolbar.toggleViewAction())
 
     # -- state ---------------------------------------------------------------------------------
     def __getitem__(self, key: str) -> QAction:
         return self.actions[key]
 
+    def _on_model_undo_text(self, key: str, text: str) -> None:
+        """Undo's or Redo's text: the command it would undo or redo, as QUndoStack's own
+        actions say it (those keep the prefix they were made with, in the first language)."""
+        self._stack_texts[key] = text
+        prefix = _tr("&Undo") if key == "edit.undo" else _tr("&Redo")
+        self.actions[key].setText(f"{prefix} {text}" if text else prefix)
+
     def update_presenter_keys(self, presenting: bool) -> None:
         """PgDown and PgUp step through the recipe in presenter mode (a clicker's keys)."""
+        self._presenting = presenting
         for key, always, presenter in (("view.next_step", "Alt+PgDown", "PgDown"),
                                        ("view.previous_step", "Alt+PgUp", "PgUp")):
             keys = [QKeySequence(presenter)] if presenting else []

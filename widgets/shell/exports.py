@@ -21,6 +21,7 @@ from app.recipe.results import StepResult
 from app.recipe.writer import write_step
 from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
+from widgets.common.retranslate import translated
 from widgets.viewer.heatmap_view import HeatmapView
 
 HEATMAP_EXPORT_SIZE = (560, 440)
@@ -234,20 +235,26 @@ class TensorExports(QObject):
         made: list[QAction] = []
         for widget in (viewer.table_view, viewer.heatmap):
             widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-            for text, tip, slot in (
-                    (_tr("Copy as Python"), _tr("Copy the tensor as torch.tensor([...]), "
-                                                "ready to paste into a recipe"),
-                     self.copy_literal),
-                    (_tr("Copy as CSV"), _tr("Copy the values as comma-separated numbers"),
-                     self.copy_csv),
-                    (_tr("Copy Heatmap Image"), _tr("Copy the plane as a heatmap picture"),
-                     self.copy_heatmap),
-                    (_tr("Save Heatmap as PNG or SVG..."),
-                     _tr("Write the heatmap to an image or a drawing"), self.save_heatmap)):
-                action = QAction(text, widget)
-                action.setToolTip(tip)
-                action.setStatusTip(tip)
+            actions = []
+            for slot in (self.copy_literal, self.copy_csv, self.copy_heatmap,
+                         self.save_heatmap):
+                action = QAction(widget)
                 action.triggered.connect(lambda _=False, s=slot: s())
                 widget.addAction(action)
-                made.append(action)
+                actions.append(action)
+            translated(widget, lambda actions=actions: _set_viewer_menu_texts(actions))
+            made += actions
         return made
+
+
+def _set_viewer_menu_texts(actions: list[QAction]) -> None:
+    for action, (text, tip) in zip(actions, (
+            (_tr("Copy as Python"), _tr("Copy the tensor as torch.tensor([...]), "
+                                        "ready to paste into a recipe")),
+            (_tr("Copy as CSV"), _tr("Copy the values as comma-separated numbers")),
+            (_tr("Copy Heatmap Image"), _tr("Copy the plane as a heatmap picture")),
+            (_tr("Save Heatmap as PNG or SVG..."),
+             _tr("Write the heatmap to an image or a drawing"))), strict=True):
+        action.setText(text)
+        action.setToolTip(tip)
+        action.setStatusTip(tip)

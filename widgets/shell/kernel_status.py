@@ -13,6 +13,7 @@ from superqt import QElidingLabel
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import translate_core
 from widgets.common.icons import icon
+from widgets.common.retranslate import translated
 
 #: A run shows its busy line once it has lasted this long, in seconds.
 SHOW_AFTER_S = 0.25
@@ -36,20 +37,17 @@ class KernelStatus(QWidget):
         self.busy.setMaximumWidth(80)
         self.busy.setMaximumHeight(14)
         self.busy.setTextVisible(False)
-        self.busy.setToolTip(QCoreApplication.translate(
-            "KernelStatus", "The kernel is running the recipe's code"))
+        translated(self, lambda: self.busy.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "The kernel is running the recipe's code")))
         # a long ending (a kill, then the restore) is cut with "…" at the status bar's
         # edge, never mid-word without a sign; the tooltip holds it whole
         self.label = QElidingLabel()
-        self._about = QCoreApplication.translate(
-            "KernelStatus", "What the kernel runs now, and for how long; or how its last run "
-            "ended")
-        self.label.setToolTip(self._about)
+        self._about = ""
         self.stop_button = QToolButton()
         self.stop_button.setIcon(icon("stop"))
-        self.stop_button.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.stop_button.setToolTip(QCoreApplication.translate(
             "KernelStatus", "Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the "
-            "values of finished steps stay"))
+            "values of finished steps stay")))
         self.stop_button.clicked.connect(document.stop)
         for w in (self.busy, self.label, self.stop_button):
             policy = w.sizePolicy()  # hidden, they keep their room: the status bar keeps
@@ -62,6 +60,13 @@ class KernelStatus(QWidget):
         self.busy_shown = False
         listen(self, [(document.kernel_changed, self._on_model_kernel_changed)], True)
         self._on_model_kernel_changed()
+        translated(self, self._set_texts)
+
+    def _set_texts(self) -> None:
+        self._about = QCoreApplication.translate(
+            "KernelStatus", "What the kernel runs now, and for how long; or how its last run "
+            "ended")
+        self._show()
 
     def _on_model_kernel_changed(self) -> None:
         running = self._document.kernel_run is not None

@@ -2,14 +2,14 @@
 
 What it is made of lives beside it: where the panels go (``widgets.shell.window_layout``),
 the recipe files (``widgets.shell.recipe_files``), the actions (``widgets.shell.actions``)
-and the rebuild a language switch does (``widgets.shell.window_rebuild``).
+and the texts, which a language switch sets again in place (``widgets.common.retranslate``).
 """
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QByteArray, QSignalBlocker, Signal
+from PySide6.QtCore import QByteArray, QSignalBlocker
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -18,6 +18,7 @@ from app.recipe.kernel_results import tensor_summary
 from app.settings import Settings
 from widgets.autograd.panel import AutogradPanel
 from widgets.common.kernel_hook import KernelHook
+from widgets.common.retranslate import deliver_language_change, translated
 from widgets.explain.op_view import OpView
 from widgets.explain.storage_view import StorageView
 from widgets.ops.builder_panel import BuilderPanel
@@ -37,7 +38,6 @@ from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
 from widgets.shell.settings_store import load_settings, save_settings
 from widgets.shell.trust_bar import TrustBar
 from widgets.shell.window_layout import add_status_labels, add_view_tabs, dock_panels
-from widgets.shell.window_rebuild import LanguageSwitch, detach_panels, hand_over
 from widgets.training.panel import TrainingPanel
 from widgets.viewer.panel import ViewerPanel
 
@@ -58,12 +58,8 @@ class MainWindow(QMainWindow):
     settings : Settings, optional
         Read from ``QSettings`` when not given.
     undo_stack : QUndoStack, optional
-        The undo history, when it comes from a window this one replaces (``rebuild``);
-        the window takes it over. A new one when not given.
+        The undo history; the window takes it over. A new one when not given.
     """
-
-    replaced = Signal(object)
-    """Emitted with the window that takes this one's place (``rebuild``: a language switch)."""
 
     def __init__(self, document: Document | None = None, parent: QWidget | None = None,
                  settings: Settings | None = None, undo_stack: QUndoStack | None = None):
@@ -73,10 +69,8 @@ class MainWindow(QMainWindow):
         if undo_stack is None:
             undo_stack = QUndoStack(self)
         else:
-            undo_stack.setParent(self)  # it outlives the window it came from
+            undo_stack.setParent(self)
         self.undo_stack = undo_stack
-        #: The language the texts were made in.
-        self.language = self.settings.language
         self.setObjectName("MainWindow")
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
                             | QMainWindow.DockOption.AllowTabbedDocks)
@@ -115,7 +109,6 @@ class MainWindow(QMainWindow):
         self._files = RecipeFiles(self)
         self._trust = TrustGate(self)
         self.presenter.toggled.connect(self._on_view_presenter_toggled)
-        self._language_switch = LanguageSwitch(self)
         self._drop = RecipeDrop(self)
         self._tab_bars = DockTabBarGuard(self)
         self._files.refresh_recent_menu()
@@ -128,10 +121,9 @@ class MainWindow(QMainWindow):
         stop = self.window_actions["edit.stop"]
         self.kernel_status.busy_changed.connect(stop.setEnabled)
         stop.setEnabled(self.kernel_status.busy_shown)
-        self.replaced.connect(self._on_view_replaced)
         self._set_model_connected(True)
-        self._update_title()
-        self._on_model_selection(self.document.selected)
+        translated(self, self._update_title)
+        translated(self, lambda: self._on_model_selection(self.document.selected))
 
     def _set_model_connected(self, connect: bool) -> None:
         doc = self.document
@@ -268,47 +260,18 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         show_about(self)
 
-    # -- language: the window is made again in it --------------------------------------
-    def switch_language(self, language: str) -> MainWindow | None:
+    # -- language: every text is set again, in place --------------------------------------
+    def switch_language(self, language: str) -> None:
         """Show the UI in ``language`` (a locale name; ``""`` follows the system) now.
 
-        Installs its translation (``widgets.shell.translators.install_translators``) and
-        ``rebuild``-s the window; a training loop goes on in the kernel. Returns the new
-        window.
+        Installs its translation (``widgets.shell.translators.install_translators``); every
+        widget sets its texts again on ``QEvent.LanguageChange``
+        (``widgets.common.retranslate``), and everything else stays as it is.
         """
-        return self._language_switch.switch(language)
+        from widgets.shell.translators import install_translators
 
-    def rebuild(self) -> MainWindow:
-        """Make this window again, with the translation installed now, and take its place.
-
-        The new window shares the document, the undo stack (the undo history survives) and
-        the settings, and gets this one's geometry, panel layout, view tab, presenter mode,
-        zoom, autosave and the training loop shown. This window is then hidden
-        and deleted without asking about unsaved changes: they live on in the document.
-        ``replaced`` is emitted with the new window, which is also returned.
-        """
-        presenting = self.presenter.enabled
-        if presenting:  # leave it first: the layout and scale before it are the ones to keep
-            self.presenter.set_enabled(False)
-        new = MainWindow(self.document, settings=self.settings, undo_stack=self.undo_stack)
-        hand_over(self, new, presenting)
-        self._retire()
-        # views made after the step was selected are told of it, as they would be of a click
-        self.document.selection_changed.emit(self.document.selected)
-        self.replaced.emit(new)
-        return new
-
-    def _retire(self) -> None:
-        """Leave quietly after ``rebuild``: let go of the shared models, hide, be deleted.
-
-        No "save changes?" question, no settings written, no autosave side effects (the
-        autosave hook already moved to the new window).
-        """
-        self._set_model_connected(False)
-        detach_panels(self)  # every panel lets go of the document
-        self.training.shutdown()
-        self.hide()
-        self.deleteLater()
+        install_translators(language)
+        deliver_language_change()
 
     # -- model → view ------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -328,6 +291,7 @@ class MainWindow(QMainWindow):
     def _on_model_language(self, language: str) -> None:
         self.lesson.set_language(lesson_language(language))
         self.gallery.set_language(self.lesson.language)
+        self.training.set_language(self.lesson.language)
 
     def _on_model_path(self, _path) -> None:
         self._update_title()
@@ -358,11 +322,6 @@ class MainWindow(QMainWindow):
         if self.kernel_hook is not None:
             self.kernel_hook.close()  # ends the kernel process
         super().closeEvent(event)
-
-    def _on_view_replaced(self, _new: QMainWindow) -> None:
-        if self.kernel_hook is not None:
-            self.kernel_hook.detach()  # the new window has its own hook on the same kernel
-        self.kernel_hook = None
 
 
 def _stacked(bar: QWidget, views: QWidget) -> QWidget:

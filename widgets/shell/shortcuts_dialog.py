@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.retranslate import translated
+
 
 @dataclass(frozen=True)
 class ShortcutEntry:
@@ -73,27 +75,24 @@ class ShortcutsDialog(QDialog):
 
     def __init__(self, window: QMainWindow, parent: QWidget | None = None):
         super().__init__(parent if parent is not None else window)
-        self.setWindowTitle(self.tr("Keyboard Shortcuts"))
+        translated(self, lambda: self.setWindowTitle(self.tr("Keyboard Shortcuts")))
         entries = shortcut_entries(window)
         self.table = QTableWidget(len(entries), 3, self)
-        self.table.setHorizontalHeaderLabels([self.tr("Menu"), self.tr("Action"),
-                                              self.tr("Keys")])
-        self.table.setToolTip(self.tr("Every keyboard shortcut, from the window's menus"))
+        translated(self, lambda: (
+            self.table.setHorizontalHeaderLabels([self.tr("Menu"), self.tr("Action"),
+                                                  self.tr("Keys")])))
+        translated(self, lambda: (
+            self.table.setToolTip(self.tr("Every keyboard shortcut, from the window's menus"))))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        for row, entry in enumerate(entries):
-            for col, text in enumerate((entry.menu, entry.action, entry.keys)):
-                item = QTableWidgetItem(text)
-                if entry.tip:
-                    item.setToolTip(entry.tip)
-                self.table.setItem(row, col, item)
+        translated(self, lambda: self._fill(window))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.setToolTip(self.tr("Close this list"))
+        translated(self, lambda buttons=buttons: buttons.setToolTip(self.tr("Close this list")))
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
@@ -101,6 +100,15 @@ class ShortcutsDialog(QDialog):
         height = self.table.verticalHeader().length() + header.height() + 80
         self.resize(max(640, self.table.horizontalHeader().length() + 40),
                     min(720, max(320, height)))
+
+    def _fill(self, window: QMainWindow) -> None:
+        """The rows, in the UI's language (the window's actions are renamed first)."""
+        for row, entry in enumerate(shortcut_entries(window)):
+            for col, text in enumerate((entry.menu, entry.action, entry.keys)):
+                item = QTableWidgetItem(text)
+                if entry.tip:
+                    item.setToolTip(entry.tip)
+                self.table.setItem(row, col, item)
 
     def entries(self) -> list[tuple[str, str, str]]:
         return [tuple(self.table.item(r, c).text() for c in range(3))  # type: ignore[misc]

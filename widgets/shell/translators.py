@@ -22,9 +22,10 @@ def install_translators(language: str = "") -> str:
     """Translate the UI into ``language`` (a locale name; ``""`` follows the system).
 
     Installs Tensor Lab's own translation when ``resources/i18n`` has one, and Qt's
-    translation of its standard dialogs. Returns the locale name used. Widgets read their
-    texts when they are built, so call it before the window is made; to switch while the
-    lab runs, ``MainWindow.switch_language`` calls it and then makes the window again.
+    translation of its standard dialogs. Returns the locale name used. Qt then sends
+    ``QEvent.LanguageChange`` to every widget, and each sets its texts again
+    (``widgets.common.retranslate``): ``MainWindow.switch_language`` calls it while the lab
+    runs.
     """
     from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 

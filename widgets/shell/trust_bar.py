@@ -7,11 +7,13 @@ waits for a click (a ``--screenshot`` renders it like any other widget).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from widgets.common.bounded_text import bounded
+from widgets.common.retranslate import translated
 from widgets.common.theme import role_style, set_style_sheet
 
 
@@ -29,14 +31,19 @@ class TrustBar(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.run_button = QPushButton(self.tr("Run"))
-        self.run_button.setToolTip(self.tr(
-            "Run this recipe's Python code now, this once. Its values then show."))
-        self.always_button = QPushButton(self.tr("Always run this file"))
-        self.always_button.setToolTip(self.tr(
-            "Run it now, and every time this file opens from now on."))
-        self.close_button = QPushButton(self.tr("Close"))
-        self.close_button.setToolTip(self.tr("Hide this message."))
+        self._message: Callable[[], str] = str  # what the message says, in the UI's language
+        translated(self, lambda: self.message.setText(self._message()))
+        self.run_button = QPushButton()
+        translated(self, lambda: self.run_button.setText(self.tr("Run")))
+        translated(self, lambda: self.run_button.setToolTip(self.tr(
+            "Run this recipe's Python code now, this once. Its values then show.")))
+        self.always_button = QPushButton()
+        translated(self, lambda: self.always_button.setText(self.tr("Always run this file")))
+        translated(self, lambda: self.always_button.setToolTip(self.tr(
+            "Run it now, and every time this file opens from now on.")))
+        self.close_button = QPushButton()
+        translated(self, lambda: self.close_button.setText(self.tr("Close")))
+        translated(self, lambda: self.close_button.setToolTip(self.tr("Hide this message.")))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.message, 1)
@@ -51,11 +58,11 @@ class TrustBar(QFrame):
         """Say that ``path`` came from elsewhere and waits for Run (None: restored work
         with no file of its own, which this lab did not see run)."""
         if path is None:
-            self.message.setText(self.tr(
+            self._say(lambda: self.tr(
                 "The restored recipe did not come from this lab. Running it runs its Python "
                 "code on this computer."))
         else:
-            self.message.setText(self.tr(
+            self._say(lambda: self.tr(
                 "{0}: this recipe came from elsewhere. Running it runs its Python code on "
                 "this computer.").format(os.path.basename(path)))
         self._show(untrusted=True)
@@ -63,16 +70,20 @@ class TrustBar(QFrame):
 
     def show_problem(self, path: str, problem: str) -> None:
         """Say why ``path`` could not be opened as a recipe (the window keeps what it had)."""
-        self.message.setText(self.tr("{0} did not open: {1}").format(
+        self._say(lambda: self.tr("{0} did not open: {1}").format(
             os.path.basename(path), bounded(problem, 3)))
         self._show(untrusted=False)
 
     def show_unreadable(self, path: str, problem: str) -> None:
         """Say why ``path``, whose text the window shows, cannot be read as Python."""
-        self.message.setText(self.tr(
+        self._say(lambda: self.tr(
             "{0} cannot be read as Python, so nothing of it runs: {1}").format(
             os.path.basename(path), bounded(problem, 3)))
         self._show(untrusted=False)
+
+    def _say(self, message: Callable[[], str]) -> None:
+        self._message = message
+        self.message.setText(message())
 
     def _show(self, untrusted: bool) -> None:
         set_style_sheet(self.message, role_style("warning" if untrusted else "error"))

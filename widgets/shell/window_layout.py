@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWid
 
 from app.torch_loaded import torch_loaded
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 from widgets.common.torch_ready import torch_notifier
 
 
@@ -18,6 +19,14 @@ def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view
                   storage_view: QWidget) -> None:
     """Make the four views the first tabs of ``views``, with their titles and tooltips."""
     views.setDocumentMode(True)
+    for widget in (viewer, autograd, op_view, storage_view):
+        views.addTab(widget, "")
+    translated(views, lambda: _set_view_tab_texts(views, viewer, autograd, op_view,
+                                                  storage_view))
+
+
+def _set_view_tab_texts(views: QTabWidget, viewer: QWidget, autograd: QWidget,
+                        op_view: QWidget, storage_view: QWidget) -> None:
     tabs = (
         (viewer, QCoreApplication.translate("MainWindow", "Tensor"),
          QCoreApplication.translate("MainWindow", "The selected step's tensor: facts, "
@@ -33,7 +42,8 @@ def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view
                                     "copies, with data_ptr, offset and strides")),
     )
     for widget, title, tip in tabs:
-        views.setTabToolTip(views.addTab(widget, title), tip)
+        views.setTabText(views.indexOf(widget), title)
+        views.setTabToolTip(views.indexOf(widget), tip)
 
 
 def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QDockWidget]:
@@ -44,8 +54,8 @@ def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QD
     """
     docks: dict[str, QDockWidget] = {}
 
-    def dock(key: str, title: str, area: Qt.DockWidgetArea) -> QDockWidget:
-        docks[key] = QDockWidget(title, window)
+    def dock(key: str, area: Qt.DockWidgetArea) -> QDockWidget:
+        docks[key] = QDockWidget(window)
         docks[key].setObjectName(f"dock_{key}")
         docks[key].setWidget(panels[key])
         window.addDockWidget(area, docks[key])
@@ -53,18 +63,19 @@ def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QD
 
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-    dock("steps", QCoreApplication.translate("MainWindow", "Steps"), left)
-    dock("lesson", QCoreApplication.translate("MainWindow", "Lesson"), left)
-    builder = dock("builder", QCoreApplication.translate("MainWindow", "Builder"), right)
-    ops = dock("ops", QCoreApplication.translate("MainWindow", "Ops"), right)
+    dock("steps", left)
+    dock("lesson", left)
+    builder = dock("builder", right)
+    ops = dock("ops", right)
     window.tabifyDockWidget(builder, ops)
-    docs = dock("docs", QCoreApplication.translate("MainWindow", "Docs"), right)
+    docs = dock("docs", right)
     window.tabifyDockWidget(ops, docs)
-    gallery = dock("gallery", QCoreApplication.translate("MainWindow", "Gallery"), right)
+    gallery = dock("gallery", right)
     window.tabifyDockWidget(docs, gallery)
     builder.raise_()
-    code = dock("code", QCoreApplication.translate("MainWindow", "Code"), bottom)
-    output = dock("output", QCoreApplication.translate("MainWindow", "Output"), bottom)
+    code = dock("code", bottom)
+    output = dock("output", bottom)
+    translated(window, lambda: _set_dock_titles(docks))
     window.tabifyDockWidget(code, output)
     code.raise_()
     window.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
@@ -74,6 +85,19 @@ def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QD
     window.resizeDocks([code], [230], Qt.Orientation.Vertical)
     window.resizeDocks([docks["steps"], docks["lesson"]], [330, 200], Qt.Orientation.Vertical)
     return docks
+
+
+def _set_dock_titles(docks: dict[str, QDockWidget]) -> None:
+    titles = {"steps": QCoreApplication.translate("MainWindow", "Steps"),
+              "lesson": QCoreApplication.translate("MainWindow", "Lesson"),
+              "builder": QCoreApplication.translate("MainWindow", "Builder"),
+              "ops": QCoreApplication.translate("MainWindow", "Ops"),
+              "docs": QCoreApplication.translate("MainWindow", "Docs"),
+              "gallery": QCoreApplication.translate("MainWindow", "Gallery"),
+              "code": QCoreApplication.translate("MainWindow", "Code"),
+              "output": QCoreApplication.translate("MainWindow", "Output")}
+    for key, dock in docks.items():
+        dock.setWindowTitle(titles[key])
 
 
 class TorchInfo(QLabel):
@@ -86,13 +110,12 @@ class TorchInfo(QLabel):
     def __init__(self, default_device: str):
         super().__init__()
         self._default_device = default_device
-        self.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.setToolTip(QCoreApplication.translate(
             "MainWindow", "The default device, the PyTorch build in use and the devices it "
-            "can reach"))
+            "can reach")))
         torch_notifier().ready.connect(self._show_info)
         kernel_devices().changed.connect(self._show_info)
-        if torch_loaded():
-            self._show_info()
+        translated(self, self._show_info)
 
     def _show_info(self) -> None:
         if not torch_loaded():
@@ -114,8 +137,8 @@ def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:
     """
     info = TorchInfo(default_device)
     shape_label = QLabel()
-    shape_label.setToolTip(QCoreApplication.translate(
-        "MainWindow", "Shape and dtype of the selected step's tensor"))
+    translated(shape_label, lambda: shape_label.setToolTip(QCoreApplication.translate(
+        "MainWindow", "Shape and dtype of the selected step's tensor")))
     window.statusBar().addPermanentWidget(shape_label)
     window.statusBar().addPermanentWidget(info)
     return shape_label

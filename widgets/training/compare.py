@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.training.compare import differences
 from app.training.live import Loop
+from widgets.common.retranslate import translated
 from widgets.common.theme import series_colour, series_pen, theme_notifier
 from widgets.training.plot_data import log10
 from widgets.training.plot_style import new_plot, style_plots
@@ -46,18 +47,23 @@ class RunComparison(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.runs = QListWidget()
-        self.runs.setToolTip(_tr("Every run kept: tick the ones to overlay"))
+        translated(self, lambda: (
+            self.runs.setToolTip(_tr("Every run kept: tick the ones to overlay"))))
         self.runs.itemChanged.connect(lambda _item: self._draw())
-        self.delete_button = QPushButton(_tr("Delete"))
-        self.delete_button.setToolTip(_tr("Take the selected run out of the comparison"))
+        self.delete_button = QPushButton()
+        translated(self, lambda: self.delete_button.setText(_tr("Delete")))
+        translated(self, lambda: (
+            self.delete_button.setToolTip(_tr("Take the selected run out of the comparison"))))
         self.delete_button.clicked.connect(self._on_view_delete)
         self.graphics = pg.GraphicsLayoutWidget()
-        self.graphics.setToolTip(_tr("Each run's loss (log scale); right-click to export"))
+        translated(self, lambda: (
+            self.graphics.setToolTip(_tr("Each run's loss (log scale); right-click to export"))))
         self.loss_plot = new_plot(_tr("Loss of each run"), _tr("step"), log_y=True)
         self.graphics.addItem(self.loss_plot)  # (no legend: the list names the colours)
         self.table = QTableWidget()
-        self.table.setToolTip(_tr("What differed in the recipes that made the runs: the "
-                                  "knobs by name, other lines by their text"))
+        translated(self, lambda: (
+            self.table.setToolTip(_tr("What differed in the recipes that made the runs: the "
+                                      "knobs by name, other lines by their text"))))
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         left = QWidget()

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.recipe.gallery import GalleryEntry
+from widgets.common.retranslate import translated
 
 
 class EmptyPage(QScrollArea):
@@ -25,22 +26,29 @@ class EmptyPage(QScrollArea):
         self.setWidget(body)
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.title = QLabel(self.tr("This recipe has no training loop yet."))
+        self.title = QLabel()
+        translated(self, lambda: (
+            self.title.setText(self.tr("This recipe has no training loop yet."))))
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
-        self.text = QLabel(self.tr(
+        self.text = QLabel()
+        translated(self, lambda: self.text.setText(self.tr(
             "Any loop that calls loss.backward() is a training loop: when the recipe runs, "
             "this tab plots its loss, learning rate, and each layer's output std and "
             "gradient norm, live, and lets you pause it, step it and change its learning "
-            "rate. Write one, or start from a lesson:"))
+            "rate. Write one, or start from a lesson:")))
         self.text.setWordWrap(True)
-        self.new_button = QPushButton(self.tr("New training…"))
-        self.new_button.setToolTip(self.tr("Write a short training recipe from a few choices: "
-                                           "data, model, initialisation, optimizer, clipping"))
+        self.new_button = QPushButton()
+        translated(self, lambda: self.new_button.setText(self.tr("New training…")))
+        translated(self, lambda: self.new_button.setToolTip(self.tr(
+            "Write a short training recipe from a few choices: data, model, initialisation, "
+            "optimizer, clipping")))
         self.new_button.clicked.connect(self.new_requested.emit)
-        self.lessons_label = QLabel(self.tr("Training lessons in the gallery:"))
+        self.lessons_label = QLabel()
+        translated(self, lambda: (
+            self.lessons_label.setText(self.tr("Training lessons in the gallery:"))))
         self._lessons = QVBoxLayout()
         self._lessons.setSpacing(2)
         layout = QVBoxLayout(body)
@@ -63,7 +71,8 @@ class EmptyPage(QScrollArea):
             button = QPushButton(entry.title_for(language))
             button.setFlat(True)
             button.setStyleSheet("text-align: left; padding: 2px 6px;")
-            button.setToolTip(self.tr("Open the lesson {0}").format(entry.name))
+            translated(button, lambda b=button, e=entry: b.setToolTip(
+                self.tr("Open the lesson {0}").format(e.name)))
             button.clicked.connect(lambda _=False, p=entry.path: self.open_requested.emit(p))
             self._lessons.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
             self.lesson_buttons.append(button)

@@ -46,6 +46,7 @@ from app.training.settings import (
     _Section,
 )
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, error_style, set_style_sheet
 
 # The pages of the training form and the settings each shows, in order. Plain fields of a
@@ -231,8 +232,9 @@ class _PathEditor(_TextEditor):
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None]):
         super().__init__(name, meta, on_edit, str, follow_typing=False)  # (a half-typed
         self.edit = self.widget  # path is no file yet)
-        browse = QPushButton(_tr("Browse..."))
-        browse.setToolTip(_tr("Choose a CSV file of numbers"))
+        browse = QPushButton()
+        translated(browse, lambda: (browse.setText(_tr("Browse...")),
+                                    browse.setToolTip(_tr("Choose a CSV file of numbers"))))
         browse.clicked.connect(self._on_view_browse)
         self.widget = QWidget()
         row = QHBoxLayout(self.widget)
@@ -383,8 +385,9 @@ class SettingsForm(QWidget):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(error_style())
-        self.error_label.setToolTip(_tr("Why the last edit could not be used; the recipe "
-                                        "keeps its previous settings until it can"))
+        translated(self, lambda: (
+            self.error_label.setToolTip(_tr("Why the last edit could not be used; the recipe "
+                                            "keeps its previous settings until it can"))))
         self.error_label.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

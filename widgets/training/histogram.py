@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from app.palette import Palette
 from app.training.history import History
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
 from widgets.training.plots import PlotGrid, ViewFitter, new_plot, style_plots
 
@@ -138,17 +139,20 @@ class HistogramPlots(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.layer_combo = QComboBox()
-        self.layer_combo.setToolTip(_tr("The layer whose weights and gradients are sampled "
-                                        "and shown"))
+        translated(self, lambda: (
+            self.layer_combo.setToolTip(_tr("The layer whose weights and gradients are sampled "
+                                            "and shown"))))
         self.layer_combo.activated.connect(self._on_view_layer)
         self.layer_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        label = QLabel(_tr("Layer:"))
+        label = QLabel()
+        translated(self, lambda label=label: label.setText(_tr("Layer:")))
         label.setBuddy(self.layer_combo)
         self.grid = PlotGrid(max_columns=2)
         self.graphics = self.grid.graphics
-        self.graphics.setToolTip(_tr("Left: the latest sample of the layer's weights and "
-                                     "gradients. Right: their spread over time (bands: "
-                                     "min–max, 7–93%, 16–84%, 31–69%; line: median)"))
+        translated(self, lambda: (
+            self.graphics.setToolTip(_tr("Left: the latest sample of the layer's weights and "
+                                         "gradients. Right: their spread over time (bands: "
+                                         "min–max, 7–93%, 16–84%, 31–69%; line: median)"))))
         self.weights = _Track(_tr("Weights (now)"), _tr("Weights over time"), 0)
         self.grads = _Track(_tr("Gradients (now)"), _tr("Gradients over time"), 1)
         self.fitter = ViewFitter(interval=0.25)  # histograms move with every sample

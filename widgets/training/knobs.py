@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.training.fields import Field
+from widgets.common.retranslate import translated
 
 #: Knobs the bar shows on its own.
 ON_THE_BAR = ("lr", "device")
@@ -35,7 +36,7 @@ class KnobsButton(QToolButton):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setText(self.tr("Knobs"))
+        translated(self, lambda: self.setText(self.tr("Knobs")))
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu_ = QMenu(self)
         self.form = QWidget()
@@ -46,7 +47,9 @@ class KnobsButton(QToolButton):
         self.setMenu(self.menu_)
         self.editors: dict[str, QAbstractSpinBox] = {}
         self._shown: tuple = ()
+        self._names = ""
         self.show_fields({})
+        translated(self, self._set_tip, now=False)
 
     def show_fields(self, found: dict[str, Field]) -> None:
         """The knobs of the recipe now (the same ones: their values only)."""
@@ -61,9 +64,14 @@ class KnobsButton(QToolButton):
                 with QSignalBlocker(editor):
                     editor.setValue(f.value)
         self.setEnabled(bool(knobs))
+        self._names = ", ".join(knobs)
+        self._set_tip()
+
+    def _set_tip(self) -> None:
+        knobs = self._names
         self.setToolTip(self.tr("The recipe's other number literals: {0}. Changing one "
                                 "rewrites it in the code and runs the recipe again")
-                        .format(", ".join(knobs)) if knobs else
+                        .format(knobs) if knobs else
                         self.tr("The recipe has no number literal to change here "
                                 "(such as steps = 100, or momentum=0.9)"))
 
@@ -73,7 +81,8 @@ class KnobsButton(QToolButton):
         self.editors = {}
         for name, f in knobs.items():
             editor = _editor(f.value)
-            editor.setToolTip(self.tr("{0}, line {1} of the recipe").format(name, f.line))
+            translated(editor, lambda editor=editor, f=f, name=name: (
+                editor.setToolTip(self.tr("{0}, line {1} of the recipe").format(name, f.line))))
             editor.valueChanged.connect(lambda value, n=name: self.edited.emit(n, value))
             self._layout.addRow(name, editor)
             self.editors[name] = editor

@@ -7,6 +7,8 @@ and its kernel, and calls ``show_state`` when the loop reports.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.devices import Device
 from widgets.common.kernel_devices import kernel_devices
+from widgets.common.retranslate import translated
 from widgets.training.knobs import KnobsButton
 
 
@@ -42,25 +45,28 @@ class LoopBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.run_button = self._button(self.tr("Run"), QStyle.StandardPixmap.SP_MediaPlay,
-                                       self.tr("Run the recipe again from the top: its loop "
-                                               "trains afresh"), self.run_clicked.emit)
-        self.pause_button = self._button(self.tr("Pause"), QStyle.StandardPixmap.SP_MediaPause,
-                                         self.tr("Pause the loop at its next backward(); "
-                                                 "click again to go on"))
+        play = QStyle.StandardPixmap
+        self.run_button = self._button(
+            lambda: self.tr("Run"), play.SP_MediaPlay,
+            lambda: self.tr("Run the recipe again from the top: its loop trains afresh"),
+            self.run_clicked.emit)
+        self.pause_button = self._button(
+            lambda: self.tr("Pause"), play.SP_MediaPause,
+            lambda: self.tr("Pause the loop at its next backward(); click again to go on"))
         self.pause_button.setCheckable(True)
         self.pause_button.toggled.connect(self.pause_toggled.emit)
-        self.step_button = self._button(self.tr("Step"),
-                                        QStyle.StandardPixmap.SP_MediaSkipForward,
-                                        self.tr("Train one step: on to the next backward(), "
-                                                "then pause again"), self.step_clicked.emit)
-        self.stop_button = self._button(self.tr("Stop"), QStyle.StandardPixmap.SP_MediaStop,
-                                        self.tr("Stop the run (KeyboardInterrupt in the "
-                                                "recipe, as Ctrl+C under python)"),
-                                        self.stop_clicked.emit)
+        self.step_button = self._button(
+            lambda: self.tr("Step"), play.SP_MediaSkipForward,
+            lambda: self.tr("Train one step: on to the next backward(), then pause again"),
+            self.step_clicked.emit)
+        self.stop_button = self._button(
+            lambda: self.tr("Stop"), play.SP_MediaStop,
+            lambda: self.tr("Stop the run (KeyboardInterrupt in the recipe, as Ctrl+C under "
+                            "python)"), self.stop_clicked.emit)
         self.loops = QComboBox()
-        self.loops.setToolTip(self.tr("The recipe has more than one training loop: the one "
-                                      "the plots show"))
+        translated(self, lambda: (
+            self.loops.setToolTip(self.tr("The recipe has more than one training loop: the one "
+                                          "the plots show"))))
         self.loops.activated.connect(lambda i: self.loop_chosen.emit(self.loops.itemData(i)))
         self.lr = QDoubleSpinBox()
         self.lr.setDecimals(6)
@@ -68,31 +74,38 @@ class LoopBar(QWidget):
         self.lr.setSpecialValueText("—")  # 0: no learning rate known (no optimizer)
         self.lr.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.lr.setKeyboardTracking(False)
-        self.lr.setToolTip(self.tr("Learning rate: while the loop trains, every optimizer it "
-                                   "steps takes it at its next step; the recipe's lr= is "
-                                   "rewritten for the next run"))
+        translated(self, lambda: (
+            self.lr.setToolTip(self.tr("Learning rate: while the loop trains, every optimizer it "
+                                       "steps takes it at its next step; the recipe's lr= is "
+                                       "rewritten for the next run"))))
         self.lr.valueChanged.connect(lambda lr: lr > 0 and self.lr_edited.emit(lr))
-        self.lr_label = QLabel(self.tr("lr"))
+        self.lr_label = QLabel()
+        translated(self, lambda: self.lr_label.setText(self.tr("lr")))
         self.lr_label.setBuddy(self.lr)
-        self.nan_pause = QCheckBox(self.tr("Pause at NaN"))
+        self.nan_pause = QCheckBox()
+        translated(self, lambda: self.nan_pause.setText(self.tr("Pause at NaN")))
         self.nan_pause.setChecked(True)
-        self.nan_pause.setToolTip(self.tr("Pause before the first backward() whose loss is "
-                                          "NaN or infinite, so you can look at why"))
+        translated(self, lambda: (
+            self.nan_pause.setToolTip(self.tr("Pause before the first backward() whose loss is "
+                                              "NaN or infinite, so you can look at why"))))
         self.nan_pause.toggled.connect(self.nan_pause_toggled.emit)
         self.device = QComboBox()
         self._add_devices(kernel_devices().devices)  # the CPU alone until the kernel says
         kernel_devices().changed.connect(self._on_kernel_devices_changed)
-        self.device.setToolTip(self.tr("Where the loop trains: rewrites the recipe's "
-                                       "device = ... line, so the saved file says so"))
+        translated(self, lambda: (
+            self.device.setToolTip(self.tr("Where the loop trains: rewrites the recipe's "
+                                           "device = ... line, so the saved file says so"))))
         self.device.activated.connect(lambda i: self.device_chosen.emit(
             self.device.itemData(i)))
         self.state = QLabel()
-        self.state.setToolTip(self.tr("The loop's step, loss and learning rate now"))
+        translated(self, lambda: (
+            self.state.setToolTip(self.tr("The loop's step, loss and learning rate now"))))
         # beside the buttons, where the row has room, and wrapped when it has not: never
         # cut ("lr 0.0…"), and never widening the window
         self.state.setWordWrap(True)
         self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        device_label = QLabel(self.tr("Device"))
+        device_label = QLabel()
+        translated(self, lambda device_label=device_label: device_label.setText(self.tr("Device")))
         device_label.setBuddy(self.device)
         # two rows, each narrower than the views: the bar never widens the window
         runs, knobs = QHBoxLayout(), QHBoxLayout()
@@ -103,9 +116,10 @@ class LoopBar(QWidget):
         runs.addWidget(self.state, 1)
         self.knobs = KnobsButton()
         self.extra = QComboBox()
-        self.extra.setToolTip(self.tr("Plot a number the loop binds (val_loss, acc...) beside "
-                                      "the loss: its value at every iteration, once the loop "
-                                      "has run"))
+        translated(self, lambda: (
+            self.extra.setToolTip(self.tr("Plot a number the loop binds (val_loss, acc...) beside "
+                                          "the loss: its value at every iteration, once the loop "
+                                          "has run"))))
         self.extra.activated.connect(lambda i: self.extra_chosen.emit(
             self.extra.itemData(i) or ""))
         self.extra.hide()
@@ -149,10 +163,10 @@ class LoopBar(QWidget):
             index = self.device.count() - 1
         self.device.setCurrentIndex(index)
 
-    def _button(self, text: str, icon: QStyle.StandardPixmap, tip: str,
-                slot=None) -> QPushButton:
-        button = QPushButton(self.style().standardIcon(icon), text)
-        button.setToolTip(tip)
+    def _button(self, text: Callable[[], str], icon: QStyle.StandardPixmap,
+                tip: Callable[[], str], slot=None) -> QPushButton:
+        button = QPushButton(self.style().standardIcon(icon), "")
+        translated(button, lambda: (button.setText(text()), button.setToolTip(tip())))
         if slot is not None:
             button.clicked.connect(slot)
         return button

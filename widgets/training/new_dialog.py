@@ -27,6 +27,7 @@ from app.training.settings import SettingsError, TrainingSettings, harmonise, wi
 from app.training.write import training_recipe
 from widgets.common.highlighter import PygmentsHighlighter
 from widgets.common.i18n_text import translate_core
+from widgets.common.retranslate import translated
 from widgets.training.form import SettingsForm
 
 #: What a new training starts from: spirals, a small ReLU MLP, Adam, 300 steps.
@@ -39,7 +40,7 @@ class NewTrainingDialog(QDialog):
     def __init__(self, parent: QWidget | None = None,
                  settings: TrainingSettings = START):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("New training"))
+        translated(self, lambda: self.setWindowTitle(self.tr("New training")))
         self.settings = settings
         self._literal: dict[str, Any] = settings.to_literal()
         self.form = SettingsForm()
@@ -48,11 +49,12 @@ class NewTrainingDialog(QDialog):
         self.code.setReadOnly(True)
         self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.code.setToolTip(self.tr("The recipe these choices write: plain PyTorch that runs "
-                                     "under python, and that you can edit once it is open"))
+        translated(self, lambda: (
+            self.code.setToolTip(self.tr("The recipe these choices write: plain PyTorch that runs "
+                                         "under python, and that you can edit once it is open"))))
         self._highlighter = PygmentsHighlighter(self.code.document())
         self.size_label = QLabel()
-        self.size_label.setToolTip(self.tr("Lines of the recipe"))
+        translated(self, lambda: self.size_label.setToolTip(self.tr("Lines of the recipe")))
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
@@ -65,9 +67,10 @@ class NewTrainingDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.create_button = self.buttons.addButton(self.tr("Create"),
                                                     QDialogButtonBox.ButtonRole.AcceptRole)
-        self.create_button.setToolTip(self.tr("Open the recipe as a new, unsaved one; it "
-                                               "runs at once, and the Training tab shows "
-                                               "its loop"))
+        translated(self, lambda: (
+            self.create_button.setToolTip(self.tr("Open the recipe as a new, unsaved one; it "
+                                                   "runs at once, and the Training tab shows "
+                                                   "its loop"))))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

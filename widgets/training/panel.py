@@ -29,6 +29,7 @@ from app.recipe.reader import RecipeError, read_recipe
 from app.training.fields import fields, with_value
 from app.training.live import Loop, metrics_columns
 from widgets.common.plot_export import ask_save_plot, save_plot, save_table_csv
+from widgets.common.retranslate import add_tab, translated
 from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.training.compare import RunComparison
@@ -65,7 +66,7 @@ class TrainingPanel(QWidget):
         self.bar = LoopBar()
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setToolTip(self.tr("What the loop is doing"))
+        translated(self, lambda: self.message.setToolTip(self.tr("What the loop is doing")))
         self.empty = EmptyPage()
         self.empty.new_requested.connect(self.new_requested.emit)
         self.empty.open_requested.connect(self.open_requested.emit)
@@ -74,16 +75,15 @@ class TrainingPanel(QWidget):
         self.compare.delete_requested.connect(self._on_view_delete_run)
         self.views = QTabWidget()
         self.views.setDocumentMode(True)
-        self.views.setTabToolTip(self.views.addTab(self.plots, self.tr("Live")), self.tr(
+        add_tab(self.views, self.plots, lambda: self.tr("Live"), lambda: self.tr(
             "The loop shown: loss, learning rate, each layer's output std and gradient norm"))
         self.histogram = HistogramPlots()
         self.histogram.layer_changed.connect(lambda path: self._control(histogram=path))
-        self.views.setTabToolTip(self.views.addTab(self.histogram, self.tr("Histogram")),
-                                 self.tr("One layer's weights and gradients, now and over "
-                                         "time"))
-        self.views.setTabToolTip(self.views.addTab(self.compare, self.tr("Compare runs")),
-                                 self.tr("Every run kept: losses overlaid, and what differed "
-                                         "in the recipe that made each"))
+        add_tab(self.views, self.histogram, lambda: self.tr("Histogram"),
+                lambda: self.tr("One layer's weights and gradients, now and over time"))
+        add_tab(self.views, self.compare, lambda: self.tr("Compare runs"),
+                lambda: self.tr("Every run kept: losses overlaid, and what differed in the "
+                                "recipe that made each"))
         self.views.currentChanged.connect(self._on_view_page)
         self.export_button = self._export_button()
         self.views.setCornerWidget(self.export_button)
@@ -145,10 +145,9 @@ class TrainingPanel(QWidget):
     def add_to_tabs(self, tabs: QTabWidget) -> int:
         """Be the "Training" tab of ``tabs`` (always there: with no loop it says how to
         get one)."""
-        index = tabs.addTab(self, self.tr("Training"))
-        tabs.setTabToolTip(index, self.tr("The recipe's training loop, live: loss, learning "
-                                          "rate, each layer's output std and gradient norm"))
-        return index
+        return add_tab(tabs, self, lambda: self.tr("Training"), lambda: self.tr(
+            "The recipe's training loop, live: loss, learning rate, each layer's output std "
+            "and gradient norm"))
 
     def shutdown(self) -> None:
         """The window closes: the loop ends with its kernel."""
@@ -167,6 +166,13 @@ class TrainingPanel(QWidget):
     def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().hideEvent(event)
         self.frame_timer.stop()
+
+    def set_language(self, language: str) -> None:
+        """List the training lessons with their titles in ``language`` (``en``, ``zh_CN``)."""
+        if language != self.language:
+            self.language = language
+            if self._lessons_listed:
+                self._list_lessons()
 
     def _list_lessons(self) -> None:
         from app.recipe.gallery import scan
@@ -353,14 +359,17 @@ class TrainingPanel(QWidget):
 
     def _export_button(self) -> QToolButton:
         button = QToolButton()
-        button.setText(self.tr("Export"))
-        button.setToolTip(self.tr("Save the plots of the page shown as PNG or SVG, or the "
-                                  "loop's numbers as CSV"))
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(button)
-        menu.addAction(self.tr("Plots as PNG or SVG..."), self.export_plots)
-        menu.addAction(self.tr("Numbers as CSV..."), self.export_metrics)
+        plots = menu.addAction("", self.export_plots)
+        numbers = menu.addAction("", self.export_metrics)
         button.setMenu(menu)
+        translated(button, lambda: (
+            button.setText(self.tr("Export")),
+            button.setToolTip(self.tr("Save the plots of the page shown as PNG or SVG, or the "
+                                      "loop's numbers as CSV")),
+            plots.setText(self.tr("Plots as PNG or SVG...")),
+            numbers.setText(self.tr("Numbers as CSV..."))))
         return button
 
     def export_plots(self, path: str | None = None) -> str | None:

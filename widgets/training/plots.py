@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from app.palette import Palette
 from app.training.history import History
 from app.training.peaks import peaks
+from widgets.common.retranslate import translated
 from widgets.common.scale import display_scale
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
 from widgets.training.layer_lines import LayerKey, LayerLines
@@ -95,8 +96,9 @@ class LivePlots(QWidget):
         super().__init__(parent)
         self.grid = PlotGrid()
         self.graphics = self.grid.graphics
-        self.graphics.setToolTip(_tr("Live plots of the run; drag to pan, wheel to zoom, "
-                                     "right-click for options and export"))
+        translated(self, lambda: (
+            self.graphics.setToolTip(_tr("Live plots of the run; drag to pan, wheel to zoom, "
+                                         "right-click for options and export"))))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grid)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.palette import Palette
 from widgets.common.background import JobError, start_job
+from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import full_precision
 from widgets.common.theme import current_palette, theme_notifier
 
@@ -61,7 +62,8 @@ class HeatmapView(QWidget):
         self._graphics = pg.GraphicsLayoutWidget()
         self._readout = QLabel(" ")
         self._readout.setTextFormat(Qt.TextFormat.PlainText)
-        self._readout.setToolTip(self.tr("The hovered cell's index in the plane and its value"))
+        translated(self, lambda: self._readout.setToolTip(
+            self.tr("The hovered cell's index in the plane and its value")))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

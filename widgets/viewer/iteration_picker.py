@@ -8,6 +8,8 @@ import bisect
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSpinBox, QWidget
 
+from widgets.common.retranslate import translated
+
 
 class IterationPicker(QWidget):
     """Hidden until ``set_iterations``; ``changed`` carries the iteration picked."""
@@ -17,14 +19,16 @@ class IterationPicker(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._kept: list[int] = []
-        self.label = QLabel(QCoreApplication.translate("ViewerPanel", "Iteration"))
+        self.label = QLabel()
+        translated(self, lambda: (
+            self.label.setText(QCoreApplication.translate("ViewerPanel", "Iteration"))))
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self.slider.setToolTip(QCoreApplication.translate(
             "ViewerPanel", "The loop's iterations the kernel kept: the first 100, an even "
-            "sample after them, and the last"))
+            "sample after them, and the last")))
         self.box = QSpinBox()
-        self.box.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "Type an iteration: the nearest one kept is shown"))
+        translated(self, lambda: self.box.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "Type an iteration: the nearest one kept is shown")))
         self.of = QLabel()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

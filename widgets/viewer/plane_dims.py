@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.retranslate import translated
+
 _INDEX_BOXES_PER_LINE = 4
 
 
@@ -39,18 +41,20 @@ class PlaneDims(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         self.rows_box, self.cols_box = QComboBox(), QComboBox()
-        self.rows_box.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The dimension shown down the rows"))
-        self.cols_box.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The dimension shown across the columns"))
+        translated(self, lambda: self.rows_box.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The dimension shown down the rows")))
+        translated(self, lambda: self.cols_box.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The dimension shown across the columns")))
         self.rows_box.currentIndexChanged.connect(self._on_view_rows_dim_changed)
         self.cols_box.currentIndexChanged.connect(self._on_view_cols_dim_changed)
         pick = QHBoxLayout()
-        for text, combo in ((QCoreApplication.translate("ViewerPanel", "Rows:"), self.rows_box),
-                            (QCoreApplication.translate("ViewerPanel", "Columns:"),
-                             self.cols_box)):
-            label = QLabel(text)
-            label.setToolTip(combo.toolTip())
+        rows_label, cols_label = QLabel(), QLabel()
+        translated(self, lambda: (
+            rows_label.setText(QCoreApplication.translate("ViewerPanel", "Rows:")),
+            rows_label.setToolTip(self.rows_box.toolTip()),
+            cols_label.setText(QCoreApplication.translate("ViewerPanel", "Columns:")),
+            cols_label.setToolTip(self.cols_box.toolTip())))
+        for label, combo in ((rows_label, self.rows_box), (cols_label, self.cols_box)):
             pick.addWidget(label)
             pick.addWidget(combo)
         pick.addStretch(1)
@@ -117,12 +121,9 @@ class PlaneDims(QWidget):
             cell = QWidget(self)
             row = QHBoxLayout(cell)
             row.setContentsMargins(0, 0, 8, 0)
-            label = QLabel(QCoreApplication.translate("ViewerPanel", "dim {d}:").format(d=d))
+            label = QLabel()
             spin = QSpinBox()
-            spin.setToolTip(QCoreApplication.translate(
-                "ViewerPanel", "The index of dimension {d} that the plane is taken at")
-                .format(d=d))
-            label.setToolTip(spin.toolTip())
+            translated(cell, lambda label=label, spin=spin, d=d: _set_index_texts(label, spin, d))
             spin.valueChanged.connect(self._on_view_index_changed)
             row.addWidget(label)
             row.addWidget(spin)
@@ -174,3 +175,10 @@ class PlaneDims(QWidget):
             self.cols_box.setCurrentIndex(new_cols)
         self._layout_index_boxes()
         self.changed.emit()
+
+
+def _set_index_texts(label: QLabel, spin: QSpinBox, d: int) -> None:
+    label.setText(QCoreApplication.translate("ViewerPanel", "dim {d}:").format(d=d))
+    spin.setToolTip(QCoreApplication.translate(
+        "ViewerPanel", "The index of dimension {d} that the plane is taken at").format(d=d))
+    label.setToolTip(spin.toolTip())

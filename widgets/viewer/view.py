@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.layout_fence import fenced_content
+from widgets.common.retranslate import add_tab, translated
 from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.viewer.heatmap_view import HeatmapView
@@ -39,6 +40,9 @@ HEATMAP_NUMEL = 100_000
 #: on a screen, a quarter of a 1000x1000 plane's bytes.
 HEATMAP_CELLS = 1 << 18
 MODES = ("grid", "heatmap")
+#: The facts shown, in order.
+FACT_KEYS = ("shape", "dtype", "device", "numel", "bytes", "strides", "storage offset",
+             "is_contiguous", "requires_grad", "is_leaf", "grad_fn")
 _FACT_COLUMN_ROWS = 6  # facts fill a first column of this many rows, then a second
 
 
@@ -58,20 +62,22 @@ class ViewerView(QWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self._title.setFont(font)
-        self._title.setToolTip(QCoreApplication.translate("ViewerPanel", "The selected step"))
+        translated(self, lambda: (
+            self._title.setToolTip(QCoreApplication.translate("ViewerPanel", "The selected step"))))
         self._title.setTextFormat(Qt.TextFormat.PlainText)
         self._code = QLabel()
         self._code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._code.setToolTip(QCoreApplication.translate("ViewerPanel", "The step's code"))
+        translated(self, lambda: (
+            self._code.setToolTip(QCoreApplication.translate("ViewerPanel", "The step's code"))))
         self._code.setWordWrap(True)  # a long literal must not widen the panel
         self._status = QLabel()
         self._status.setWordWrap(True)
         self._status.setTextFormat(Qt.TextFormat.PlainText)  # torch messages may hold '<'
         self._code.setTextFormat(Qt.TextFormat.PlainText)
         self._status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._status.setToolTip(QCoreApplication.translate("ViewerPanel",
-                                                           "What the step produced"))
+        translated(self, lambda: self._status.setToolTip(QCoreApplication.translate("ViewerPanel",
+                                                           "What the step produced")))
 
         self._body = QWidget()
         body = QVBoxLayout(self._body)
@@ -81,9 +87,9 @@ class ViewerView(QWidget):
         self._stats.setWordWrap(True)
         self._stats.setTextFormat(Qt.TextFormat.PlainText)
         self._stats.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._stats.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self._stats.setToolTip(QCoreApplication.translate(
             "ViewerPanel", "Statistics of the finite values: NaN and ±inf are left out and "
-            "counted instead. std is the sample standard deviation."))
+            "counted instead. std is the sample standard deviation.")))
         body.addWidget(self._stats)
         self._dims = PlaneDims()
         self._dims.changed.connect(self.plane_changed)
@@ -94,24 +100,27 @@ class ViewerView(QWidget):
         self._table.setHorizontalHeader(IndexHeader(Qt.Orientation.Horizontal, self._table))
         self._table.setVerticalHeader(IndexHeader(Qt.Orientation.Vertical, self._table))
         self._table.setModel(self._table_model)
-        self._table.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The plane's values; hover a cell for its full value"))
+        translated(self, lambda: self._table.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The plane's values; hover a cell for its full value")))
         self._table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self._table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self._table.horizontalHeader().setDefaultSectionSize(72)
         self._table.verticalHeader().setDefaultSectionSize(
             self._table.fontMetrics().height() + 6)
         self._heatmap = HeatmapView()
-        self._heatmap.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The plane as colours; hover for a cell's value"))
+        translated(self, lambda: self._heatmap.setToolTip(QCoreApplication.translate(
+            "ViewerPanel", "The plane as colours; hover for a cell's value")))
         self._tabs = QTabWidget()
-        self._tabs.addTab(self._table, QCoreApplication.translate("ViewerPanel", "Grid"))
-        self._tabs.addTab(self._heatmap, QCoreApplication.translate("ViewerPanel", "Heatmap"))
-        self._tabs.setTabToolTip(0, QCoreApplication.translate("ViewerPanel",
-                                                               "Every value as a number"))
-        self._tabs.setTabToolTip(1, QCoreApplication.translate(
+        add_tab(self._tabs, self._table,
+                lambda: QCoreApplication.translate("ViewerPanel", "Grid"))
+        add_tab(self._tabs, self._heatmap,
+                lambda: QCoreApplication.translate("ViewerPanel", "Heatmap"))
+        translated(self, lambda: (
+            self._tabs.setTabToolTip(0, QCoreApplication.translate("ViewerPanel",
+                                                                   "Every value as a number"))))
+        translated(self, lambda: self._tabs.setTabToolTip(1, QCoreApplication.translate(
             "ViewerPanel", "Values as colours; the default above {n:,} elements").format(
-            n=HEATMAP_NUMEL))
+            n=HEATMAP_NUMEL)))
         self._tabs.currentChanged.connect(self._on_view_tab_changed)
         # the values keep ten lines of room to be read (the window still fits 1366x768)
         self._tabs.setMinimumHeight(10 * self._table.fontMetrics().height())
@@ -119,9 +128,10 @@ class ViewerView(QWidget):
 
         # The code and statistics lines change on every edit: behind the fence they no
         # longer re-lay out and repaint the window's central tabs each time.
-        self._note = QLabel(QCoreApplication.translate(
+        self._note = QLabel()
+        translated(self, lambda: self._note.setText(QCoreApplication.translate(
             "ViewerPanel", "The code is not Python yet: what shows here is from the last "
-            "text that read as Python."))
+            "text that read as Python.")))
         self._note.setWordWrap(True)
         set_style_sheet(self._note, error_style())
         self._note.hide()
@@ -136,9 +146,9 @@ class ViewerView(QWidget):
         self._text.setReadOnly(True)
         self._text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self._text.setToolTip(QCoreApplication.translate(
+        translated(self, lambda: self._text.setToolTip(QCoreApplication.translate(
             "ViewerPanel", "What this step printed, and its modules as print() shows them; "
-            "the Output pane keeps the whole run's output"))
+            "the Output pane keeps the whole run's output")))
         self._text.setMinimumHeight(4 * self._text.fontMetrics().height())
         self._text.hide()
         layout.addWidget(self._text, 1)
@@ -147,6 +157,25 @@ class ViewerView(QWidget):
         layout.addWidget(self._stretch, 1)
 
     def _build_facts(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self._fact_values: dict[str, QLabel] = {}
+        names: dict[str, QLabel] = {}
+        forms = [QFormLayout(), QFormLayout()]
+        for i, key in enumerate(FACT_KEYS):
+            names[key] = QLabel()
+            value = QLabel()
+            value.setTextFormat(Qt.TextFormat.PlainText)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            forms[i // _FACT_COLUMN_ROWS].addRow(names[key], value)
+            self._fact_values[key] = value
+        translated(self, lambda: self._set_fact_texts(names))
+        for form in forms:
+            form.setHorizontalSpacing(8)
+            form.setVerticalSpacing(2)
+            row.addLayout(form, 1)
+        return row
+
+    def _set_fact_texts(self, names: dict[str, QLabel]) -> None:
         help_texts = {
             "shape": QCoreApplication.translate("ViewerPanel", "Size of each dimension"),
             "dtype": QCoreApplication.translate("ViewerPanel", "Element type"),
@@ -167,23 +196,10 @@ class ViewerView(QWidget):
             "grad_fn": QCoreApplication.translate(
                 "ViewerPanel", "The autograd node that made it, if any"),
         }
-        row = QHBoxLayout()
-        self._fact_values: dict[str, QLabel] = {}
-        forms = [QFormLayout(), QFormLayout()]
-        for i, (key, tip) in enumerate(help_texts.items()):
-            label = QLabel(QCoreApplication.translate("ViewerPanel", "{fact}:").format(fact=key))
-            value = QLabel()
-            value.setTextFormat(Qt.TextFormat.PlainText)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            for w in (label, value):
-                w.setToolTip(tip)
-            forms[i // _FACT_COLUMN_ROWS].addRow(label, value)
-            self._fact_values[key] = value
-        for form in forms:
-            form.setHorizontalSpacing(8)
-            form.setVerticalSpacing(2)
-            row.addLayout(form, 1)
-        return row
+        for key, label in names.items():
+            label.setText(QCoreApplication.translate("ViewerPanel", "{fact}:").format(fact=key))
+            label.setToolTip(help_texts[key])
+            self._fact_values[key].setToolTip(help_texts[key])
 
     # -- public accessors ------------------------------------------------------------
     @property
