@@ -19,12 +19,14 @@ from app.i18n import QT_TRANSLATE_NOOP
 from app.identity import data_dir
 from app.recipe.answers import Answers
 from app.recipe.kernel_results import KernelRunState
-from app.recipe.model import Recipe
-from app.recipe.reader import read_bytes, read_recipe
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import RecipeError, parse, read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.saving import write_atomic
 from app.recipe.source_text import SourceRecipe
+from app.recipe.writer import write_step
 from app.resources import RECIPES_DIR, is_gallery
+from app.text_edits import statement_text
 from app.training.live import LiveTraining
 from app.training.write import convert_old
 
@@ -434,6 +436,26 @@ class Document:
         lesson export write, byte for byte (never the writer's regenerated form)."""
         return self.recipe.source
 
+    def step_text(self, index: int | None, step: Step | None = None) -> str:
+        """Step ``index``'s statement as ``text`` has it (``torch.long`` where the writer
+        would say ``torch.int64``), for the views that show a step's code; the writer's
+        form where the text has no statement of its own for it (``a = 1; b = 2``), or
+        where ``step`` (the one a view shows) is not the recipe's step ``index`` now."""
+        steps, text = self.recipe.steps, self.text
+        if index is None or not 0 <= index < len(steps) \
+                or step is not None and steps[index] is not step:
+            return write_step(step) if step is not None else ""
+        step = steps[index]
+        try:
+            tree, read = parse(text), read_recipe(text).steps  # (both kept for the text)
+        except (SyntaxError, ValueError, RecipeError):
+            return write_step(step)
+        line = read[index].line if len(read) == len(steps) else step.line
+        found = statement_text(text, line, tree) if line else None
+        if found is None or step.name and not _binds(found, step.name):
+            return write_step(step)  # (a step the text does not have as such yet)
+        return found
+
     def file_bytes(self) -> bytes:
         """What Save writes: ``text``, after the byte order mark the file began with."""
         return (("\ufeff" if self.bom else "") + self.text).encode("utf-8")
@@ -507,3 +529,9 @@ def _as_loop(text: str) -> tuple[str, Recipe] | None:
         return None if loop is None else (loop, read_recipe(loop))
     except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+def _binds(statement: str, name: str) -> bool:
+    """Whether ``statement`` (one statement's text) is ``name = ...``."""
+    head, equals, _ = statement.partition("=")
+    return bool(equals) and head.strip() == name

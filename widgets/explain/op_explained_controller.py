@@ -23,7 +23,6 @@ from app.kernel.mirror import ASKED_CELLS, decode
 from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
-from app.recipe.writer import write_step
 from widgets.common.answered import while_alive
 from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
@@ -237,7 +236,8 @@ class OpExplainedController(FollowsDocument, QObject):
             return
         result = sv.result
         # a failed step shows its lesson instead of the op's summary
-        view.show_header(write_step(sv.step), op_summary(sv.spec)
+        code = self._document.step_text(self._document.selected, sv.step)  # the text's
+        view.show_header(code, op_summary(sv.spec)
                          if sv.spec is not None and result.ok else "")
         if result.status == "error":
             lesson = explain(op_key(sv.step.expr), result.error_type, result.error) \

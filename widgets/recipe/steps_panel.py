@@ -100,7 +100,7 @@ class StepsPanel(FollowsDocument, QWidget):
         #: The run, its steps and its number of changes the rows last showed: a report
         #: redraws only the rows of the steps it changed.
         self._shown: tuple = (None, None, 0)
-        self._texts: dict[int, tuple] = {}  # a step's written form, by id(step)
+        self._texts: dict[int, tuple] = {}  # a step's code as the text has it, by id(step)
         self._later: set[int] = set()  # rows to write after this frame (``ROW_CHUNK``)
         self._later_timer = QTimer(self, singleShot=True, interval=0)
         self._later_timer.timeout.connect(self._on_view_later)
@@ -142,6 +142,7 @@ class StepsPanel(FollowsDocument, QWidget):
         theme_notifier().changed.connect(self._on_view_theme_changed)
         self._set_model_connected(True)
         self._on_model_evaluated(document.run)
+        translated(self, lambda: self._on_model_evaluated(self._document.run), now=False)
 
     def _button(self, text: str, tip: Callable[[], str], slot) -> QToolButton:
         b = QToolButton(self)
@@ -205,8 +206,7 @@ class StepsPanel(FollowsDocument, QWidget):
             fresh = {i for i in run.changed_since(mark) if i < len(steps)}
         else:  # another run or other steps: every row (the written steps kept)
             fresh, self._later = set(range(len(steps))), set()
-            self._texts = {id(step): self._texts.get(id(step)) or (step, write_step(step))
-                           for step in steps}
+            self._texts = {}  # (each step's text is the document's, asked for as shown)
         self._shown = (run, steps, run.mark)
         widest = self._widest_size()
         laid_out = False
@@ -308,10 +308,13 @@ class StepsPanel(FollowsDocument, QWidget):
     def _row(self, i: int, step, result) -> tuple[str, str, str, bool]:
         """Step ``i``'s row: (text, status, tooltip, editable)."""
         status = result.status if result else "skipped"
-        kept = self._texts.get(id(step))
-        written = kept[1] if kept is not None and kept[0] is step else write_step(step)
+        kept, source = self._texts.get(id(step)), self._document.text
+        if kept is None or kept[0] is not step or kept[1] is not source:
+            kept = self._texts[id(step)] = (step, source, self._document.step_text(i)
+                                            if not step.is_code else write_step(step))
+        written = kept[2]  # as the text has it: ``torch.long``, never the writer's int64
         text = f"{_STATUS_MARK[status]}  {step.label}" if step.is_code \
-            else f"{_STATUS_MARK[status]}  {written}"
+            else f"{_STATUS_MARK[status]}  {' '.join(written.split())}"
         tip = written
         if result and result.status == "error":
             tip += "\n\n" + result.error

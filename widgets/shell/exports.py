@@ -18,7 +18,6 @@ from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_liter
 from app.recipe.document import Document
 from app.recipe.kernel_results import shown_name, tensor_summary
 from app.recipe.results import StepResult
-from app.recipe.writer import write_step
 from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.common.retranslate import translated
@@ -144,7 +143,7 @@ class TensorExports(QObject):
         if index is None:
             self._say(_tr("Select a step first."))
             return False
-        copy_text(write_step(self.document.recipe.steps[index]) + "\n")
+        copy_text(self.document.step_text(index) + "\n")  # the text's own bytes
         self._say(_tr("Copied the step's code."))
         return True
 

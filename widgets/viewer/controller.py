@@ -21,7 +21,6 @@ from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.results import StepResult
-from app.recipe.writer import write_step
 from app.tensor_summary import plane, summary_array, summary_facts, summary_stats, tuple_text
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
@@ -148,7 +147,7 @@ class ViewerController(FollowsDocument, QObject):
             self._show_no_tensor()
             return
         step = result.step
-        code = write_step(step)
+        code = self._document.step_text(self._document.selected, step)  # as the text has it
         if result.status == "error":
             view.show_header(step.label, code, QCoreApplication.translate(
                 "ViewerPanel", "{kind}: {message}").format(kind=result.error_type,

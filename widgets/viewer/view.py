@@ -240,6 +240,10 @@ class ViewerView(QWidget):
         """The rows dimension, the columns dimension and the other dimensions' indices."""
         return self._dims.plane
 
+    def code_text(self) -> str:
+        """The step's code as shown (``bounded``; its breakable marks taken out)."""
+        return self._code.text().replace("\u200b", "")
+
     def title_text(self) -> str:
         return self._title.text()
 
