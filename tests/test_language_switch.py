@@ -161,6 +161,25 @@ def test_every_text_after_a_switch_is_the_text_a_new_window_shows(qtbot, window)
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.parametrize("step", [1, -1])
+def test_a_selected_steps_texts_after_a_switch_are_a_new_windows(qtbot, window, step):
+    """What the views say of a selected step (the viewer, Op explained, the autograd graph,
+    the builder or op form) is said again in the new language."""
+    def select(win: MainWindow) -> MainWindow:
+        for index in (1, step % len(win.document.recipe.steps)):  # the same path in both
+            win.document.select(index)
+            settled(qtbot, win)
+            qtbot.wait(100)
+        return win
+
+    select(settled(qtbot, window))
+    shown = switch(qtbot, window, "zh_CN")
+    chinese = select(fresh_window(qtbot, "zh_CN"))
+    wrong = differences(widget_texts(shown), widget_texts(chinese))
+    assert not wrong, "\n".join(wrong)
+    chinese.close()
+
+
 def test_chinese_at_run_time_keeps_the_recipe_undo_history_and_selection(qtbot, window):
     document, stack = window.document, window.undo_stack
     window.steps.list.setCurrentRow(1)

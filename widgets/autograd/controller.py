@@ -37,6 +37,7 @@ from widgets.autograd.remote import RemoteAnswer, RemoteAutograd, kernel_target
 from widgets.autograd.view import AutogradView
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette
 from widgets.common.undo import push_edit
 
@@ -86,6 +87,7 @@ class AutogradController(FollowsDocument, QObject):
         view.shown.connect(self._on_view_shown)
         self._set_model_connected(True)
         self._refresh()
+        translated(view, self._refresh, now=False)  # its texts, in the new language
 
     @property
     def graph(self) -> AutogradGraph:

@@ -27,6 +27,7 @@ from widgets.common.answered import while_alive
 from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text, op_summary
+from widgets.common.retranslate import translated
 from widgets.explain.op_explained_view import CardContent, Index, OpExplainedView, index_text
 from widgets.explain.op_extras import EXTRAS, Decoration, OpExtra
 
@@ -122,6 +123,7 @@ class OpExplainedController(FollowsDocument, QObject):
         view.output_clicked.connect(self._on_view_output_clicked)
         view.shown.connect(self._on_view_shown)
         self._set_model_connected(True)
+        translated(view, self._refresh_if_shown, now=False)  # in the new language
 
     # -- public --------------------------------------------------------------------------------
     def detach(self) -> None:

@@ -89,6 +89,7 @@ class StorageView(FollowsDocument, QWidget):
         self._asked = 0
         self._build()
         self._set_model_connected(True)
+        translated(self, lambda: self._on_model_evaluated(None), now=False)  # new language
 
     def _build(self) -> None:
         self.tree = QTreeWidget()

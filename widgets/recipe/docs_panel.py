@@ -91,6 +91,7 @@ class DocsPanel(FollowsDocument, QWidget):
             ops.op_tree.currentItemChanged.connect(self._on_view_op_changed)
         self._set_model_connected(True)
         self.show_spec(None)
+        translated(self, lambda: self.show_spec(self._spec), now=False)
 
     # -- wiring --------------------------------------------------------------------------------
 

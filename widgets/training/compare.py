@@ -30,7 +30,7 @@ from app.training.live import Loop
 from widgets.common.retranslate import translated
 from widgets.common.theme import series_colour, series_pen, theme_notifier
 from widgets.training.plot_data import log10
-from widgets.training.plot_style import new_plot, style_plots
+from widgets.training.plot_style import new_plot, plot_texts, style_plots
 
 
 def _tr(text: str) -> str:
@@ -58,7 +58,8 @@ class RunComparison(QWidget):
         self.graphics = pg.GraphicsLayoutWidget()
         translated(self, lambda: (
             self.graphics.setToolTip(_tr("Each run's loss (log scale); right-click to export"))))
-        self.loss_plot = new_plot(_tr("Loss of each run"), _tr("step"), log_y=True)
+        self.loss_plot = new_plot("", log_y=True)
+        plot_texts(self, self.loss_plot, lambda: _tr("Loss of each run"), lambda: _tr("step"))
         self.graphics.addItem(self.loss_plot)  # (no legend: the list names the colours)
         self.table = QTableWidget()
         translated(self, lambda: (

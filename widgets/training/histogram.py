@@ -9,6 +9,7 @@ latest sample as a histogram and keeps, per sample, a few percentiles (TensorBoa
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -20,7 +21,7 @@ from app.palette import Palette
 from app.training.history import History
 from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
-from widgets.training.plots import PlotGrid, ViewFitter, new_plot, style_plots
+from widgets.training.plots import PlotGrid, ViewFitter, new_plot, plot_texts, style_plots
 
 #: Percentiles kept per sample; symmetric pairs become bands around the median.
 PERCENTILES = (0, 7, 16, 31, 50, 69, 84, 93, 100)
@@ -75,10 +76,13 @@ class Distribution:
 class _Track:
     """The plots of one quantity (weights or gradients): histogram now, bands over time."""
 
-    def __init__(self, title_now: str, title_time: str, colour: int):
+    def __init__(self, owner: QWidget, title_now: Callable[[], str],
+                 title_time: Callable[[], str], colour: int):
         self.colour = colour
-        self.now = new_plot(title_now, _tr("value"), _tr("count"), history=False)
-        self.time = new_plot(title_time, _tr("step"), _tr("value"))
+        self.now = new_plot("", history=False)
+        self.time = new_plot("")
+        plot_texts(owner, self.now, title_now, lambda: _tr("value"), lambda: _tr("count"))
+        plot_texts(owner, self.time, title_time, lambda: _tr("step"), lambda: _tr("value"))
         self.hist = self.now.plot(stepMode="center", fillLevel=0)
         self.distribution = Distribution()
         self.median = self.time.plot()
@@ -153,8 +157,10 @@ class HistogramPlots(QWidget):
             self.graphics.setToolTip(_tr("Left: the latest sample of the layer's weights and "
                                          "gradients. Right: their spread over time (bands: "
                                          "min–max, 7–93%, 16–84%, 31–69%; line: median)"))))
-        self.weights = _Track(_tr("Weights (now)"), _tr("Weights over time"), 0)
-        self.grads = _Track(_tr("Gradients (now)"), _tr("Gradients over time"), 1)
+        self.weights = _Track(self, lambda: _tr("Weights (now)"),
+                              lambda: _tr("Weights over time"), 0)
+        self.grads = _Track(self, lambda: _tr("Gradients (now)"),
+                            lambda: _tr("Gradients over time"), 1)
         self.fitter = ViewFitter(interval=0.25)  # histograms move with every sample
         for track in (self.weights, self.grads):
             self.fitter.add(track.now, grow=False)

@@ -113,6 +113,7 @@ class TrainingPanel(QWidget):
         self._connect_bar()
         self._set_model_connected(True)
         self._on_model_training()
+        translated(self, self._set_state_texts, now=False)
 
     # -- wiring ----------------------------------------------------------------------------
     def _connect_bar(self) -> None:
@@ -166,6 +167,10 @@ class TrainingPanel(QWidget):
     def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().hideEvent(event)
         self.frame_timer.stop()
+
+    def _set_state_texts(self) -> None:
+        self._runs_shown = ()  # the comparison's table, drawn again
+        self._on_model_training()
 
     def set_language(self, language: str) -> None:
         """List the training lessons with their titles in ``language`` (``en``, ``zh_CN``)."""

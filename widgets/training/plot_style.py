@@ -8,7 +8,7 @@ and ``layer_colours`` follow the theme.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
 
 from app.palette import Palette
 from widgets.common.log_axis import LogAxis
+from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette
 
 
@@ -77,6 +78,21 @@ class CategoryAxis(SpacedAxis):
 
 #: The least distance between two category names, in pixels.
 CATEGORY_GAP = 8
+
+
+def plot_texts(owner: QWidget, plot: pg.PlotItem, title: Callable[[], str],
+               x_label: Callable[[], str] | None = None,
+               y_label: Callable[[], str] | None = None) -> None:
+    """Give ``plot`` its title and axis labels, now and on every language change of
+    ``owner`` (the widget that shows it)."""
+    def set_texts() -> None:
+        plot.setTitle(title(), size="9pt")
+        if x_label is not None:
+            plot.setLabel("bottom", x_label())
+        if y_label is not None:
+            plot.setLabel("left", y_label())
+
+    translated(owner, set_texts)
 
 
 def new_plot(title: str, x_label: str = "", y_label: str = "", log_y: bool = False,

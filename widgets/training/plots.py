@@ -33,6 +33,7 @@ from widgets.training.plot_grid import MIN_PLOT_HEIGHT, ONE_COLUMN, TWO_COLUMNS,
 from widgets.training.plot_style import (
     layer_colours,
     new_plot,
+    plot_texts,
     set_title,
     style_legend,
     style_plots,
@@ -42,8 +43,8 @@ from widgets.training.view_fitter import FIT_INTERVAL, ViewFitter, data_bounds
 __all__ = [
     "FIT_INTERVAL", "MIN_PLOT_HEIGHT", "ONE_COLUMN", "SLOW_INTERVAL", "TWO_COLUMNS",
     "LayerLines", "LivePlots", "PlotGrid", "ViewFitter", "boundary_rgba", "data_bounds",
-    "layer_colours", "log10", "new_plot", "set_title", "smooth", "style_legend", "style_plots",
-    "upsample",
+    "layer_colours", "log10", "new_plot", "plot_texts", "set_title", "smooth", "style_legend",
+    "style_plots", "upsample",
 ]
 
 #: Seconds between updates of every plot but the loss (it follows each frame).
@@ -104,13 +105,20 @@ class LivePlots(QWidget):
         layout.addWidget(self.grid)
         self.fitter = ViewFitter()
         self.smoothing = 0
-        self.loss_plot = new_plot(_tr("Loss"), _tr("step"))
-        self.lr_plot = new_plot(_tr("Learning rate"), _tr("step"))
-        self.std_bar_plot = new_plot(_tr("Layer output std (now)"), _tr("layer"), log_y=True,
-                                     categories=True)
-        self.std_plot = new_plot(_tr("Layer output std"), _tr("step"), log_y=True)
-        self.grad_plot = new_plot(_tr("Layer gradient norm"), _tr("step"), log_y=True)
-        self.boundary_plot = new_plot(_tr("Decision boundary"))
+        self.loss_plot = new_plot("")
+        self.lr_plot = new_plot("")
+        self.std_bar_plot = new_plot("", log_y=True, categories=True)
+        self.std_plot = new_plot("", log_y=True)
+        self.grad_plot = new_plot("", log_y=True)
+        self.boundary_plot = new_plot("")
+        step = lambda: _tr("step")  # noqa: E731 - the x axis of most plots
+        plot_texts(self, self.loss_plot, lambda: _tr("Loss"), step)
+        plot_texts(self, self.lr_plot, lambda: _tr("Learning rate"), step)
+        plot_texts(self, self.std_bar_plot, lambda: _tr("Layer output std (now)"),
+                   lambda: _tr("layer"))
+        plot_texts(self, self.std_plot, lambda: _tr("Layer output std"), step)
+        plot_texts(self, self.grad_plot, lambda: _tr("Layer gradient norm"), step)
+        plot_texts(self, self.boundary_plot, lambda: _tr("Decision boundary"))
         self.boundary_plot.setAspectLocked(True)
         # in reading order: the loss, then each layer's output std and gradient norm over
         # time, so that two rows of a small window show the three that matter most
@@ -125,6 +133,7 @@ class LivePlots(QWidget):
         # (no symbols: thousands of markers cost more per frame than every curve together)
         self.val_curve = self.loss_plot.plot(name=_tr("validation"))
         self.extra_curve = self.loss_plot.plot()  # a scalar the loop binds, when chosen
+        translated(self, self._set_legend_texts, now=False)
         self.lr_curve = self.lr_plot.plot()
         self.std_bars = pg.BarGraphItem(x=[], height=[], width=0.8, pen=None, brushes=[])
         self.std_bar_plot.addItem(self.std_bars)
@@ -268,6 +277,14 @@ class LivePlots(QWidget):
         if label is not None and (not listed or listed[0] != label):
             self.legend.addItem(curve, label)
         self._show_legend()
+
+    def _set_legend_texts(self) -> None:
+        """The legend's names of the lab's own curves, in the UI's language."""
+        names = {self.loss_curve: _tr("train"), self.val_curve: _tr("validation"),
+                 self.smooth_curve: _tr("train, smoothed")}
+        for sample, text in self.legend.items:
+            if sample.item in names:
+                text.setText(names[sample.item])
 
     def _show_legend(self) -> None:
         """A legend of one curve says nothing, and hides the loss's first steps."""

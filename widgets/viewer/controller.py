@@ -25,6 +25,7 @@ from app.tensor_summary import plane, summary_array, summary_facts, summary_stat
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
+from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 
@@ -106,6 +107,7 @@ class ViewerController(FollowsDocument, QObject):
         self._set_model_connected(True)
         view.show_unparsed(document.unparsed is not None)
         self._refresh()
+        translated(view, self._refresh, now=False)  # its texts, in the new language
 
     # -- wiring ----------------------------------------------------------------------
     def _model_links(self):
