@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
+    QDialog,
     QDockWidget,
     QLabel,
     QLineEdit,
@@ -91,7 +92,7 @@ def widget_texts(window: QWidget) -> dict[str, str]:
                 texts[f"{path}:{what}"] = text
 
         put("tip", widget.toolTip())
-        put("title", widget.windowTitle() if isinstance(widget, QDockWidget | QMainWindow)
+        put("title", widget.windowTitle() if isinstance(widget, QDockWidget | QMainWindow | QDialog)
             else "")
         if isinstance(widget, QLabel | QAbstractButton):
             put("text", widget.text())
@@ -329,6 +330,25 @@ def test_autograd_facts_keep_their_height_below_a_long_error(qtbot, english, aut
     assert panel.error_text()
     labels = list(panel._fact_labels.values())
     assert all(label.height() >= label.minimumSizeHint().height() for label in labels)
+
+
+@pytest.mark.parametrize("kind", ["shortcuts", "new_training"])
+def test_an_open_dialogs_texts_after_a_switch_are_a_new_dialogs(qtbot, window, kind):
+    from widgets.shell.shortcuts_dialog import ShortcutsDialog
+    from widgets.training.new_dialog import NewTrainingDialog
+
+    make = ShortcutsDialog if kind == "shortcuts" else NewTrainingDialog
+    dialog = make(window)
+    dialog.show()
+    switch(qtbot, window, "zh_CN")
+    assert dialog.isVisible()
+    fresh = make(window)
+    wrong = differences(widget_texts(dialog), widget_texts(fresh))
+    assert not wrong, "\n".join(wrong)
+    assert _CJK.search(dialog.windowTitle())
+    for d in (dialog, fresh):
+        d.close()
+        d.deleteLater()
 
 
 def test_an_open_dialog_stays_open_and_speaks_the_new_language(qtbot, window):

@@ -121,6 +121,9 @@ class ClampHistogramExtra(OpExtra):
         self.after = self.plot.plot([0, 1], [0], stepMode="center", fillLevel=0,
                                     pen=pg.mkPen("#fb8c00", width=2),
                                     brush=(251, 140, 0, 60), name=self.tr("after"))
+        translated(self, lambda: _name_curves(legend, {self.before: self.tr("before"),
+                                                       self.after: self.tr("after")}),
+                   now=False)
         self.lines: dict[str, pg.InfiniteLine] = {}
         for key in ("min", "max"):
             line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#d32f2f", width=2,
@@ -225,3 +228,10 @@ class SourceColourExtra(OpExtra):
         self.labels = labels.to(torch.int64).numpy()
         return Decoration(labels=self.labels, tints=dict(zip(names, range(len(names)),
                                                              strict=True)))
+
+
+def _name_curves(legend: pg.LegendItem, names: dict) -> None:
+    """The legend's names of ``names``' curves (a language change)."""
+    for sample, label in legend.items:
+        if sample.item in names:
+            label.setText(names[sample.item])

@@ -100,14 +100,7 @@ class StorageView(FollowsDocument, QWidget):
         translated(self, lambda: self.tree.setToolTip(self.tr(
             "The recipe's tensors, grouped by the memory (storage) they read. A view shares "
             "its base's memory; a copy has its own.")))
-        tips = (self.tr("The tensor's name in the recipe"),
-                self.tr("Whether it owns its memory or views another tensor's"),
-                self.tr("Size of each dimension"),
-                self.tr("Elements to skip in memory to step once along each dimension"),
-                self.tr("Where its first element sits in the memory, in elements"),
-                self.tr("The address of its first element"))
-        for col, tip in enumerate(tips):
-            self.tree.headerItem().setToolTip(col, tip)
+        translated(self, self._set_header_tips)
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -143,6 +136,16 @@ class StorageView(FollowsDocument, QWidget):
         super().showEvent(event)
         if self._stale:
             self.refresh()
+
+    def _set_header_tips(self) -> None:
+        tips = (self.tr("The tensor's name in the recipe"),
+                self.tr("Whether it owns its memory or views another tensor's"),
+                self.tr("Size of each dimension"),
+                self.tr("Elements to skip in memory to step once along each dimension"),
+                self.tr("Where its first element sits in the memory, in elements"),
+                self.tr("The address of its first element"))
+        for col, tip in enumerate(tips):
+            self.tree.headerItem().setToolTip(col, tip)
 
     # -- public --------------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -47,8 +47,10 @@ class OpBrowser(QWidget):
         self.op_tree.setHeaderHidden(True)
         translated(self, lambda: self.op_tree.setToolTip(QCoreApplication.translate(
             "OpPanel", "The ops, by category. Pick one to see what it does and to apply it.")))
+        self._tops: list[tuple[QTreeWidgetItem, str]] = []
         for category in dict.fromkeys(s.category for s in specs):
-            top = QTreeWidgetItem([QCoreApplication.translate(CATEGORIES, category)])
+            top = QTreeWidgetItem([category])
+            self._tops.append((top, category))
             top.setFlags(top.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             bold = top.font(0)
             bold.setBold(True)
@@ -57,15 +59,23 @@ class OpBrowser(QWidget):
                 if spec.category == category:
                     child = QTreeWidgetItem([spec.name])
                     child.setData(0, _SPEC_ROLE, i)
-                    child.setToolTip(0, op_summary(spec))
                     top.addChild(child)
             self.op_tree.addTopLevelItem(top)
         self.op_tree.expandAll()
+        translated(self, self._set_tree_texts)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.search_edit)
         box.addWidget(self.op_tree)
         self.search_edit.textChanged.connect(self._on_view_search_changed)
+
+    def _set_tree_texts(self) -> None:
+        """The categories' names and the ops' summaries, in the UI's language."""
+        for top, category in self._tops:
+            top.setText(0, QCoreApplication.translate(CATEGORIES, category))
+            for j in range(top.childCount()):
+                child = top.child(j)
+                child.setToolTip(0, op_summary(self._specs[child.data(0, _SPEC_ROLE)]))
 
     def spec_of(self, item: QTreeWidgetItem | None) -> OpSpec | None:
         """The op ``item`` stands for (None for a category or no item)."""

@@ -46,7 +46,7 @@ from app.training.settings import (
     _Section,
 )
 from widgets.common.kernel_devices import kernel_devices
-from widgets.common.retranslate import translated
+from widgets.common.retranslate import add_tab, translated
 from widgets.common.theme import current_palette, error_style, set_style_sheet
 
 # The pages of the training form and the settings each shows, in order. Plain fields of a
@@ -146,8 +146,10 @@ class _ChoiceEditor(_Editor):
     def __init__(self, name: str, meta: Any, on_edit: Callable[[str, Any], None]):
         super().__init__(name, meta, on_edit)
         self.widget = combo = QComboBox()
-        for key, label in meta["choices"].items():
-            combo.addItem(setting_text(label), key)
+        for key in meta["choices"]:
+            combo.addItem("", key)
+        translated(combo, lambda: [combo.setItemText(i, setting_text(label))
+                                   for i, label in enumerate(meta["choices"].values())])
         combo.activated.connect(lambda i: self._edited(combo.itemData(i)))
 
     def show(self, value: Any) -> None:
@@ -365,14 +367,17 @@ class SettingsForm(QWidget):
             for name in names:
                 kind = hints[name]
                 if isinstance(kind, type) and issubclass(kind, _Section):
-                    box = QGroupBox(setting_text(SECTION_TITLES.get(name, name.capitalize())))
+                    box = QGroupBox()
+                    title_of = SECTION_TITLES.get(name, name.capitalize())
+                    translated(box, lambda b=box, t=title_of: b.setTitle(setting_text(t)))
                     form = QFormLayout(box)
                     self._add_section(form, kind, name + ".")
                     column.addWidget(box)
                 else:
                     self._add_row(loose, name, kind, fields[name].metadata)
             if loose.rowCount():
-                box = QGroupBox(setting_text(loose_title))
+                box = QGroupBox()
+                translated(box, lambda b=box, t=loose_title: b.setTitle(setting_text(t)))
                 box.setLayout(loose)
                 column.addWidget(box)
             column.addStretch(1)
@@ -380,7 +385,7 @@ class SettingsForm(QWidget):
             scroll.setWidget(body)
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-            self.tabs.addTab(scroll, setting_text(title))
+            add_tab(self.tabs, scroll, lambda t=title: setting_text(t))
             self._pages.append(column)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
@@ -407,12 +412,17 @@ class SettingsForm(QWidget):
 
     def _add_row(self, form: QFormLayout, name: str, kind: Any, meta: Any) -> None:
         editor = _editor_for(name, kind, meta, self._on_view_edited)
-        label = QLabel(setting_text(meta.get("label") or name))
-        tip = tooltip(name, meta)
-        label.setToolTip(tip)
-        editor.widget.setToolTip(tip)
-        if isinstance(editor, _PathEditor):
-            editor.edit.setToolTip(tip)
+        label = QLabel()
+
+        def set_texts() -> None:
+            label.setText(setting_text(meta.get("label") or name))
+            tip = tooltip(name, meta)
+            label.setToolTip(tip)
+            editor.widget.setToolTip(tip)
+            if isinstance(editor, _PathEditor):
+                editor.edit.setToolTip(tip)
+
+        translated(label, set_texts)
         label.setBuddy(editor.widget)
         form.addRow(label, editor.widget)
         self._editors[name] = editor

@@ -65,8 +65,8 @@ class NewTrainingDialog(QDialog):
         split.addWidget(right)
         split.setStretchFactor(1, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.create_button = self.buttons.addButton(self.tr("Create"),
-                                                    QDialogButtonBox.ButtonRole.AcceptRole)
+        self.create_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        translated(self, lambda: self.create_button.setText(self.tr("Create")))
         translated(self, lambda: (
             self.create_button.setToolTip(self.tr("Open the recipe as a new, unsaved one; it "
                                                    "runs at once, and the Training tab shows "
@@ -78,7 +78,7 @@ class NewTrainingDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(1100, 680)
         self.form.set_settings(settings)
-        self._show_code()
+        translated(self, self._show_code)
 
     def text(self) -> str:
         """The recipe the current choices write."""

@@ -170,6 +170,7 @@ class TrainingPanel(QWidget):
 
     def _set_state_texts(self) -> None:
         self._runs_shown = ()  # the comparison's table, drawn again
+        self._extras_of = None  # and the finished loop's "Also plot ..." choices
         self._on_model_training()
 
     def set_language(self, language: str) -> None:
