@@ -30,6 +30,7 @@ from app.kernel.source import first_line, source_lines
 from app.recipe.form_edits import form_edit_text
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
+from app.recipe.step_edits import key, rename_text, step_edit_text, written_lines
 from app.recipe.writer import _const, _docstring, imports_needed, write_recipe, write_step
 
 _SYNC = object()
@@ -83,11 +84,21 @@ class SourceRecipe(Recipe):
         self._source = source
         self.changed.emit()
 
-
-def key(step: Step) -> tuple:
-    """What tells two steps apart, NaN literals included (their text)."""
-    text = step.expr.text if isinstance(step.expr, Code) else write_step(step)
-    return step.name, step.block, step.comment, text
+    def rename(self, index: int, new_name: str) -> None:
+        """Rename step ``index`` in the text: the names that mean its binding change
+        (``step_edits.rename_text``), every other byte stays; else as ``Recipe.rename``."""
+        try:
+            read = read_recipe(self.source)
+        except RecipeError:
+            read = None
+        text = None
+        if read is not None and same_recipe(read, self):
+            text = rename_text(self.source, read, index, new_name)
+        if text is None:
+            super().rename(index, new_name)
+            return
+        again = read_recipe(text)
+        self.restore((again.steps, again.docstring, text))
 
 
 def same_recipe(a: Recipe, b: Recipe) -> bool:
@@ -102,6 +113,8 @@ def sync_source(source: str, new: Recipe) -> str:
         # A text Python cannot read is the user's, as it was: kept, new steps after it.
         return _after_unreadable(source, new)
     edited = form_edit_text(source, old, new)  # only literals changed: just them
+    if edited is None:
+        edited = step_edit_text(source, old, new)  # steps added, cut or moved: their lines
     if edited is not None:
         return edited
     try:
@@ -285,18 +298,7 @@ class _Sync:
 
     def _written(self, group: list[Step], fresh: bool = True) -> str:
         """New text for ``group``, as the writer would put it."""
-        lines: list[str] = []
-        block = group[0].block
-        if block:
-            lines.append(f"with torch.{block}():")
-        indent = "    " if block else ""
-        for step in group:
-            if step.comment:
-                lines.extend(f"{indent}# {c}".rstrip() for c in step.comment.splitlines())
-            text = step.expr.text if isinstance(step.expr, Code) else write_step(step, indent)
-            lines.append(indent + text)
-        return self.newline.join(line.replace("\r\n", "\n").replace("\n", self.newline)
-                                 for line in lines) + self.newline
+        return written_lines(group, self.newline)
 
 
 def _groups(steps: tuple[Step, ...]) -> list[list[Step]]:
