@@ -330,7 +330,6 @@
     </message>
     <message>
         <source>Main Toolbar</source>
-        <extracomment>Where the toolbar&apos;s groups are separated.</extracomment>
         <translation>主工具栏</translation>
     </message>
     <message>
@@ -359,6 +358,7 @@
     </message>
     <message>
         <source>&amp;Panels</source>
+        <extracomment>Where the toolbar&apos;s groups are separated.</extracomment>
         <translation>面板(&amp;P)</translation>
     </message>
     <message>
@@ -581,6 +581,10 @@
         <translation>例如 {0}</translation>
     </message>
     <message>
+        <source>{0} — not on the kernel&apos;s machine</source>
+        <translation>{0} — 内核所在的机器上没有</translation>
+    </message>
+    <message>
         <source>&apos;{0}&apos; is not a tensor in the recipe</source>
         <translation>“{0}”不是配方中的张量</translation>
     </message>
@@ -595,10 +599,6 @@
     <message>
         <source>the recipe has no tensor yet: create one first</source>
         <translation>配方中还没有张量：请先创建一个</translation>
-    </message>
-    <message>
-        <source>{0} — not on this machine</source>
-        <translation>{0} — 本机没有</translation>
     </message>
     <message>
         <source>Every run kept: tick the ones to overlay</source>
@@ -1614,6 +1614,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>A new run replaced this one.</source>
+        <extracomment>The devices of the kernel&apos;s machine, as its last kernel said (``devices``).</extracomment>
         <translation>新的运行取代了这次运行。</translation>
     </message>
     <message>
@@ -1623,6 +1624,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>The kernel could not start.</source>
         <translation>内核无法启动。</translation>
+    </message>
+    <message>
+        <source>The kernel speaks version {0} of the protocol and this window version {1}, so the kernel was ended.</source>
+        <translation>内核使用第 {0} 版协议，而此窗口使用第 {1} 版，因此已结束该内核。</translation>
     </message>
     <message>
         <source>The run went past its time limit of {0} s.</source>
@@ -2801,7 +2806,7 @@ Discard what was typed?</source>
     </message>
     <message>
         <source>{0}[*] — Tensor Lab</source>
-        <extracomment>How much of the screen&apos;s free area the window takes on the first launch. The language the texts were made in.</extracomment>
+        <extracomment>How much of the screen&apos;s free area the window takes on the first launch.</extracomment>
         <translation>{0}[*] — Tensor Lab 张量实验室</translation>
     </message>
     <message>
@@ -2939,10 +2944,6 @@ Discard what was typed?</source>
         <translation>所选的运算。</translation>
     </message>
     <message>
-        <source>Open PyTorch&apos;s documentation of this op.</source>
-        <translation>打开此运算的 PyTorch 官方文档。</translation>
-    </message>
-    <message>
         <source>What the op does.</source>
         <translation>此运算的作用。</translation>
     </message>
@@ -3045,6 +3046,10 @@ Discard what was typed?</source>
     <message>
         <source>Fix the marked fields to see the code.</source>
         <translation>修正标记的字段后即可看到代码。</translation>
+    </message>
+    <message>
+        <source>The recipe&apos;s tensors are offered once its run has made them.</source>
+        <translation>配方运行生成张量之后，这里才会列出它们。</translation>
     </message>
     <message>
         <source>Add a tensor first: the op needs one.</source>
@@ -5136,7 +5141,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes. The facts shown, in order.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -5257,12 +5262,20 @@ strides {1}</translation>
     </message>
     <message>
         <source>… {0} more lines</source>
-        <extracomment>Above this many elements the statistics are taken off the GUI thread: the tensor shows at once, and its statistics follow. The most lines of a step&apos;s printed output the viewer shows: its last ones (the Output pane keeps the whole run&apos;s).</extracomment>
+        <extracomment>The most lines of a step&apos;s printed output the viewer shows: its last ones (the Output pane keeps the whole run&apos;s).</extracomment>
         <translation>… 还有 {0} 行</translation>
     </message>
     <message>
         <source>{0}, as print() shows it:</source>
         <translation>{0}，按 print() 的显示：</translation>
+    </message>
+    <message>
+        <source>In iteration {0} it printed:</source>
+        <translation>第 {0} 次迭代打印了：</translation>
+    </message>
+    <message>
+        <source>In iteration {0} it printed nothing.</source>
+        <translation>第 {0} 次迭代没有打印任何内容。</translation>
     </message>
     <message>
         <source>… {0} earlier lines (the Output pane has the run&apos;s output)</source>
@@ -5273,8 +5286,12 @@ strides {1}</translation>
         <translation>它打印了：</translation>
     </message>
     <message>
+        <source>The whole loop printed:</source>
+        <translation>整个循环打印了：</translation>
+    </message>
+    <message>
         <source>Select a step to see its value.</source>
-        <extracomment>The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
+        <extracomment>The values of a small tensor shown whole (a loop iteration&apos;s, from its summary). The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>
@@ -5304,6 +5321,10 @@ strides {1}</translation>
     <message>
         <source>It bound no new names.</source>
         <translation>它没有绑定新的名称。</translation>
+    </message>
+    <message>
+        <source>It changed in place, through another object: {0}</source>
+        <translation>它通过另一个对象原地修改了：{0}</translation>
     </message>
     <message>
         <source>Statistics: computing…</source>
