@@ -17,7 +17,7 @@ import re
 import pytest
 from PySide6.QtGui import QUndoStack
 
-from app.expr import Call, Const
+from app.expr import Call, Const, Ref
 from app.recipe.model import Step
 from app.recipe.reader import read_recipe
 from app.recipe.source_text import SourceRecipe
@@ -295,3 +295,35 @@ def test_renaming_follows_a_name_into_a_code_step():
                              "    return x\n"
                              "y = a * 2\n")
     assert recipe.steps[1].expr.text == "for i in range(3):\n    print(a + i)"  # type: ignore[union-attr]
+
+
+def test_a_step_needing_an_import_brings_it_after_the_last_one(qapp):
+    relu = Step("y", Call("F.relu", (Ref("x"),)))
+    assert check("import torch\r\nx = torch.ones(2)\r\n", lambda r: r.append(relu),
+                 "import torch\r\nimport torch.nn.functional as F\r\n"
+                 "x = torch.ones(2)\r\ny = F.relu(x)\r\n")
+    assert check('"""Doc."""\n', lambda r: r.append(ADDED),
+                 '"""Doc."""\nimport torch\nadded = torch.zeros(2)\n')
+
+
+def test_a_step_moved_past_several_keeps_its_lines_and_theirs(qapp):
+    text = "import torch\na = torch.ones(1)  # one\nb = a + 1\n\nc = b + 1\n# d\nd = c + 1\n"
+    assert check(text, lambda r: r.move(0, 3),
+                 "import torch\nb = a + 1\n\nc = b + 1\n# d\nd = c + 1\na = torch.ones(1)  # one\n")
+    assert check(text, lambda r: r.move(3, 0),
+                 "import torch\n# d\nd = c + 1\na = torch.ones(1)  # one\nb = a + 1\n\nc = b + 1\n")
+
+
+def test_removing_every_step_of_a_block_removes_the_block(qapp):
+    text = ("import torch\nx = torch.ones(2)\n# the block\nwith torch.no_grad():\n"
+            "    # c\n    z = x + 1\n    w = z * 2\ny = x * 3\n")
+    assert check(text, lambda r: r.restore((r.steps[:1] + r.steps[3:], r.docstring)),
+                 "import torch\nx = torch.ones(2)\ny = x * 3\n")
+
+
+def test_a_rename_reaches_a_function_that_reads_the_name_and_not_one_that_binds_it(qapp):
+    text = ("import torch\nx = torch.ones(2)\ndef g():\n    return x\n"
+            "def h():\n    x = 1\n    return x\nk = [x for _ in range(2)]\n")
+    assert check(text, lambda r: r.rename(0, "q"),
+                 "import torch\nq = torch.ones(2)\ndef g():\n    return q\n"
+                 "def h():\n    x = 1\n    return x\nk = [q for _ in range(2)]\n")
