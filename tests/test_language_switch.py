@@ -364,3 +364,30 @@ def test_an_open_dialog_stays_open_and_speaks_the_new_language(qtbot, window):
     assert len(chinese) == len(english) and chinese != english
     assert all(_CJK.search(menu) for menu, _action, _keys in chinese)
     dialog.close()
+
+
+def test_a_recipe_without_a_lesson_says_so_in_the_new_language(qtbot, window, tmp_path):
+    path = tmp_path / "bare.py"
+    path.write_text("import torch\nx = torch.ones(2)\n", encoding="utf-8")
+    assert window.open_path(str(path), trust=True)
+    english = window.lesson.browser.toPlainText()
+    assert english.startswith("This recipe has no lesson text")
+    switch(qtbot, window, "zh_CN")
+    assert _CJK.search(window.lesson.browser.toPlainText())
+    switch(qtbot, window, "en")
+    assert window.lesson.browser.toPlainText() == english
+
+
+def test_a_loops_picked_iteration_stays_across_the_switch(qtbot, window, tmp_path):
+    path = tmp_path / "loop.py"
+    path.write_text("for i in range(10):\n    print('step', i)\n", encoding="utf-8")
+    assert window.open_path(str(path), trust=True)
+    settled(qtbot, window)
+    window.document.select(0)
+    picker = window.viewer.iterations
+    picker.pick(3)
+    assert window.viewer.step_text().startswith("In iteration 3 it printed:\nstep 3\n")
+    switch(qtbot, window, "zh_CN")
+    settled(qtbot, window)
+    assert picker.iteration == 3
+    assert window.viewer.step_text().startswith("第 3 次迭代打印了：\nstep 3\n")

@@ -43,6 +43,7 @@ class LessonPane(QWidget):
         layout.addWidget(self.browser)
         self._set_model_connected(True)
         self._on_model_changed()
+        translated(self, self._on_model_changed, now=False)  # "no lesson text", say
 
     def detach(self) -> None:
         """Stop following the document, for good: the window that shows this retires."""

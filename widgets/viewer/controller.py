@@ -89,6 +89,7 @@ class ViewerController(FollowsDocument, QObject):
         self._auto_key: tuple[Any, ...] | None = None
         self._heatmap_stale = False
         self._loop_shown: tuple | None = None  # a loop step's (label, code, value) shown
+        self._picked: int | None = None  # the iteration to show again, when it is again
         #: The kernel's tensor shown: (run, statement, name, number of dimensions).
         self._remote: tuple[int, int, str, int] | None = None
         self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
@@ -140,7 +141,11 @@ class ViewerController(FollowsDocument, QObject):
     def _refresh(self) -> None:
         view = self._view
         result = self._selected_result()
-        self._loop_shown = None
+        shown, self._loop_shown = self._loop_shown, None
+        # the same loop shown again (a language switch, a late answer): the iteration the
+        # user picked stays
+        self._picked = view.iterations.iteration if shown is not None \
+            and result is not None and shown[2] is result.value else None
         view.iterations.set_iterations([], 0)
         view.show_step_text(step_text({}, result.printed) if result is not None else "")
         if result is None:
@@ -184,7 +189,8 @@ class ViewerController(FollowsDocument, QObject):
         if samples:
             kept = sorted(int(k) for k in samples)
             if iteration is None:
-                picker.set_iterations(kept, loop.get("iterations", 0))
+                picked, self._picked = self._picked, None
+                picker.set_iterations(kept, loop.get("iterations", 0), picked)
                 iteration = picker.iteration
             names = samples.get(str(iteration), {})
             lines.append(QCoreApplication.translate(
