@@ -92,7 +92,7 @@ class SourceRecipe(Recipe):
         except RecipeError:
             read = None
         text = None
-        if read is not None and same_recipe(read, self):
+        if read is not None and (read.steps, read.docstring) == (self._steps, self._docstring):
             text = rename_text(self.source, read, index, new_name)
         if text is None:
             super().rename(index, new_name)

@@ -41,7 +41,7 @@ class _Text:
     """The steps of ``source`` (which reads as ``recipe``) and their places."""
 
     def __init__(self, source: str, recipe: Recipe):
-        self.source, self.recipe = source, recipe
+        self.source = source
         self.tree = parse(source)
         self.at = Positions(source)
         self.newline = "\r\n" if "\r\n" in source else "\n"
