@@ -4,15 +4,18 @@
 (a form's literal, a new step, a move, a rename, undo) still goes through
 ``Recipe.restore``; here that works out the new text from the old one:
 
-- the file's top-level statements are split into units (a statement, or statements that
-  share a line), each with the blank lines and comments above it;
-- the old and new steps are aligned (``difflib``); a unit whose steps did not change
-  keeps its text byte for byte, wherever it moves;
 - where only literal arguments changed (a form's edit, however the form spells the call),
   ``app.recipe.form_edits`` replaces just them, at their ``ast`` spans;
-- a step whose only change is a literal gets that literal replaced in its text, at the
-  place ``ast`` gives; any other changed step is written again by the writer;
-- imports, code the forms do not show, comments and blank lines elsewhere stay.
+- where steps were added at one place, a run of them removed, or one moved,
+  ``app.recipe.step_edits`` adds, cuts or moves just their lines; a rename
+  (``SourceRecipe.rename``) changes just the names of the binding;
+- anything else (``_Sync``): the file's top-level statements are split into units (a
+  statement, or statements that share a line), each with the blank lines and comments
+  above it; the old and new steps are aligned (``difflib``); a unit whose steps did not
+  change keeps its text byte for byte, wherever it moves; a step whose only change is a
+  literal gets that literal replaced in its text, at the place ``ast`` gives; any other
+  changed step is written again by the writer; imports, code the forms do not show,
+  comments and blank lines elsewhere stay.
 
 The new text is read back and must give the intended steps; if it does not, the whole
 recipe is written again by the writer (always right, formatting lost).
