@@ -25,6 +25,7 @@ from app.explain.autograd_nodes import AutogradGraph
 from widgets.autograd.graph_view import KIND_COLOURS, GraphView
 from widgets.autograd.pages import BackwardPage, InspectPage, JacobianPage
 from widgets.autograd.tables import scrolled
+from widgets.common.layout_fence import fenced_content
 from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette
 
@@ -108,7 +109,7 @@ class AutogradView(QWidget):
             "the fix")))
         self._error.hide()
 
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(fenced_content(self))  # its texts change on every edit
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addLayout(self._legend())
