@@ -114,6 +114,7 @@ WINDOW_SHOTS = tuple(
 
 
 def take_window(shot: WindowShot, out_dir: Path) -> Path:
+    import torch  # noqa: F401 - in, as for tensor-lab --screenshot: the status bar says its build
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.document import Document
