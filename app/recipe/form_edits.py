@@ -50,11 +50,8 @@ def form_edit_text(source: str, old: Recipe, new: Recipe) -> str | None:
     text = source
     for start, end, literal in sorted(edits, reverse=True):
         text = replace_span(text, start, end, literal)
-    try:
-        again = read_recipe(text)
-    except RecipeError:
-        return None
-    if again.docstring != new.docstring or len(again.steps) != len(new.steps):
+    again = read_back(text, new)
+    if again is None:
         return None
     edited = set(changed)
     same = all(_same_meaning(a, b) if i in edited else a == b
@@ -204,3 +201,15 @@ def _same_meaning(read: Step, meant: Step) -> bool:
         return True
     bound = _bound(read, meant)
     return bound is not None and all(_same(bound[0][k], v) for k, v in bound[1].items())
+
+
+def read_back(text: str, new: Recipe) -> Recipe | None:
+    """``text`` read again, when it parses into as many steps as ``new``, with its
+    docstring (an edit's text checked against the recipe it is meant to be); else None."""
+    try:
+        again = read_recipe(text)
+    except RecipeError:
+        return None
+    if again.docstring != new.docstring or len(again.steps) != len(new.steps):
+        return None
+    return again

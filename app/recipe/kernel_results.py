@@ -55,8 +55,7 @@ class KernelValue:
     def inputs(self) -> dict:
         """The step's inputs (name to value, as they were before it ran), as CPU tensors
         with no history; a name too large to copy is missing."""
-        if self._inputs is None:
-            self._take_mirror()
+        self._take_mirror()
         return self._inputs
 
     @inputs.setter
@@ -67,8 +66,7 @@ class KernelValue:
     @property
     def output(self) -> object:
         """The step's value (None when too large to copy)."""
-        if self._inputs is None:
-            self._take_mirror()
+        self._take_mirror()
         return self._output
 
     @output.setter

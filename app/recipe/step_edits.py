@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from app.kernel.source import first_line, source_lines
 from app.recipe.code_steps import bound_names
+from app.recipe.form_edits import read_back
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.writer import imports_needed, write_step
@@ -399,11 +400,8 @@ def _reads_as(edited: str, new: Recipe, source: str, old: Recipe,
     """Whether ``edited`` reads as ``new``: a kept step (``kept[j]``: its old index) as
     the same statement text as before (a form step whose name went may read as code
     now), a written one as itself."""
-    try:
-        again = read_recipe(edited)
-    except RecipeError:
-        return False
-    if again.docstring != new.docstring or len(again.steps) != len(new.steps):
+    again = read_back(edited, new)
+    if again is None:
         return False
     for read, meant, was in zip(again.steps, new.steps, kept, strict=True):
         if key(read) == key(meant):
