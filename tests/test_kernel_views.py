@@ -15,6 +15,7 @@ from app.explain.autograd_data import facts_data, facts_from, graph_data, graph_
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.recipe.kernel_results import KernelValue
 from app.recipe.results import RecipeRun
+from app.tensor_copy import TensorCopy
 
 RECIPE = '''\
 import torch
@@ -100,7 +101,9 @@ def test_graph_and_facts_survive_the_trip_as_data():
     assert getattr(again.why_no_grad, "template", None) == facts.why_no_grad.template
     y.backward()
     again = facts_from(facts_data(grad_facts(x, "x", run)))
-    assert torch.equal(again.grad, torch.tensor([2.0, 4.0]))
+    assert isinstance(again.grad, TensorCopy)  # the window's copy: no torch
+    assert again.grad.values.tolist() == x.grad.tolist() == [2.0, 4.0]
+    assert again.rows()[-1] == (".grad", "tensor([2., 4.])")
 
 
 MEMORY = """\

@@ -5,7 +5,8 @@ The kernel builds the graph and the facts with the same functions the window use
 (``app.explain.autograd_graph``) and sends them as JSON (``app.kernel.queries``, query
 ``autograd``); the window reads them back into the same records. ``Filled`` texts keep
 their template and values, so the window still translates them; ``.grad`` travels as a
-small copy (``app.kernel.mirror``), or as its summary when it is large.
+small copy (``app.kernel.mirror``; the window holds it as a ``TensorCopy``), or as its
+summary when it is large.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from app.explain.autograd_facts import GradFacts
 from app.explain.autograd_nodes import AutogradGraph, GraphEdge, GraphNode, SavedValue
 from app.i18n import Filled
 from app.kernel import mirror
+from app.tensor_copy import copy_of
 
 
 def text_data(value: Any) -> Any:
@@ -78,14 +80,15 @@ class RemoteFacts(GradFacts):
     grad_row: str = ""
 
     def rows(self) -> list[tuple[str, str]]:
-        rows = super().rows()
-        return [*rows[:-1], (".grad", self.grad_row)]
+        return [("is_leaf", str(self.is_leaf)), ("requires_grad", str(self.requires_grad)),
+                ("grad_fn", self.grad_fn or "None"), ("retains_grad", str(self.retains_grad)),
+                (".grad", self.grad_row)]
 
 
 def facts_from(data: dict) -> RemoteFacts:
     facts = RemoteFacts(data["name"], bool(data["is_leaf"]), bool(data["requires_grad"]),
                         bool(data["retains_grad"]), data.get("grad_fn"),
-                        mirror.decode(data.get("grad")), text_from(data.get("why_no_grad", "")),
+                        copy_of(data.get("grad")), text_from(data.get("why_no_grad", "")),
                         data.get("cut", ""))
     object.__setattr__(facts, "grad_row", data.get("grad_row", ""))
     return facts

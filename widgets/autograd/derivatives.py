@@ -8,7 +8,7 @@ and sends them as Python; the matrix comes back.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -19,13 +19,10 @@ from app.explain.derivatives import (
     chain_texts,
 )
 from app.i18n import QT_TRANSLATE_NOOP
-from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from app.tensor_copy import TensorCopy, copy_of
 from widgets.common.i18n_text import marked_text
-
-if TYPE_CHECKING:
-    import torch
 
 _CAPTIONS = {
     "jacobian": ("J", QT_TRANSLATE_NOOP(
@@ -100,9 +97,9 @@ class Derivatives:
         if error or "why" in data:
             self._fail(text_from(data["why"]) if "why" in data else error)
             return
-        self._show(kind, decode(data["matrix"]), output, x)
+        self._show(kind, copy_of(data["matrix"]), output, x)
 
-    def _show(self, kind: str, matrix: torch.Tensor, output: str, x: str) -> None:
+    def _show(self, kind: str, matrix: TensorCopy, output: str, x: str) -> None:
         label, caption = _CAPTIONS[kind]
         self._page.show_matrix(matrix, label, QCoreApplication.translate(
             "AutogradPanel", caption).format(

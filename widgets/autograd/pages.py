@@ -7,8 +7,6 @@ controller (``widgets.autograd.controller``) decides what that is. Their texts k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,12 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.tensor_copy import TensorCopy
 from widgets.autograd.tables import fit_rows, matrix_of, small_table
 from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import PlaneAddress, TensorTableModel
-
-if TYPE_CHECKING:
-    import torch
 
 FACT_KEYS = ("tensor", "is_leaf", "requires_grad", "grad_fn", "retains_grad", ".grad")
 
@@ -143,7 +139,7 @@ class InspectPage(QWidget):
             self.retain_box.setEnabled(False)
             self.retain_box.setChecked(False)
 
-    def show_grad(self, name: str | None, grad: torch.Tensor | None) -> None:
+    def show_grad(self, name: str | None, grad: TensorCopy | None) -> None:
         """The values of ``name.grad``; the table hides without one."""
         if grad is None or name is None:
             self.grad_model.clear()
@@ -324,7 +320,7 @@ class JacobianPage(QWidget):
     def input_name(self) -> str:
         return self.input_box.currentText()
 
-    def show_matrix(self, matrix: torch.Tensor, label: str, caption: str) -> None:
+    def show_matrix(self, matrix: TensorCopy, label: str, caption: str) -> None:
         self.caption.setText(caption)
         self.matrix_model.set_plane(matrix_of(matrix), PlaneAddress(label, 2))
         fit_rows(self.matrix_table, 12)

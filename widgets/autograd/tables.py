@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QScrollArea, QTableView, QWidget
 
+from app.tensor_copy import TensorCopy
 from widgets.common.tensor_table_model import TensorTableModel
 
-if TYPE_CHECKING:
-    import torch
 
-
-def matrix_of(t: torch.Tensor) -> np.ndarray:
-    """A 2-D numpy copy of ``t`` for a table: scalars are 1 x 1, vectors one row."""
-    data = t.detach().cpu()
+def matrix_of(t: TensorCopy | np.ndarray) -> np.ndarray:
+    """A 2-D numpy copy of the kernel's tensor ``t`` (its copy, or its values) for a
+    table: scalars are 1 x 1, vectors one row, more dimensions stacked down the rows."""
+    data = np.asarray(t.values if isinstance(t, TensorCopy) else t)
     if data.ndim == 0:
         data = data.reshape(1, 1)
     elif data.ndim == 1:
         data = data.reshape(1, -1)
     elif data.ndim > 2:
         data = data.reshape(-1, data.shape[-1])
-    return data.numpy().copy()
+    return data.copy()
 
 
 def small_table(model: TensorTableModel) -> QTableView:
