@@ -1,8 +1,10 @@
-"""The devices a tensor can be put on, as the window knows them: the kernel's.
+"""The devices a tensor can be put on, and the torch build, as the window knows them: the
+kernel's.
 
 The kernel probes its own machine (the ``devices`` query, ``app.kernel.queries``); the
-window keeps what it answered (``app.kernel.session.KernelSession.devices``) and never
-imports torch for it. Until a kernel has answered, the window knows the CPU alone.
+window keeps what it answered (``app.kernel.session.KernelSession.devices`` and
+``torch``) and never imports torch for it. Until a kernel has answered, the window knows
+the CPU alone, and no torch build.
 """
 
 from __future__ import annotations
@@ -25,6 +27,34 @@ class Device:
 
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class TorchBuild:
+    """The torch a kernel runs recipes with.
+
+    Parameters
+    ----------
+    version : str
+        ``torch.__version__``; ``""`` where the kernel could not import torch.
+    cuda : str
+        ``torch.version.cuda``, the CUDA it was built for; ``""`` for a build without.
+    """
+
+    version: str
+    cuda: str = ""
+
+
+def torch_build_answered(data: dict) -> TorchBuild | None:
+    """The torch build of a ``devices`` answer (``{"torch": {"version", "cuda"}}``):
+    ``TorchBuild("")`` when the kernel has no torch (``"torch": None``), None when the
+    answer does not say."""
+    if "torch" not in data:
+        return None
+    said = data["torch"]
+    if not isinstance(said, dict):
+        return TorchBuild("")
+    return TorchBuild(str(said.get("version") or ""), str(said.get("cuda") or ""))
 
 
 def cpu_alone() -> list[Device]:

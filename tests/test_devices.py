@@ -14,7 +14,14 @@ import pytest
 import torch
 
 import app.kernel.machine as machine
-from app.devices import Device, cpu_alone, cpu_name, devices_answered
+from app.devices import (
+    Device,
+    TorchBuild,
+    cpu_alone,
+    cpu_name,
+    devices_answered,
+    torch_build_answered,
+)
 from app.kernel.machine import probe_devices
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,6 +97,15 @@ def test_an_answer_becomes_devices_cpu_first():
     assert devices_answered({}) == cpu_alone()
     assert devices_answered({"devices": [{"id": "cuda:0", "name": "G"}, "odd"]}) == [
         *cpu_alone(), Device("cuda:0", "G")]
+
+
+def test_an_answer_names_the_kernels_torch_build():
+    assert machine.torch_build() == {"version": torch.__version__,
+                                     "cuda": torch.version.cuda or ""}
+    said = {"devices": [], "torch": {"version": "2.5.1", "cuda": "12.4"}}
+    assert torch_build_answered(said) == TorchBuild("2.5.1", "12.4")
+    assert torch_build_answered({"devices": [], "torch": None}) == TorchBuild("")  # no torch
+    assert torch_build_answered({"devices": []}) is None  # not said
 
 
 def test_device_is_immutable():

@@ -17,13 +17,14 @@ import torch
 import app.kernel.machine as machine
 import app.kernel.queries as queries
 import app.kernel.session as session_module
-from app.devices import Device, cpu_alone
+from app.devices import Device, TorchBuild, cpu_alone
 from app.kernel import protocol
 from app.kernel.session import KernelSession
 from widgets.common.kernel_devices import kernel_devices
 
 GPU_ANSWER = {"devices": [{"id": "cpu", "name": "Test CPU"},
-                          {"id": "cuda:0", "name": "NVIDIA Test GPU"}]}
+                          {"id": "cuda:0", "name": "NVIDIA Test GPU"}],
+              "torch": {"version": "9.9.0+test", "cuda": "12.9"}}
 
 
 class _KernelWithAGpu:
@@ -70,9 +71,12 @@ def _never_probed_here(*_args):
 def no_probe_in_the_window(monkeypatch):
     """Any probe for devices in this (the window's) process fails the test."""
     monkeypatch.setattr(machine, "probe_devices", _never_probed_here)
-    monkeypatch.setattr(queries, "probe_devices", _never_probed_here)
+    monkeypatch.setattr(machine, "torch_build", _never_probed_here)
+    monkeypatch.setattr(queries, "machine_answer", _never_probed_here)
+    kernel_devices().set_torch(None)  # as no kernel has said yet
     yield
     kernel_devices().set_devices(cpu_alone())  # the next test's window knows no kernel
+    kernel_devices().set_torch(None)
 
 
 def _items(combo) -> list[str]:
@@ -86,6 +90,7 @@ def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_i
     from widgets.common.kernel_hook import KernelHook
     from widgets.ops.param_form import ParamForm
     from widgets.ops.timing_view import TimingView
+    from widgets.shell.about import about_text
     from widgets.shell.window_layout import TorchInfo
     from widgets.training.form import SettingsForm
     from widgets.training.loop_bar import LoopBar
@@ -103,6 +108,7 @@ def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_i
     assert [d.id for d in kernel_devices().devices] == ["cpu"]  # until the kernel says
     assert "cuda:0" not in " ".join(_items(form.editor("device")))
     assert timing.caption.text().startswith("Only the CPU")
+    assert "PyTorch: starting…" in info.text() and "PyTorch" in about_text(None)
 
     hook = KernelHook(document)
     with qtbot.waitSignal(kernel_devices().changed, timeout=10_000):
@@ -120,6 +126,8 @@ def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_i
         assert "cuda:0 · NVIDIA Test GPU" in _items(settings.editor("device"))
         assert not timing.caption.text().startswith("Only the CPU")
         assert info.text().endswith("devices: cpu, cuda:0")
+        assert "torch 9.9.0+test · CUDA 12.9 · " in info.text()  # the kernel's build
+        assert "9.9.0+test" in about_text(None) and "12.9" in about_text(None)
         later = ParamForm()  # a menu made after the answer has the GPU from the start
         qtbot.addWidget(later)
         later.set_spec(CATALOG.get("torch.zeros"), [])
@@ -184,6 +192,7 @@ def test_the_real_kernel_answers_from_its_own_probe(no_probe_in_the_window):
     assert [d.id for d in said[0]] == expected  # on a CPU machine: ["cpu"] alone
     assert said[0][0] == Device("cpu", _cpuinfo_model_name())
     assert session.devices == said[0]
+    assert session.torch == TorchBuild(torch.__version__, torch.version.cuda or "")
 
 
 def test_until_a_kernel_answers_the_menus_list_this_cpu_alone_by_name(qtbot):

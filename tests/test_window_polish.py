@@ -82,19 +82,27 @@ def test_every_action_has_a_tooltip_and_the_toolbar_has_icons(window):
     assert toolbar.toolTip()
 
 
-def test_about_lists_every_version(window):
+def _kernel_said_its_torch(qtbot) -> None:
+    from widgets.common.kernel_devices import kernel_devices
+
+    qtbot.waitUntil(lambda: kernel_devices().torch is not None, timeout=120_000)
+
+
+def test_about_lists_every_version(window, qtbot):
     import numpy
     import pyqtgraph
 
     from widgets.shell.actions import about_text
 
+    _kernel_said_its_torch(qtbot)  # torch's version is the kernel's: the window has none
     text = about_text(window)
     for version in (torch.__version__, numpy.__version__, pyqtgraph.__version__,
                     sys.version.split()[0]):
         assert version in text
 
 
-def test_status_bar_names_device_torch_and_the_selected_shape(window):
+def test_status_bar_names_device_torch_and_the_selected_shape(window, qtbot):
+    _kernel_said_its_torch(qtbot)
     window.document.select_name("noise")
     texts = [w.text() for w in window.statusBar().findChildren(type(window.shape_label))]
     assert any(torch.__version__ in t and "cpu" in t for t in texts)

@@ -1,9 +1,12 @@
-"""The devices of the kernel's machine, probed in the kernel (the ``devices`` query).
+"""The devices of the kernel's machine and its torch, probed in the kernel (the ``devices``
+query).
 
-The window lists these in its device menus: a kernel on a GPU server offers its GPUs,
-whatever the window's machine has. The probe leaves CUDA uninitialised where it can
-(NVML counts and names the GPUs), so a recipe still finds CUDA as python leaves it: the
-``CUDA_VISIBLE_DEVICES`` it sets is obeyed, and its forked workers may use CUDA.
+The window lists these in its device menus, and shows the torch build in its status bar
+and About box: a kernel on a GPU server offers its GPUs, whatever the window's machine
+has, and the window never imports torch to say which build runs the recipes. The probe
+leaves CUDA uninitialised where it can (NVML counts and names the GPUs), so a recipe
+still finds CUDA as python leaves it: the ``CUDA_VISIBLE_DEVICES`` it sets is obeyed,
+and its forked workers may use CUDA.
 """
 
 from __future__ import annotations
@@ -17,6 +20,22 @@ from app.kernel.sealed import BUILTINS
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 _lock = threading.Lock()
+
+
+def machine_answer() -> dict[str, Any]:
+    """The ``devices`` query's answer: ``{"devices": probe_devices(), "torch":
+    torch_build()}``."""
+    return {"devices": probe_devices(), "torch": torch_build()}
+
+
+def torch_build() -> dict[str, str] | None:
+    """``{"version", "cuda"}`` of the torch here (``torch.__version__``, and
+    ``torch.version.cuda`` or ``""`` for a build without CUDA); None without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return {"version": str(torch.__version__), "cuda": str(torch.version.cuda or "")}
 
 
 def probe_devices() -> list[dict[str, str]]:

@@ -8,8 +8,8 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   plane of it, at most ``cells`` cells (``MAX_PLANE_CELLS`` at most): past that, an even
   sample of its rows and columns, whose steps the answer gives. A heatmap asks for about
   its own resolution; the grid for every cell.
-- ``devices``: the devices of the kernel's machine (``app.kernel.machine``), for the
-  window's device menus.
+- ``devices``: the devices of the kernel's machine and its torch build
+  (``app.kernel.machine``), for the window's device menus, status bar and About box.
 - ``step_values``: a form step's tensors too large to come with its report, copied for
   Op explained (up to ``mirror.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
@@ -26,7 +26,7 @@ import math
 import threading
 from typing import Any
 
-from app.kernel.machine import probe_devices
+from app.kernel.machine import machine_answer
 from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
 
@@ -199,7 +199,7 @@ def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[in
 
 
 def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
-    return {"devices": probe_devices()}
+    return machine_answer()
 
 
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,

@@ -1,8 +1,13 @@
 """The window's kernel: one per window, always ready, and never able to block or end the window.
 
-``KernelSession`` serves a kernel process (``supervisor.Kernel``) from a thread of its own,
-the only one that talks to it. The window calls methods that return at once (``run``,
-``stop``, ``restart``) and drains plain events with ``poll`` from a timer. A run is its
+``KernelSession`` talks to its kernel through a ``Transport`` (``app.kernel.transport``:
+today the local process and its pipe, ``supervisor.Kernel``) and reads it on one thread
+of its own, which blocks on the transport until the kernel says something, the window
+sends a command (it ``wake``-s the reader), or a run's time limit comes: no loop looks
+at anything on a timer. The window calls methods that return at once (``run``, ``ask``,
+``stop``, ``restart``); the reader puts plain events in one queue (``events.EventQueue``,
+which merges an output flood) and tells the window (``on_events``), which takes them on
+its own thread with ``poll``. A run is its
 ``RunMessage``s, then one ``Ended``; a new run stops the old one first, so nothing of the
 old one comes after the new one's first event. Stop interrupts (the namespace kept); a
 kernel still busy after ``STOP_GRACE_S`` (a long C++ op) is ended, and a fresh one re-runs
@@ -23,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.devices import Device, cpu_alone, devices_answered
+from app.devices import Device, TorchBuild, cpu_alone, devices_answered, torch_build_answered
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.kernel import protocol
 from app.kernel.budget import budget_text, is_out_of_memory
@@ -38,17 +43,15 @@ from app.kernel.events import (
     RunMessage,
 )
 from app.kernel.supervisor import STOP_GRACE_S, Kernel
+from app.kernel.transport import Transport
 from app.kernel.wire import CorruptPipe
 
 # A run's time limit unless the caller gives another, in seconds.
 DEFAULT_TIMEOUT_S = 600.0
-_RECEIVE_S = 0.01  # how long the service thread waits for the kernel between looks at commands
-#: How long ``run`` waits for the service thread to send the run to an idle kernel: the
-#: window's thread would otherwise keep the GIL through the rest of an edit's work (the
-#: code pane, the steps list), and the kernel would start a switch interval or two later.
-_HAND_OFF_S = 0.002
-_IDLE_S = 0.1  # how often an idle service thread checks that the kernel lives
 _RESPAWN_AFTER_S = 5.0  # a kernel dying on its own sooner is not restarted until a run
+#: Where a transport cannot be woken (``Transport.wakes``: Windows' pipes), the longest a
+#: command waits for the reader.
+_UNWOKEN_S = 0.05
 _KILLED = -int(getattr(signal, "SIGKILL", 9))  # the exit code of a killed kernel
 
 
@@ -68,7 +71,6 @@ class _Run:
     finished: int = 0  # statements reported done
     out_of_memory: bool = False
     paused_at: float | None = None  # a paused training loop: its time limit waits too
-    sent: threading.Event = field(default_factory=threading.Event)  # on its way (or not)
 
 
 def _death_text(code: int | None) -> str:
@@ -95,14 +97,19 @@ class KernelSession:
     query_modules : tuple of str
         Modules every kernel loads after torch, to answer the window's own queries
         (``app.kernel.queries.register``; ``app.explain.kernel_queries``).
+    transport : callable, optional
+        Starts a kernel: ``transport(memory_budget)`` returns its ``Transport`` (a local
+        process, ``supervisor.Kernel``, by default; an SSH one for a server).
     """
 
     def __init__(self, memory_budget: int | None = None,
                  run_timeout: float | None = DEFAULT_TIMEOUT_S,
-                 query_modules: tuple[str, ...] = ()):
+                 query_modules: tuple[str, ...] = (),
+                 transport: Callable[[int | None], Transport] | None = None):
         self.memory_budget = memory_budget
         self.run_timeout = run_timeout
         self.query_modules = tuple(query_modules)
+        self._transport = transport
         self._events = EventQueue()
         self._commands: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self._ids = itertools.count(1)
@@ -110,14 +117,18 @@ class KernelSession:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
-        # the service thread's own state
-        self._kernel: Kernel | None = None
+        #: Held by whoever acts on the kernel's state below: the reader thread, except
+        #: while it waits for the kernel; ``run`` on the window's thread, for an idle one.
+        self._state = threading.Lock()
+        self._kernel: Transport | None = None
         self._run: _Run | None = None
         self._born = 0.0  # when the kernel started
         self._asked: set[int] = set()  # queries the kernel has not answered yet
         self._devices_query: int | None = None  # asked of each kernel as it starts
         #: The devices of the kernel's machine, as its last kernel said (``devices``).
         self.devices: list[Device] = cpu_alone()
+        #: Its torch build, as it said with its devices; None until a kernel has said.
+        self.torch: TorchBuild | None = None
         self._on_devices: Callable[[list[Device]], None] | None = None
 
     # -- the window's side ---------------------------------------------------------------
@@ -127,7 +138,7 @@ class KernelSession:
             if self._thread is not None or self._closed:
                 return
             self._thread = threading.Thread(target=self._serve, daemon=True,
-                                            name="tensor-lab-kernel-session")
+                                            name="tensor-lab-kernel-reader")
             self._thread.start()
         atexit.register(self.close)  # before multiprocessing's exit joins the kernel
 
@@ -149,12 +160,26 @@ class KernelSession:
         run = _Run(run_id, source, path, cwd, -1 if stop_before is None else stop_before,
                    self.run_timeout if timeout is None else timeout, resume=resume,
                    mirror=mirror, prefetch=queries)
-        idle = self._run is None and self._kernel is not None  # (the service thread's)
-        self._commands.put(("run", run))
-        self.start()
-        if idle:  # (a kernel to start, or a run to stop first, takes longer: not waited for)
-            run.sent.wait(_HAND_OFF_S)
+        if not self._start_at_once(run):  # (a kernel to start, or a run to stop first)
+            self._command("run", run, start=True)
         return run_id
+
+    def _start_at_once(self, run: _Run) -> bool:
+        """Send ``run`` from the window's thread when the kernel is idle and the reader
+        waits: the kernel starts it now, not when the reader next gets the GIL (the
+        window's thread keeps it through the rest of an edit's work)."""
+        if not self._state.acquire(blocking=False):
+            return False  # the reader is busy with the kernel (or starting one)
+        try:
+            kernel = self._kernel
+            if self._run is not None or kernel is None or not self._commands.empty():
+                return False
+            if not self._send_run(kernel, run):
+                return False  # (the reader finds out why, and says so)
+        finally:
+            self._state.release()
+        kernel.wake()  # the reader waits again, until the run's time limit
+        return True
 
     def reserve_query_id(self) -> int:
         """An id for a question sent later, with a run (``run``'s ``prefetch``)."""
@@ -164,31 +189,40 @@ class KernelSession:
         """Ask the kernel about a value of its last run (``app.kernel.queries``); the
         answer comes as an ``Answered`` event with the id returned, even mid-run."""
         query_id = next(self._query_ids)
-        self._commands.put(("ask", protocol.Query(query_id, kind, args)))
-        self.start()
+        self._command("ask", protocol.Query(query_id, kind, args), start=True)
         return query_id
 
     def control(self, **changes) -> None:
         """Steer the running training loop: ``pause``, ``step``, ``lr``, ``nan_pause``
         (``protocol.TrainingControl``); obeyed at its next ``backward()``."""
-        self._commands.put(("control", protocol.TrainingControl(**changes)))
+        self._command("control", protocol.TrainingControl(**changes))
 
     def stop(self) -> None:
         """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
-        self._commands.put(("stop",))
+        self._command("stop")
 
     def restart(self) -> None:
         """End the kernel (and any run) and start a fresh one."""
-        self._commands.put(("restart",))
+        self._command("restart")
+
+    def _command(self, *command, start: bool = False) -> None:
+        """Hand the reader a command, and wake it (it may be waiting for the kernel);
+        ``start``: start the kernel first if none runs yet."""
+        self._commands.put(command)
+        kernel = self._kernel
+        if kernel is not None:
+            kernel.wake()
+        if start:
+            self.start()
 
     def on_events(self, callback: Callable[[bool], None] | None) -> None:
-        """Call ``callback`` (from the service thread) when events arrive after ``poll``
+        """Call ``callback`` (from the reader thread) when events arrive after ``poll``
         emptied the queue: the window can take them at once; ``callback(True)`` when a
         run has ended (its last event)."""
         self._events.on_ready = callback
 
     def on_devices(self, callback: Callable[[list[Device]], None] | None) -> None:
-        """Call ``callback(devices)`` (from the service thread) each time a kernel says
+        """Call ``callback(devices)`` (from the reader thread) each time a kernel says
         what devices its machine has (``app.kernel.queries``' ``devices``): once a kernel
         starts, and again from each kernel that replaces it. Until then ``devices`` is the
         CPU alone; a kernel that replaces another keeps the last list until it answers."""
@@ -198,58 +232,101 @@ class KernelSession:
         """The events that came since the last poll, as many as ``max_seconds`` allows."""
         return self._events.take(max_seconds)
 
+    def waiting(self) -> int:
+        """How many events ``poll`` has not taken yet."""
+        return len(self._events)
+
     def close(self, timeout: float = 10.0) -> None:
-        """End the run, the kernel and the service thread (waits at most ``timeout``)."""
+        """End the run, the kernel and the reader thread (waits at most ``timeout``)."""
         with self._lock:
             if self._closed:
                 return
             self._closed, thread = True, self._thread
         atexit.unregister(self.close)
         if thread is not None:
-            self._commands.put(("close",))
+            self._command("close")
             thread.join(timeout)
 
-    # -- the service thread ----------------------------------------------------------------
+    # -- the reader thread ---------------------------------------------------------------
     def _serve(self) -> None:
         try:
-            self._replace("")
+            with self._state:
+                self._replace("")
             while self._step():
                 pass
         finally:
-            kernel, run = self._kernel, self._run
-            if run is not None and kernel is not None:
-                kernel.kill()
-                self._end(run, "stopped", _KILLED)
-            if kernel is not None:
-                kernel.close()
+            with self._state:
+                kernel, run = self._kernel, self._run
+                if run is not None and kernel is not None:
+                    kernel.kill()
+                    self._end(run, "stopped", _KILLED)
+                if kernel is not None:
+                    kernel.close()
 
     def _step(self) -> bool:
-        run = self._run
-        try:  # while the kernel has something to say, it is waited on below, not here
-            command = (self._commands.get_nowait() if run is not None or self._asked
-                       else self._commands.get(timeout=_IDLE_S))
-        except queue.Empty:
-            command = None
-        if command is not None:
-            return self._obey(command)
-        if run is not None:
-            self._follow(run)
-        elif self._kernel is not None and not self._kernel.alive:
-            self._lost_while_idle(self._kernel)
-        elif self._asked and self._kernel is not None:
-            self._take_answers(self._kernel)
+        """Obey the window's commands, then wait for the kernel's next word (or a
+        command's ``wake``, or the run's time limit) and act on it."""
+        with self._state:
+            while True:
+                try:
+                    command = self._commands.get_nowait()
+                except queue.Empty:
+                    break
+                if not self._obey(command):
+                    return False
+            kernel, run = self._kernel, self._run
+        if kernel is None:  # none runs (it could not start): the next command starts one
+            command = self._commands.get()
+            with self._state:
+                return self._obey(command)
+        try:
+            message = kernel.receive(self._wait_s(run, kernel))
+        except CorruptPipe as e:
+            error: BaseException | None = e
+        except protocol.VersionMismatch as e:
+            error = e
+        except (EOFError, OSError, ValueError) as e:  # gone, or not a message
+            error = e
+        else:
+            error = None
+        with self._state:
+            if kernel is not self._kernel:
+                return True  # (replaced meanwhile: nothing of the old one matters)
+            run = self._run
+            if error is not None:
+                self._fault(run, kernel, error)
+            elif run is None:
+                if message is not None:
+                    self._forward(None, message)
+            else:
+                self._follow(run, kernel, message)
         return True
 
-    def _take_answers(self, kernel: Kernel) -> None:
-        """While no run goes on: what the kernel answered (waiting for the first as long
-        as a run's message is waited for, and no longer)."""
-        try:
-            wait = _RECEIVE_S
-            while (message := kernel.receive(wait)) is not None:
-                self._forward(None, message)
-                wait = 0
-        except (EOFError, OSError, ValueError):
-            self._lost_while_idle(kernel)
+    def _wait_s(self, run: _Run | None, kernel: Transport) -> float | None:
+        """How long the reader may wait for the kernel: until the run's time limit, if
+        any (a paused loop's waits); else for as long as it takes (a command wakes it)."""
+        wait = None
+        if run is not None and run.paused_at is None and run.deadline != math.inf:
+            wait = max(0.0, run.deadline - time.monotonic())
+        if not kernel.wakes:  # where nothing can wake it, a command waits this long
+            wait = _UNWOKEN_S if wait is None else min(wait, _UNWOKEN_S)
+        return wait
+
+    def _fault(self, run: _Run | None, kernel: Transport, error: BaseException) -> None:
+        """What a failed read means: a corrupted pipe, another version, or an end."""
+        if run is None:
+            return self._lost_while_idle(kernel)
+        if isinstance(error, CorruptPipe):
+            return self._corrupted(run, error)
+        if isinstance(error, protocol.VersionMismatch):
+            return self._lose(run, "died", self._exit_code(), Filled(QT_TRANSLATE_NOOP(
+                "Kernel", "The kernel speaks version {0} of the protocol and this window "
+                "version {1}, so the kernel was ended."), str(error.theirs),
+                str(protocol.VERSION)))
+        if kernel.over_budget:
+            kernel.kill()
+            return self._out_of_memory(run, self._exit_code())
+        return self._died(run)
 
     def _obey(self, command: tuple) -> bool:
         kind, run = command[0], self._run
@@ -294,6 +371,12 @@ class KernelSession:
         if kernel is None:
             return self._end(run, "died", 1,
                              QT_TRANSLATE_NOOP("Kernel", "The kernel could not start."))
+        if not self._send_run(kernel, run):
+            self._run = run
+            self._died(run)
+
+    def _send_run(self, kernel: Transport, run: _Run) -> bool:
+        """Send ``run`` to ``kernel``, which then follows it; False if it could not."""
         self._run = run
         if run.timeout is not None:
             run.deadline = time.monotonic() + run.timeout
@@ -302,23 +385,11 @@ class KernelSession:
                                            run.stop_before, run.run_id, run.resume,
                                            run.mirror or {}, run.prefetch))
         except (OSError, ValueError):
-            self._died(run)
-        finally:
-            run.sent.set()
+            self._run = None
+            return False
+        return True
 
-    def _follow(self, run: _Run) -> None:
-        kernel = self._kernel
-        assert kernel is not None
-        try:
-            message = kernel.receive(_RECEIVE_S)
-        except CorruptPipe as e:
-            return self._corrupted(run, e)
-        except protocol.VersionMismatch as e:
-            return self._lose(run, "died", self._exit_code(), Filled(QT_TRANSLATE_NOOP(
-                "Kernel", "The kernel speaks version {0} of the protocol and this window "
-                "version {1}, so the kernel was ended."), str(e.theirs), str(protocol.VERSION)))
-        except (EOFError, OSError, ValueError):  # gone, or not a message: ended either way
-            return self._died(run)
+    def _follow(self, run: _Run, kernel: Transport, message: object | None) -> None:
         if isinstance(message, protocol.Done):
             self._forward(run, message)
             if run.out_of_memory:
@@ -326,16 +397,14 @@ class KernelSession:
             return self._end(run, "", message.exit_code)
         if message is not None:
             self._forward(run, message)
-        # the memory watch is the supervisor's own (RSS past the budget: end the kernel)
-        if kernel._over_budget.is_set():  # noqa: SLF001
+        # the memory watch is the transport's own (RSS past the budget: end the kernel)
+        if kernel.over_budget:
             kernel.kill()
             self._out_of_memory(run, self._exit_code())
         elif time.monotonic() > run.deadline and run.paused_at is None:
             self._halt(run, "timeout", Filled(QT_TRANSLATE_NOOP(
                 "Kernel", "The run went past its time limit of {0} s."), f"{run.timeout:g}"),
                 restore=True)
-        elif message is None and not kernel.alive:
-            self._died(run)
 
     def _forward(self, run: _Run | None, message: object) -> None:
         if isinstance(message, protocol.Answer):
@@ -377,7 +446,7 @@ class KernelSession:
             except (EOFError, OSError, ValueError):
                 break
             if received is None:
-                break
+                continue  # (a command's wake: it waits for the stop)
             self._forward(run, received)
             if isinstance(received, protocol.Done):
                 return self._end(run, reason, received.exit_code,
@@ -412,24 +481,26 @@ class KernelSession:
     def _died(self, run: _Run) -> None:
         kernel = self._kernel
         assert kernel is not None
-        kernel.process.join(2.0)  # the pipe closes a moment before the exit status is known
-        code = kernel.process.exitcode
+        code = kernel.exit_code(2.0)  # the pipe closes a moment before the status is known
         kernel.kill()  # what it started, too
         self._lose(run, "died", 1 if code is None else code, _death_text(code))
 
     def _out_of_memory(self, run: _Run, exit_code: int) -> None:
+        self._lose(run, "memory", exit_code, self._budget_message())
+
+    def _budget_message(self) -> str:
         budget = budget_text(self._kernel.memory_budget if self._kernel else 0)
-        self._lose(run, "memory", exit_code, Filled(QT_TRANSLATE_NOOP(
+        return Filled(QT_TRANSLATE_NOOP(
             "Kernel", "The recipe needed more memory than its budget of {0}, so the kernel "
-            "was replaced."), budget))
+            "was replaced."), budget)
 
     def _lose(self, run: _Run, reason: str, exit_code: int, message: str) -> None:
         self._end(run, reason, exit_code, message)
         self._replace(reason, message)
 
-    def _lost_while_idle(self, kernel: Kernel) -> None:
+    def _lost_while_idle(self, kernel: Transport) -> None:
         kernel.kill()
-        text = _death_text(kernel.process.exitcode)
+        text = _death_text(kernel.exit_code())
         if time.monotonic() - self._born > _RESPAWN_AFTER_S:
             return self._replace("died", text)
         kernel.close()  # never a loop of kernels that die at once; the next run starts one
@@ -441,7 +512,7 @@ class KernelSession:
         self._run = None
 
     def _exit_code(self) -> int:
-        code = self._kernel.process.exitcode if self._kernel is not None else None
+        code = self._kernel.exit_code() if self._kernel is not None else None
         return _KILLED if code is None else code
 
     def _replace(self, cause: str, message: str = "") -> None:
@@ -455,12 +526,12 @@ class KernelSession:
         self._asked.clear()
         self._events.put(KernelStarting(cause, message))
         try:
-            kernel = Kernel(self.memory_budget)
+            kernel = (self._transport or Kernel)(self.memory_budget)
             kernel.warm(self.query_modules)
         except Exception:  # noqa: BLE001 - no kernel now; the next run tries again
             return
         self._kernel = kernel
-        self._events.put(KernelReady(kernel.process.pid))
+        self._events.put(KernelReady(kernel.pid))
         self._ask_devices()
 
     def _ask_devices(self) -> None:
@@ -472,6 +543,7 @@ class KernelSession:
     def _devices_known(self, answer: protocol.Answer) -> None:
         if answer.error:
             return  # (the list stays as the last kernel said)
+        self.torch = torch_build_answered(answer.data) or self.torch
         self.devices = devices_answered(answer.data)
         callback = self._on_devices
         if callback is not None:

@@ -9,10 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
 
-from app.torch_loaded import torch_loaded
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
-from widgets.common.torch_ready import torch_notifier
 
 
 def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view: QWidget,
@@ -101,33 +99,42 @@ def _set_dock_titles(docks: dict[str, QDockWidget]) -> None:
 
 
 class TorchInfo(QLabel):
-    """The torch build in use, the default device and the devices torch can reach.
+    """The kernel's torch build, the default device and the devices the kernel can reach.
 
-    Blank until torch is imported, which the window leaves until after its first paint
-    (``widgets.common.torch_ready``).
+    The kernel says (``widgets.common.kernel_devices``): the window never imports torch.
+    Until it has, the label says that PyTorch is starting.
     """
 
     def __init__(self, default_device: str):
         super().__init__()
         self._default_device = default_device
         translated(self, lambda: self.setToolTip(QCoreApplication.translate(
-            "MainWindow", "The default device, the PyTorch build in use and the devices it "
-            "can reach")))
-        torch_notifier().ready.connect(self._show_info)
+            "MainWindow", "The default device, the kernel's PyTorch build and the devices "
+            "it can reach")))
         kernel_devices().changed.connect(self._show_info)
         translated(self, self._show_info)
 
     def _show_info(self) -> None:
-        if not torch_loaded():
-            return  # (the kernel's devices came first: shown with torch's build)
-        import torch
+        self.setText(torch_info_text(self._default_device))
 
-        ids = [d.id for d in kernel_devices().devices]  # the kernel's, not this machine's
-        gpu = torch.version.cuda and any(i.startswith("cuda") for i in ids)
-        cuda = f" · CUDA {torch.version.cuda}" if gpu else ""
-        self.setText(QCoreApplication.translate(
-            "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
-            torch.__version__, cuda, self._default_device, ", ".join(ids)))
+
+def torch_info_text(default_device: str) -> str:
+    """The status bar's line: the kernel's torch build, ``default_device`` and the kernel's
+    devices, or that PyTorch is starting (or missing from the kernel)."""
+    torch = kernel_devices().torch
+    ids = [d.id for d in kernel_devices().devices]  # the kernel's, not this machine's
+    if torch is None:
+        return QCoreApplication.translate(
+            "MainWindow", "│  PyTorch: starting… · default device: {0}").format(default_device)
+    if not torch.version:
+        return QCoreApplication.translate(
+            "MainWindow", "│  PyTorch: not found by the kernel · default device: {0}").format(
+            default_device)
+    gpu = torch.cuda and any(i.startswith("cuda") for i in ids)
+    cuda = f" · CUDA {torch.cuda}" if gpu else ""
+    return QCoreApplication.translate(
+        "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
+        torch.version, cuda, default_device, ", ".join(ids))
 
 
 def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:
