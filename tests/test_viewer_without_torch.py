@@ -1,6 +1,6 @@
 """The tensor viewer shows what it shows without torch in the window (issue #33).
 
-Its heatmap pools a big plane with numpy, as torch's ``avg_pool2d`` would; a loop
+A big plane's heatmap is pooled in the kernel (``app.explain.heatmap``); a loop
 iteration's small tensor shows from its summary: the kernel's statistics
 (``tensor_stats``'s texts), its facts, and its planes as numpy arrays. The checks compare
 with torch, which only the tests import.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +19,11 @@ import numpy as np
 import pytest
 import torch
 
+from app.explain.heatmap import pooled
 from app.kernel.summary import summarize
 from app.tensor_info import plane as tensor_plane
 from app.tensor_info import plane_array, tensor_stats
 from app.tensor_summary import plane, summary_array, summary_stats
-from widgets.viewer.heatmap_view import block_means, display_image
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The viewer's modules, and those of app/ it imports that issue #33 made torch-free.
@@ -37,25 +38,6 @@ def _torch_pooled(image: np.ndarray, block: tuple[int, int]) -> np.ndarray:
     return torch.nn.functional.avg_pool2d(t, block, ceil_mode=True)[0, 0].numpy()
 
 
-def _assert_pooled_as_torch(image: np.ndarray, block: tuple[int, int]) -> None:
-    want, got = _torch_pooled(image, block), block_means(image, block)
-    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape)
-    np.testing.assert_array_equal(got, want)  # bit for bit, NaN where torch has NaN
-
-
-def test_block_means_are_avg_pool2d_with_ceil_mode_on_random_planes():
-    rng = np.random.default_rng(0)
-    for trial in range(120):
-        rows, cols = (int(n) for n in rng.integers(1, 200, 2))
-        block = (int(rng.integers(1, rows + 1)), int(rng.integers(1, cols + 1)))
-        image = rng.standard_normal((rows, cols)) * 10.0 ** int(rng.integers(-3, 6))
-        image = image.astype(np.float32 if trial % 2 else np.float64)
-        if trial % 3 == 0:
-            holes = rng.random((rows, cols)) < 0.02
-            image[holes] = rng.choice([NAN, INF, -INF], int(holes.sum()))
-        _assert_pooled_as_torch(image, block)
-
-
 @pytest.mark.parametrize("shape, block", [
     ((7, 5), (3, 2)),      # partial blocks at the bottom and the right
     ((1, 9), (1, 4)),      # one row (a 1-D tensor's plane)
@@ -63,24 +45,38 @@ def test_block_means_are_avg_pool2d_with_ceil_mode_on_random_planes():
     ((6, 6), (6, 6)),      # one block: the whole plane
     ((5, 5), (4, 4)),      # a last block of one row and one column
 ])
-def test_block_means_at_the_edges_are_avg_pool2d_with_ceil_mode(shape, block):
-    for dtype in (np.float32, np.float64):
-        image = np.arange(np.prod(shape), dtype=dtype).reshape(shape) - 3.5
-        _assert_pooled_as_torch(image, block)
-        for holes in ([NAN], [INF], [-INF], [INF, -INF], [-0.0]):
-            marked = image.copy()
-            marked.flat[-len(holes):] = holes  # in the last, partial, block
-            _assert_pooled_as_torch(marked, block)
-        _assert_pooled_as_torch(np.full(shape, NAN, dtype), block)
+def test_the_kernels_heatmap_is_block_means_and_the_whole_planes_finite_levels(shape, block):
+    for dtype in (torch.float32, torch.float64):
+        plane_t = torch.arange(math.prod(shape), dtype=dtype).reshape(shape) - 3.5
+        image, levels = pooled(plane_t, block)
+        np.testing.assert_array_equal(image, _torch_pooled(plane_t.numpy(), block))
+        assert image.dtype == plane_t.numpy().dtype
+        assert levels == (-3.5, math.prod(shape) - 4.5)
+        for holes in ([NAN], [INF], [-INF], [INF, -INF]):
+            marked = plane_t.clone()
+            marked.view(-1)[-len(holes):] = torch.tensor(holes, dtype=dtype)
+            image, levels = pooled(marked, block)
+            want = _torch_pooled(marked.numpy(), block)
+            assert np.isnan(image[-1, -1])  # the block with the hole: missing
+            np.testing.assert_array_equal(image[np.isfinite(want)], want[np.isfinite(want)])
+            finite = marked[torch.isfinite(marked)]
+            assert levels == (finite.min().item(), finite.max().item())
+        image, levels = pooled(torch.full(shape, NAN, dtype=dtype), block)
+        assert np.isnan(image).all() and levels == (0.0, 1.0)
 
 
-def test_display_image_pools_a_big_plane_without_torch(monkeypatch):
-    plane_values = np.arange(3000 * 2100, dtype=np.float32).reshape(3000, 2100)
-    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails from here on
-    image, levels = display_image(plane_values, 1024)
-    monkeypatch.undo()
-    assert image.shape == (1000, 700) and levels == (0.0, 3000 * 2100 - 1.0)
-    np.testing.assert_array_equal(image, _torch_pooled(plane_values, (3, 3)))
+def test_the_kernels_heatmap_widens_what_the_window_draws_as_numbers():
+    ints = torch.tensor([[2**40, 0], [1, 3]])
+    image, levels = pooled(ints, (2, 2))
+    assert image.dtype == np.float64 and image[0, 0] == (2**40 + 4) / 4
+    assert levels == (0.0, float(2**40))
+    image, levels = pooled(torch.tensor([[True, False, True]]), (1, 2))
+    assert image.dtype == np.float32 and image.tolist() == [[0.5, 1.0]]
+    assert levels == (0.0, 1.0)
+    image, _ = pooled(torch.tensor([[3 + 4j, 0j]]), (1, 2))
+    assert image.tolist() == [[2.5]]  # by magnitude
+    image, levels = pooled(torch.full((4, 4), 7, dtype=torch.int8), (2, 2))
+    assert image.dtype == np.float32 and (image == 7).all() and levels == (3.5, 10.5)
 
 
 def _tensors() -> dict[str, torch.Tensor]:

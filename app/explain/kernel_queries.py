@@ -16,6 +16,9 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
   its inputs copied there.
 - ``text``: a tensor written as Python or as CSV (``app.exports``), for the clipboard
   and the Save as CSV dialog.
+- ``heatmap``: a big plane of a tensor as the viewer's heatmap draws it, pooled here
+  (``app.explain.heatmap``): the mean of each block of cells, blocks as the ``tensor``
+  query's sample steps for the same ``cells``, and the colour levels of the whole plane.
 
 Runs in the kernel process, on its reader thread; torch is imported there already.
 """
@@ -32,11 +35,12 @@ from app.explain.autograd_data import facts_data, graph_data, text_data
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
 from app.explain.derivatives import FunctionError, derivative_in
+from app.explain.heatmap import pooled
 from app.explain.storage import as_tensor, covered, partner, storage_map
 from app.explain.timing import time_text
 from app.exports import tensor_csv, tensor_literal
 from app.kernel.mirror import encode
-from app.kernel.queries import QueryError, Values, register
+from app.kernel.queries import QueryError, Values, register, sample_steps
 from app.kernel.source import statements
 from app.recipe.model import Step
 from app.recipe.reader import RecipeError, read_recipe
@@ -131,6 +135,33 @@ def _derivative(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     return {"matrix": encode(matrix.detach())}  # at most MAX_JACOBIAN_CELLS: it fits
 
 
+def _heatmap(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """The heatmap of one plane of a tensor (``rows``, ``cols``, ``fixed`` as for the
+    ``tensor`` query) at about ``cells`` pixels: ``image`` (block means, NaN where a
+    block holds a NaN or an inf), ``levels`` (the whole plane's finite range) and
+    ``block`` (the cells of the plane each pixel stands for, rows and columns)."""
+    from app import tensor_kinds
+    from app.tensor_info import plane
+
+    name = str(args["name"])
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
+    if not isinstance(value, torch.Tensor):
+        raise QueryError(f"{name} is not a tensor")
+    t = tensor_kinds.dense(value)
+    if t is None:
+        raise QueryError(tensor_kinds.no_values(value))
+    fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
+    try:
+        p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)
+        rows, cols = p.shape
+        block = (1, 1) if rows * cols <= int(args["cells"]) else \
+            sample_steps(rows, cols, int(args["cells"]))
+        image, levels = pooled(p, block)
+    except (IndexError, ValueError, RuntimeError, NotImplementedError, TypeError) as e:
+        raise QueryError(str(e)) from None
+    return {"image": image, "levels": list(levels), "block": list(block)}
+
+
 def _timing(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     """How long the expression ``text`` takes on ``device`` (``app.explain.timing``)."""
     namespace = values.user_namespace(int(args.get("run", 0)))
@@ -143,3 +174,4 @@ register("timing", _timing)
 register("derivative", _derivative)
 register("text", _text)
 register("storage", _storage)
+register("heatmap", _heatmap)

@@ -29,6 +29,10 @@ from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
 
+#: A heatmap's sample this sparse (every third row or column, or fewer) is replaced by
+#: the kernel's image of block means; every other row and column shows a plane well
+#: enough (a 1000x1000 one: an edit's repaint asks nothing more).
+POOLED_STEP = 3
 #: The most lines of a step's printed output the viewer shows: its last ones (the Output
 #: pane keeps the whole run's).
 PRINTED_LINES = 500
@@ -95,6 +99,7 @@ class ViewerController(FollowsDocument, QObject):
         self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
         self._remote_shape: tuple[int, ...] = ()  # the shape of the tensor asked about
         self._stats_args: dict | None = None  # the statistics' question, not asked yet
+        self._plane_args: dict = {}  # the plane asked for last (its heatmap's question)
         #: A plane's question is to be sent (``_ask_plane``): the document's ``asking``
         #: holds meanwhile, and is let go should the view close first.
         self._coming = [False]
@@ -284,6 +289,7 @@ class ViewerController(FollowsDocument, QObject):
         args = {"run": run_id, "statement": statement, "name": name, "rows": rows_dim,
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
                 "stats": False, "cells": self._remote_cells}
+        self._plane_args = args
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
         answer = while_alive(self, functools.partial(self._on_remote_answer,
                                                      self._stats_generation, address))
@@ -341,10 +347,29 @@ class ViewerController(FollowsDocument, QObject):
         if then is not None:
             self._document.ask("tensor", then, while_alive(self, functools.partial(
                 self._on_remote_answer, generation, address)))
-        self._ask_stats()
         self._heatmap_stale = True
         if view.mode == "heatmap":
             self._sync_heatmap()
+            if max(step) >= POOLED_STEP:  # a sparse sample: the image of the whole
+                self._ask_heatmap(generation)  # plane, from the kernel, before statistics
+        self._ask_stats()
+
+    def _ask_heatmap(self, generation: int) -> None:
+        """Ask the kernel for the heatmap of the plane shown, sampled: the mean of each
+        block of cells and the colour levels of the whole plane (query ``heatmap``)."""
+        self._view.heatmap_image_coming()
+        self._document.ask("heatmap", {**self._plane_args, "cells": HEATMAP_CELLS},
+                           while_alive(self, functools.partial(self._on_heatmap_answer,
+                                                               generation)))
+
+    def _on_heatmap_answer(self, generation: int, data: dict, error: str) -> None:
+        if generation != self._stats_generation:
+            return  # another tensor, or another plane, is shown by now
+        if error or "image" not in (data or {}):
+            self._view.heatmap_image_failed(error)
+            return
+        self._view.show_heatmap_image(np.asarray(data["image"]), tuple(data["levels"]),
+                                      tuple(data["block"]))
 
     def _on_view_iteration(self, iteration: int) -> None:
         if self._loop_shown is not None:

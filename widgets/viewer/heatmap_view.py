@@ -1,12 +1,13 @@
 """A heatmap of one 2-D plane of a tensor, with a colour bar.
 
 The plot, image and colour bar are made once; a new plane only calls
-``setImage`` and sets the levels.
+``setImage`` and sets the levels. A big plane comes from the kernel twice: an even
+sample of its cells first, then its image at about the same resolution, each pixel the
+mean of a block of cells, with the colour levels of the whole plane (the kernel's
+``heatmap`` query, ``app.explain.heatmap``): the window never pools a plane.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pyqtgraph as pg
@@ -15,17 +16,9 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.palette import Palette
-from widgets.common.background import JobError, start_job
 from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import full_precision
 from widgets.common.theme import current_palette, theme_notifier
-
-#: A plane of more elements than this shows a strided preview at once; its colour levels
-#: and an image of block means at display resolution follow from a background job.
-SYNC_NUMEL = 1 << 20
-#: Most pixels per side of a big plane's image (about a screen's), and of its preview.
-DISPLAY_SIDE = 1024
-PREVIEW_SIDE = 256
 
 
 class _IndexAxis(pg.AxisItem):
@@ -54,7 +47,7 @@ class HeatmapView(QWidget):
         super().__init__(parent)
         self._values: np.ndarray = np.zeros((0, 0))
         self._step = (1, 1)
-        self._generation = 0  # a newer plane makes a running job's image stale
+        self._pooled = False  # each pixel is the mean of a block of ``_step`` cells
         self._axis_labels: tuple[str, str] | None = None
         self._pending = False
         # Composition rather than subclassing: GraphicsLayoutWidget sets instance
@@ -131,47 +124,59 @@ class HeatmapView(QWidget):
         """Show the 2-D array ``values``: every ``step`` rows and columns of the plane (an
         even sample of a big one), drawn where they are in it."""
         shape_changed = values.shape != self._values.shape or step != self._step
-        self._values, self._step = values, step
-        self._generation += 1
+        self._values, self._step, self._pooled = values, step, False
         self._pending = False
         self._readout.setText(" ")
         if values.size == 0:
             self._image.hide()
             self._image.clear()  # lets go of the last plane's memory
             return
-        if values.size > SYNC_NUMEL:
-            rows, cols = values.shape
-            preview = values[::math.ceil(rows / PREVIEW_SIDE), ::math.ceil(cols / PREVIEW_SIDE)]
-            self._show_image(*heatmap_image(np.ascontiguousarray(preview)))
-            self._pending = True
-            start_job(display_image, values, DISPLAY_SIDE, on_done=self._on_view_image_done,
-                      key=self._generation)
-        else:
-            self._show_image(*heatmap_image(values))
+        self._show_image(*heatmap_image(values))
         if shape_changed:
             self._plot.getViewBox().autoRange(padding=0.0)
 
+    def expect_image(self) -> None:
+        """The plane shown is a sample: its image of block means is on its way."""
+        self._pending = True
+
+    def set_image(self, image: np.ndarray, levels: tuple[float, float],
+                  block: tuple[int, int]) -> None:
+        """Show the kernel's ``image`` of the plane, each pixel the mean of ``block``
+        (rows, columns) of its cells (NaN: a block with a NaN or an inf in it), with the
+        colour levels of the whole plane."""
+        shape_changed = image.shape != self._values.shape or block != self._step
+        self._values, self._step, self._pooled = image, tuple(block), True
+        self._pending = False
+        self._readout.setText(" ")
+        self._show_image(image, tuple(levels))
+        if shape_changed:
+            self._plot.getViewBox().autoRange(padding=0.0)
+
+    def image_failed(self, message: str) -> None:
+        """The kernel could not make the plane's image: the sample stays, and says why."""
+        self._pending = False
+        self._readout.setText(self.tr("The full image could not be drawn: {message}")
+                              .format(message=message))
+
     def pending(self) -> bool:
-        """Whether a big plane's full image and levels are still being computed."""
+        """Whether a big plane's image of block means, and its levels, are still to come."""
         return self._pending
+
+    def pooled(self) -> bool:
+        """Whether the image shown is the kernel's block means (not the plane's cells)."""
+        return self._pooled
 
     def _show_image(self, image: np.ndarray, levels: tuple[float, float]) -> None:
         self._image.setImage(image, autoLevels=False)
         (rows, cols), (step_r, step_c) = self._values.shape, self._step
-        self._image.setRect(QRectF(-0.5 * step_c, -0.5 * step_r, cols * step_c, rows * step_r))
+        if self._pooled:  # pixel (r, c) spans its block: rows r*step_r to (r+1)*step_r - 1
+            self._image.setRect(QRectF(-0.5, -0.5, cols * step_c, rows * step_r))
+        else:  # cell (r, c) of the sample is centred on cell (r*step_r, c*step_c)
+            self._image.setRect(QRectF(-0.5 * step_c, -0.5 * step_r, cols * step_c,
+                                       rows * step_r))
         self._image.show()
         if tuple(levels) != self.levels():  # new levels redraw the colour bar's axis
             self._bar.setLevels(levels)
-
-    def _on_view_image_done(self, generation: object, result: object) -> None:
-        if generation != self._generation:
-            return  # a newer plane is shown
-        self._pending = False
-        if isinstance(result, JobError):
-            self._readout.setText(self.tr("The full image could not be drawn: {message}")
-                                  .format(message=result.message))
-            return
-        self._show_image(*result)
 
     def clear_plane(self) -> None:
         self.set_plane(np.zeros((0, 0)))
@@ -180,13 +185,21 @@ class HeatmapView(QWidget):
         rows, cols = self._values.shape
         point = self._plot.getViewBox().mapSceneToView(pos)
         step_r, step_c = self._step
-        row = int(np.floor(point.y() / step_r + 0.5))
-        col = int(np.floor(point.x() / step_c + 0.5))
+        # a pooled pixel starts half a cell before its block; a sampled one half a step
+        half_r, half_c = (0.5, 0.5) if self._pooled else (0.5 * step_r, 0.5 * step_c)
+        row = int(np.floor((point.y() + half_r) / step_r))
+        col = int(np.floor((point.x() + half_c) / step_c))
         inside = self._plot.getViewBox().sceneBoundingRect().contains(pos)
         if inside and 0 <= row < rows and 0 <= col < cols:
             value = full_precision(self._values[row, col])
-            self._readout.setText(self.tr("[{row}, {col}] = {value}").format(
-                row=row * step_r, col=col * step_c, value=value))
+            if self._pooled:
+                self._readout.setText(self.tr(
+                    "mean of [{row}:{row_end}, {col}:{col_end}] = {value}").format(
+                    row=row * step_r, row_end=(row + 1) * step_r, col=col * step_c,
+                    col_end=(col + 1) * step_c, value=value))
+            else:
+                self._readout.setText(self.tr("[{row}, {col}] = {value}").format(
+                    row=row * step_r, col=col * step_c, value=value))
         else:
             self._readout.setText(" ")
 
@@ -217,39 +230,3 @@ def heatmap_image(values: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
         pad = abs(lo) * 0.5 or 0.5
         lo, hi = lo - pad, hi + pad
     return image, (lo, hi)
-
-
-def display_image(values: np.ndarray, side: int) -> tuple[np.ndarray, tuple[float, float]]:
-    """``heatmap_image`` of ``values`` reduced to at most ``side`` pixels a side.
-
-    Each pixel is the mean of its block of cells (a block holding a NaN or inf shows as
-    missing); the colour levels span every finite cell of the whole plane.
-    """
-    image, levels = heatmap_image(values)
-    rows, cols = image.shape
-    block = (math.ceil(rows / side), math.ceil(cols / side))
-    if block != (1, 1):
-        image = block_means(image, block)
-    return image, levels
-
-
-def block_means(image: np.ndarray, block: tuple[int, int]) -> np.ndarray:
-    """The mean of each ``block`` (rows, columns) of the 2-D float ``image``, as torch's
-    ``avg_pool2d(image, block, ceil_mode=True)`` gives it, bit for bit.
-
-    A block cut short by the bottom or right edge is the mean of the cells it has. Each
-    block's cells are added in row order in the image's precision, as torch adds them: a
-    NaN in a block gives NaN, an inf gives inf (NaN with an inf of the other sign).
-    """
-    block_rows, block_cols = block
-    rows, cols = image.shape
-    out_rows, out_cols = -(-rows // block_rows), -(-cols // block_cols)
-    total = np.zeros((out_rows, out_cols), image.dtype)
-    with np.errstate(invalid="ignore"):  # inf + -inf is NaN, as in torch: no warning
-        for i in range(min(block_rows, rows)):
-            for j in range(min(block_cols, cols)):
-                cells = image[i::block_rows, j::block_cols]  # cell (i, j) of every block
-                total[:cells.shape[0], :cells.shape[1]] += cells
-    counts_rows = np.minimum(block_rows, rows - np.arange(out_rows) * block_rows)
-    counts_cols = np.minimum(block_cols, cols - np.arange(out_cols) * block_cols)
-    return total / np.outer(counts_rows, counts_cols).astype(image.dtype)

@@ -363,5 +363,17 @@ class ViewerView(QWidget):
     def draw_heatmap(self) -> None:
         self._heatmap.set_plane(self._table_model.values, self._table_model.address.step)
 
+    def heatmap_image_coming(self) -> None:
+        """The heatmap shows a sample: the kernel's image of the plane is on its way."""
+        self._heatmap.expect_image()
+
+    def show_heatmap_image(self, image: np.ndarray, levels: tuple[float, float],
+                           block: tuple[int, int]) -> None:
+        """The kernel's image of a big plane: the mean of each ``block`` of its cells."""
+        self._heatmap.set_image(image, levels, block)
+
+    def heatmap_image_failed(self, message: str) -> None:
+        self._heatmap.image_failed(message)
+
     def _on_view_tab_changed(self, tab: int) -> None:
         self.mode_changed.emit(MODES[tab])
