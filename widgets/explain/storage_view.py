@@ -10,8 +10,7 @@ the strides they have there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -26,17 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.explain.storage import StorageEntry, partner
-from app.kernel.mirror import decode
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from app.tensor_copy import TensorCopy, copy_of
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content
 from widgets.common.retranslate import translated
 from widgets.explain.explained_grid import TensorCard
-
-if TYPE_CHECKING:
-    import torch
 
 _NAME_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("tensor", "memory", "shape", "strides", "offset", "data_ptr")
@@ -83,9 +79,9 @@ class StorageView(FollowsDocument, QWidget):
         self._stale = True
         # values a kernel run made: asked for (``app.kernel.queries``, ``storage``)
         self._remote: int | None = None  # the run asked about
-        self._remote_values: dict[str, torch.Tensor] = {}
+        self._remote_values: dict[str, TensorCopy] = {}
         self._answered: str | None = None  # the name the last answer was about
-        self._remote_mask: torch.Tensor | None = None  # the base's elements the view reads
+        self._remote_mask: np.ndarray | None = None  # the base's elements the view reads
         self._asked = 0
         self._build()
         self._set_model_connected(True)
@@ -241,8 +237,6 @@ class StorageView(FollowsDocument, QWidget):
                                asked, name, data, error)))
 
     def _on_answer(self, asked: int, name: str | None, data: dict, error: str) -> None:
-        import torch
-
         if asked != self._asked or self._remote is None:
             return  # a newer question, or no run to ask about, since
         if error:
@@ -250,9 +244,9 @@ class StorageView(FollowsDocument, QWidget):
         entries = [StorageEntry(**{**e, "strides": tuple(e["strides"]),
                                    "shape": tuple(e["shape"])}) for e in data.get("entries", ())]
         self._answered = name
-        self._remote_values = {n: decode(d) for n, d in data.get("tensors", {}).items()}
+        self._remote_values = {n: copy_of(d) for n, d in data.get("tensors", {}).items()}
         mask = data.get("mask")
-        self._remote_mask = None if mask is None else torch.from_numpy(mask)
+        self._remote_mask = None if mask is None else np.asarray(mask, dtype=bool)
         if [e.name for e in entries] != list(self._entries) \
                 or any(self._entries.get(e.name) != e for e in entries):
             self.selected = name
@@ -348,7 +342,7 @@ class StorageView(FollowsDocument, QWidget):
         mask = self._remote_mask
         if mask is not None:
             model.set_marks(
-                {model.cell_of(tuple(i)): "source" for i in mask.nonzero().tolist()})
+                {model.cell_of(tuple(int(n) for n in i)): "source" for i in np.argwhere(mask)})
         self.summary.setText(self.tr(
             "{0} shares memory with {1}. Yellow: the elements of {2} that {3} reads. An "
             "in-place change through either one (such as {3}.add_(1)) shows in both.").format(
