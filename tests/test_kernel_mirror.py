@@ -16,6 +16,8 @@ from app.kernel import mirror
 from app.kernel.session import KernelSession
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from app.tensor_copy import TensorCopy
+from tests.kernel_values import as_torch
 
 RECIPE = '''\
 import torch
@@ -60,21 +62,23 @@ def test_a_form_step_shows_its_inputs_as_they_were_before_it_ran(tmp_path, kerne
     assert isinstance(sv.result.value, KernelValue)
     x = torch.arange(12.0).reshape(3, 4)
     # x.add_(100) ran later in the kernel: the copy is of x before ``y = ...`` ran
-    assert torch.equal(sv.inputs["x"], x)
-    assert torch.equal(sv.output, torch.tril(x, diagonal=-1))
+    assert torch.equal(as_torch(sv.inputs["x"]), x)
+    assert torch.equal(as_torch(sv.output), torch.tril(x, diagonal=-1))
 
 
 def test_dtypes_grad_flags_and_parts_come_back(tmp_path, kernel_session):
     doc = _run(tmp_path, kernel_session)
     h = doc.run.results[_step(doc, "h")].value
     assert isinstance(h, KernelValue)
-    assert h.output.dtype == torch.bfloat16 and h.output.requires_grad
-    assert h.output.grad_fn is None  # a copy: its history stays in the kernel
+    # a copy, no torch: its values (bfloat16 widened to float32), dtype and grad flag;
+    # its history stays in the kernel
+    assert isinstance(h.output, TensorCopy) and h.output.values.dtype == np.float32
+    assert h.output.dtype == "bfloat16" and h.output.requires_grad
     parts = doc.run.results[_step(doc, "parts")].value.output
     x = torch.arange(12.0).reshape(3, 4) + 100
     assert isinstance(parts, tuple) and len(parts) == 2
     for got, want in zip(parts, torch.chunk(x, 2), strict=True):
-        assert torch.equal(got, want)
+        assert torch.equal(as_torch(got), want)
 
 
 def test_a_large_value_is_not_copied_and_the_hint_says_so(tmp_path, kernel_session):
@@ -118,21 +122,22 @@ def test_a_form_steps_large_values_come_when_asked_unless_changed_since(kernel_d
     assert torch.equal(mirror.decode(data["output"]), expected)
 
 
-def test_a_reports_values_are_made_tensors_only_when_a_view_reads_them(monkeypatch):
-    """Taking a run's reports makes no tensor; reading a step's inputs or output makes
+def test_a_reports_values_are_made_copies_only_when_a_view_reads_them(monkeypatch):
+    """Taking a run's reports makes no copy; reading a step's inputs or output makes
     them, once, equal to what the kernel copied."""
     from app.recipe import kernel_results
 
     made = []
-    real = kernel_results.decode
-    monkeypatch.setattr(kernel_results, "decode", lambda d: made.append(d) or real(d))
+    real = kernel_results.copy_of
+    monkeypatch.setattr(kernel_results, "copy_of", lambda d: made.append(d) or real(d))
     x = torch.arange(6.0).reshape(2, 3)
     value = KernelValue({}, mirror={"inputs": {"x": mirror.encode(x)},
                                     "output": mirror.encode(x.t())})
     assert made == []
-    assert torch.equal(value.output, x.t()) and torch.equal(value.inputs["x"], x)
+    assert torch.equal(as_torch(value.output), x.t())
+    assert torch.equal(as_torch(value.inputs["x"]), x)
     assert len(made) == 2
     value.inputs["x"]  # noqa: B018 - read again: nothing made again
     assert len(made) == 2
     value.output = None  # a view's larger answer replaces it (op_explained_controller)
-    assert value.output is None and torch.equal(value.inputs["x"], x)
+    assert value.output is None and torch.equal(as_torch(value.inputs["x"]), x)

@@ -1,5 +1,6 @@
 """Provenance: which input elements an output element comes from, in cases a person can
-check by hand. Core tests: no QApplication."""
+check by hand. Core tests: no QApplication. The engine is the kernel's
+(``app.explain.provenance``), run here in the test's own process."""
 
 from __future__ import annotations
 
@@ -7,20 +8,22 @@ import itertools
 
 import pytest
 import torch
+import torch.nn.functional as F  # noqa: N812 - as recipes spell it
 
-from app.explain.probe import value_of
 from app.explain.provenance import Provenance, sources, trace
-from app.expr import Expr
-from app.recipe.reader import read_recipe
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
 
-def expr(code: str, *names: str) -> Expr:
-    """The expression of ``y = <code>``, with ``names`` bound by earlier steps."""
-    prelude = "".join(f"{n} = torch.zeros(1)\n" for n in names)
-    recipe = read_recipe(f"import torch\nimport torch.nn.functional as F\n{prelude}y = {code}\n")
-    return recipe.steps[-1].expr
+def expr(code: str, *names: str) -> str:
+    """The statement ``y = <code>``, as a step's text (``names``: what it reads)."""
+    del names
+    return f"y = {code}"
+
+
+def value_of(statement: str, namespace: dict) -> object:
+    """What python itself makes of a statement's value."""
+    return eval(statement.removeprefix("y = "), {"torch": torch, "F": F}, dict(namespace))
 
 
 def every_index(shape: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -1,5 +1,6 @@
 """The selected step worked out for the explanations (``app.explain.step_view``): its
-inputs as they were before it ran, its output, its operands, from the kernel's copies.
+inputs as they were before it ran, its output, its operands, from the kernel's copies
+(``TensorCopy``), and what the kernel works out of its operands (``step_parts``).
 Core tests: no QApplication; every value is compared with torch run directly."""
 
 from __future__ import annotations
@@ -8,18 +9,18 @@ import pytest
 import torch
 
 from app.catalog import CATALOG
-from app.explain.probe import value_of
 from app.explain.step_view import (
     make_step_view,
     op_key,
-    safe_value,
     shape_text,
     tensor_parts,
     with_param,
 )
-from app.expr import BinOp, Call, Const, Ref
+from app.expr import Const, Ref
 from app.recipe.reader import read_recipe
 from app.recipe.writer import write_expr
+from app.tensor_copy import TensorCopy
+from tests.kernel_values import as_torch
 
 SOURCE = """import torch
 x = torch.arange(6.0).reshape(2, 3)
@@ -49,42 +50,48 @@ def test_an_operator_step_has_its_inputs_output_and_operands(_document):
     x = torch.arange(6.0).reshape(2, 3)
     assert sv is not None and sv.index == 1 and sv.step.name == "y"
     assert sv.spec is None and sv.op == "+"
-    assert list(sv.inputs) == ["x"] and torch.equal(sv.inputs["x"], x)
-    assert torch.equal(sv.output, x + 1)
+    assert list(sv.inputs) == ["x"] and torch.equal(as_torch(sv.inputs["x"]), x)
+    assert torch.equal(as_torch(sv.output), x + 1)
     assert sv.operands() == {"left": Ref("x"), "right": Const(1)}
     assert sv.receiver() is None  # an operator has no catalogue entry
-    assert torch.equal(sv.value_of(BinOp("*", Ref("x"), Const(2))), x * 2)
+    assert torch.equal(as_torch(sv.part("left")), x) and sv.part("right") == 1
+    assert sv.computed() == []  # a name and a literal: nothing to ask the kernel
+    assert sv.code == "y = x + 1"
 
 
 def test_a_call_step_names_its_op_and_receiver(_document):
     sv = make_step_view(_document(SOURCE, 2))
     x = torch.arange(6.0).reshape(2, 3)
     assert sv.spec is CATALOG.get("torch.tril") and sv.op == "tril"
-    assert torch.equal(sv.output, torch.tril(x))
-    assert torch.equal(sv.receiver(), x)
+    assert torch.equal(as_torch(sv.output), torch.tril(x))
+    assert torch.equal(as_torch(sv.receiver()), x)
     method = make_step_view(_document(SOURCE, 4))  # x.sum(0): the receiver is the tensor
     assert method.op == "sum" and method.operands() == {"input": Ref("x"), "dim": Const(0)}
-    assert torch.equal(method.output, x.sum(0)) and torch.equal(method.receiver(), x)
+    assert torch.equal(as_torch(method.output), x.sum(0))
+    assert torch.equal(as_torch(method.receiver()), x)
 
 
 def test_inputs_and_output_are_the_kernels_copies(_document):
     doc = _document(SOURCE, 3)  # v = x.view(6): in the kernel, the same storage as x
     sv = make_step_view(doc)
-    assert torch.equal(sv.output, torch.arange(6.0))
-    sv.inputs["x"].fill_(-1)  # changing a copy changes neither the output nor a new view
-    assert torch.equal(sv.output, torch.arange(6.0))
-    assert torch.equal(make_step_view(doc).inputs["x"], torch.arange(6.0).reshape(2, 3))
+    assert isinstance(sv.output, TensorCopy) and isinstance(sv.inputs["x"], TensorCopy)
+    assert torch.equal(as_torch(sv.output), torch.arange(6.0))
+    assert sv.output.dtype == "float32" and sv.output.strides == (1,)
+    assert sv.inputs["x"].strides == torch.zeros(2, 3).stride()
+    assert torch.equal(as_torch(make_step_view(doc).inputs["x"]),
+                       torch.arange(6.0).reshape(2, 3))
 
 
 def test_a_later_in_place_op_does_not_change_the_inputs_shown(_document):
     source = "import torch\nx = torch.ones(2, 2)\ny = x * 3\nx.add_(5)\n"
     before = make_step_view(_document(source, 1))
-    assert torch.equal(before.inputs["x"], torch.ones(2, 2))  # not the 6s the run now holds
-    assert torch.equal(before.output, torch.full((2, 2), 3.0))
+    # not the 6s the run now holds
+    assert torch.equal(as_torch(before.inputs["x"]), torch.ones(2, 2))
+    assert torch.equal(as_torch(before.output), torch.full((2, 2), 3.0))
     in_place = make_step_view(_document(source, 2))
     assert in_place.op == "add_"
-    assert torch.equal(in_place.inputs["x"], torch.ones(2, 2))
-    assert torch.equal(in_place.output, torch.full((2, 2), 6.0))
+    assert torch.equal(as_torch(in_place.inputs["x"]), torch.ones(2, 2))
+    assert torch.equal(as_torch(in_place.output), torch.full((2, 2), 6.0))
 
 
 def test_a_step_that_makes_several_tensors_has_numbered_parts(_document):
@@ -92,19 +99,30 @@ def test_a_step_that_makes_several_tensors_has_numbered_parts(_document):
     expected = torch.split(torch.arange(5), 2)
     parts = tensor_parts(sv.output)
     assert [k for k, _ in parts] == [0, 1, 2]
-    assert all(torch.equal(t, e) for (_, t), e in zip(parts, expected, strict=True))
-    t = torch.zeros(2)
+    assert all(torch.equal(as_torch(t), e)
+               for (_, t), e in zip(parts, expected, strict=True))
+    t = sv.output[0]
     assert tensor_parts(t) == [(None, t)]
     assert tensor_parts(3) == [] and [k for k, _ in tensor_parts([t, "a", t])] == [0, 2]
 
 
-def test_safe_value_is_none_for_nothing_and_for_what_fails(_document):
-    sv = make_step_view(_document(SOURCE, 1))
-    assert safe_value(sv, None) is None
-    assert safe_value(sv, Ref("missing")) is None
-    failing = Call("torch.reshape", (Ref("x"), Const(7)))  # 6 elements cannot be 7
-    assert safe_value(sv, failing) is None
-    assert torch.equal(safe_value(sv, Ref("x")), torch.arange(6.0).reshape(2, 3))
+def test_an_operand_is_known_in_the_window_or_asked_of_the_kernel(_document):
+    doc = _document(SOURCE + "c = torch.clamp(x * 2, min=-1.5)\n", 6)
+    sv = make_step_view(doc)
+    assert sv.part("missing") is None and sv.part("min") == -1.5
+    assert sv.computed() == ["input"] and sv.receiver() is None  # x * 2: the kernel's
+    # the kernel's answer (its handler, run here: ``app.explain.provenance_query``)
+    import app.explain.provenance_query  # noqa: F401 - registers the query
+    from app.kernel.queries import Values, answer
+
+    data = answer(Values(), "step_parts", {
+        "code": sv.code, "inputs": {"x": {"tensor": sv.inputs["x"].values,
+                                         "dtype": "float32"}},
+        "operands": ["input", "min"]})
+    assert set(data["operands"]) == {"input", "min"}
+    assert torch.equal(torch.from_numpy(data["operands"]["input"]["tensor"]),
+                       torch.arange(6.0).reshape(2, 3) * 2)
+    assert data["offsets"] == {"input": 0}
 
 
 def test_op_key_names_the_call_or_the_operator():
@@ -124,10 +142,10 @@ def test_with_param_keeps_how_the_call_is_spelled():
     for before, after in cases:
         changed = with_param(spec, _expr(before), "dim", Const(1))
         assert write_expr(changed) == after
-        assert torch.equal(value_of(changed, {"x": x}), x.sum(1))
+        assert torch.equal(eval(write_expr(changed), {"torch": torch, "x": x}), x.sum(1))
     keep = with_param(spec, _expr("x.sum(0)"), "keepdim", Const(True))
     assert write_expr(keep) == "x.sum(0, keepdim=True)"
-    assert value_of(keep, {"x": x}).shape == x.sum(0, keepdim=True).shape == (1, 3)
+    assert eval(write_expr(keep), {"x": x}).shape == x.sum(0, keepdim=True).shape == (1, 3)
 
 
 def test_shape_text_writes_tuples_as_python_does():

@@ -17,54 +17,50 @@ each node in turn, to the recipe tensors the expression reads:
 - ``"elementwise"`` ops map each output element to the broadcast-aligned operand
   elements, and ``"reduction"`` ops to every element along the reduced ``dim``.
 
-Everything is worked out with ``app.explain.probe``, so only catalogue entries run.
-The caller's tensors are never modified and the global random state is kept.
+It runs in the kernel (the ``provenance`` query, ``app.explain.provenance_query``), on the
+values the step read as they were before it ran, over the statement's own ``ast``: only
+catalogue entries, Python's operators, subscripts and tensor attributes run
+(``app.explain.provenance_nodes.evaluate``), never a function of the recipe's. The
+caller's tensors are never modified and the global random state is kept.
 The forward pass lives in ``app.explain.provenance_nodes``, the rules for each kind of op
 in ``app.explain.provenance_rules``; this module walks the masks between them.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from app.explain.provenance_nodes import OpNode, copy_value, forward, no_elements, tensors_in
+from app.explain.provenance_data import Index, Provenance
+from app.explain.provenance_nodes import (
+    OpNode,
+    copy_value,
+    expression_of,
+    forward,
+    names_read,
+    no_elements,
+    tensors_in,
+)
 from app.explain.provenance_rules import rule
-from app.expr import Expr, Ref, references
+from app.kernel.sealed import BUILTINS
 
 if TYPE_CHECKING:
     import torch
 
-Index = tuple[int, ...]
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+__all__ = ["Provenance", "sources", "trace"]
 
 
-@dataclass(frozen=True)
-class Provenance:
-    """Where one output element comes from.
-
-    Parameters
-    ----------
-    sources : dict
-        For every tensor the expression reads, the indices of its elements that the
-        output element is made from (possibly none, as for an element ``tril`` zeroed).
-    used : dict
-        Entries of index and mask tensors that chose those elements, such as
-        ``index[i, j]`` for ``gather``; only names with such entries appear.
-    """
-
-    sources: dict[str, list[Index]] = field(default_factory=dict)
-    used: dict[str, list[Index]] = field(default_factory=dict)
-
-
-def sources(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
+def sources(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
             part: int | None = None) -> dict[str, list[Index]]:
     """Indices of the input elements that output element ``out_index`` comes from.
 
     Parameters
     ----------
-    expr : Expr
-        A step's expression, usually a ``Call`` such as ``torch.gather(x, 1, idx)``.
+    expr : ast.expr or str
+        A step's expression (``torch.gather(x, 1, idx)``), or a statement's text whose
+        value it is (``y = torch.gather(x, 1, idx)``).
     inputs : mapping
         Values of the names ``expr`` reads (a run's namespace will do).
     out_index : tuple of int
@@ -82,13 +78,15 @@ def sources(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
     return trace(expr, inputs, out_index, part=part).sources
 
 
-def trace(expr: Expr, inputs: Mapping[str, Any], out_index: Index, *,
+def trace(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
           part: int | None = None) -> Provenance:
     """Like ``sources``, and also the index and mask entries that were used."""
     import torch
 
+    if isinstance(expr, str):
+        expr = expression_of(expr)
     with torch.random.fork_rng(devices=[]), torch.no_grad():
-        namespace = {k: copy_value(inputs[k]) for k in references(expr)}
+        namespace = {k: copy_value(inputs[k]) for k in names_read(expr) if k in inputs}
         root = forward(expr, namespace)
         outputs = tensors_in(root.value)
         if not outputs:
@@ -145,9 +143,9 @@ class _Found:
 
 def _backward(node: OpNode, masks: list[torch.Tensor], role: str, found: _Found) -> None:
     """Carry the wanted elements of ``node``'s value down to the inputs it reads."""
-    if isinstance(node.expr, Ref):
+    if node.name is not None:
         if tensors_in(node.value):
-            found.add(role, node.expr.name, masks)
+            found.add(role, node.name, masks)
         return
     if not node.operands:
         return

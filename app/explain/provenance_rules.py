@@ -1,24 +1,33 @@
 """Provenance's backward rules: which operand elements a node's wanted elements come from.
 
-Qt-free. ``rule`` picks one of four ways by the node's kind (``OpSpec.provenance``):
-``ids`` runs the op again on unique ids (and probes index and mask operands entry by
-entry), ``grad`` asks autograd at a random point, ``elementwise`` aligns elements by
-broadcasting, and ``reduction`` takes every element along the reduced ``dim``.
+Runs in the kernel, on the nodes of ``app.explain.provenance_nodes``. ``rule`` picks one of
+four ways by the node's kind (``OpSpec.provenance``): ``ids`` runs the op again on unique
+ids (and probes index and mask operands entry by entry), ``grad`` asks autograd at a
+random point, ``elementwise`` aligns elements by broadcasting, and ``reduction`` takes
+every element along the reduced ``dim``.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from app.catalog import CATALOG
-from app.explain.probe import value_of
-from app.explain.provenance_nodes import OpNode, local_namespace, no_elements, tensors_in
-from app.expr import Attr, BinOp, Call, Ref, Seq, Subscript, UnaryOp
+from app.explain.provenance_nodes import (
+    OpNode,
+    evaluate,
+    local_namespace,
+    no_elements,
+    spec_of,
+    tensors_in,
+)
+from app.kernel.sealed import BUILTINS
 
 if TYPE_CHECKING:
     import torch
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: Offsets added to the ids in the two tracing runs; far above any real index, so an
 #: index or mask operand replaced by ids always fails, and exact in float64.
@@ -32,21 +41,23 @@ _ELEMENTWISE_OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**", "&", "|
 
 
 def _kind(node: OpNode) -> str:
-    expr = node.expr
-    if isinstance(expr, Call):
-        spec = CATALOG.get(expr.op)
+    template = node.template
+    if isinstance(template, ast.Call):
+        spec = spec_of(node)
         if spec is None or spec.category in ("creation", "random", "output"):
             return "none"  # a new tensor: its values do not come from its arguments
         return spec.provenance
-    if isinstance(expr, BinOp):
-        return "elementwise" if expr.op in _ELEMENTWISE_OPERATORS else "grad"
-    if isinstance(expr, UnaryOp):
+    if isinstance(template, ast.BinOp):
+        return "elementwise" if node.op in _ELEMENTWISE_OPERATORS else "grad"
+    if isinstance(template, ast.Compare):
         return "elementwise"
-    if isinstance(expr, Subscript):
+    if isinstance(template, ast.UnaryOp):
+        return "elementwise" if node.op != "not" else "none"
+    if isinstance(template, ast.Subscript):
         return "ids"
-    if isinstance(expr, Attr):
-        return "ids" if expr.name in _MOVING_ATTRIBUTES else "none"
-    if isinstance(expr, Seq):
+    if isinstance(template, ast.Attribute):
+        return "ids" if node.op[1:] in _MOVING_ATTRIBUTES else "none"
+    if isinstance(template, (ast.Tuple, ast.List)):
         return "ids"
     return "none"
 
@@ -103,9 +114,9 @@ def _by_ids(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edge
         if not tensors_in(child.value):
             continue
         try:
-            a = value_of(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
+            a = evaluate(node, local_namespace(node.operands, **{f"_p{i}": _ids(
                 child.value, OFFSET_A)}))
-            b = value_of(node.template, local_namespace(node.operands, **{f"_p{i}": _ids(
+            b = evaluate(node, local_namespace(node.operands, **{f"_p{i}": _ids(
                 child.value, OFFSET_B)}))
         except Exception:  # noqa: BLE001 - an index or a mask cannot be replaced by ids
             control.append(i)
@@ -172,7 +183,7 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
         data[f"_p{k}"] = _ids(value, OFFSET_A, start)
         start += sum(t.numel() for t in tensors_in(value))
     try:
-        base = tensors_in(value_of(node.template, local_namespace(node.operands, **data)))
+        base = tensors_in(evaluate(node, local_namespace(node.operands, **data)))
     except Exception:  # noqa: BLE001
         return used
     flat = original.detach().contiguous().reshape(-1)
@@ -180,7 +191,7 @@ def _probe(node: OpNode, i: int, masks: list[torch.Tensor],
         for changed in _changes(flat, pos):
             probe = changed.reshape(original.shape)
             try:
-                out = tensors_in(value_of(node.template, local_namespace(
+                out = tensors_in(evaluate(node, local_namespace(
                     node.operands, **data, **{f"_p{i}": probe})))
             except Exception:  # noqa: BLE001 - not a valid index: try the other change
                 continue
@@ -223,8 +234,7 @@ def _by_grad(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterator[Edg
         with contextlib.suppress(Exception), torch.enable_grad():
             # clones are not leaves themselves, so in-place ops on them are allowed
             replace = {f"_p{k}": leaf.clone() for k, leaf in leaves.items()}
-            out = tensors_in(value_of(node.template,
-                                           local_namespace(node.operands, **replace)))
+            out = tensors_in(evaluate(node, local_namespace(node.operands, **replace)))
             total = sum(((o.double() * torch.rand(o.shape, dtype=torch.float64, generator=gen)
                           * m).sum() for o, m in zip(out, masks, strict=True)
                          if o.requires_grad), torch.zeros((), dtype=torch.float64))
@@ -280,20 +290,20 @@ def _by_reduction(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterato
     """Each output element comes from every element along the reduced dims."""
     import torch
 
-    expr = node.template
-    spec = CATALOG.get(expr.op) if isinstance(expr, Call) else None
-    if spec is None or not isinstance(expr, Call):
+    spec = spec_of(node)
+    call = node.template
+    if spec is None or not isinstance(call, ast.Call):
         yield from _by_broadcast(node, masks, role)
         return
-    bound = spec.bind(expr)
+    bound = bind(spec, call, method=_module_path_free(call))
     ns = local_namespace(node.operands)
-    dim = value_of(bound["dim"], ns) if "dim" in bound else None
-    keepdim = bool(value_of(bound["keepdim"], ns)) if "keepdim" in bound else False
-    source = bound.get(spec.receiver) if not (isinstance(expr, Call) and expr.is_method) \
-        else expr.args[0]
+    dim = _value(bound["dim"], ns) if "dim" in bound else None
+    keepdim = bool(_value(bound["keepdim"], ns)) if "keepdim" in bound else False
+    source = bound.get(spec.receiver)
+    source = source.id if isinstance(source, ast.Name) else None
     for i, child in enumerate(node.operands):
         value = child.value
-        if not isinstance(value, torch.Tensor) or source != Ref(f"_p{i}"):
+        if not isinstance(value, torch.Tensor) or source != f"_p{i}":
             yield child, no_elements(value), role
             continue
         wanted = masks[0]
@@ -308,3 +318,44 @@ def _by_reduction(node: OpNode, masks: list[torch.Tensor], role: str) -> Iterato
         for d in dims:
             wanted = wanted.any(d, keepdim=True)
         yield child, [wanted.expand(value.shape).clone()], role
+
+
+def bind(spec: Any, call: ast.Call, *, method: bool) -> dict[str, ast.expr]:
+    """A call's arguments by parameter name (the receiver of a ``method`` call as well)."""
+    bound: dict[str, ast.expr] = {}
+    if method:
+        bound[spec.receiver] = call.func.value  # type: ignore[attr-defined]
+    params = [p for p in (spec.method_params() if method else spec.params)
+              if not p.keyword_only]
+    args = list(call.args)
+    for p in params:
+        if not args:
+            break
+        if p.varargs:
+            bound[p.name] = args[0] if len(args) == 1 else ast.Tuple(args, ast.Load())
+            args = []
+        else:
+            bound[p.name] = args.pop(0)
+    for k in call.keywords:
+        if k.arg is not None:
+            bound[k.arg] = k.value
+    return bound
+
+
+def _module_path_free(call: ast.Call) -> bool:
+    """A method call (``_p0.sum(1)``), not a module's function (``torch.sum(_p0, 1)``)."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+        and func.value.id.startswith("_p")
+
+
+def _value(expr: ast.expr, namespace: dict[str, Any]) -> Any:
+    """A constant part of a template (``dim=1``, ``(0, 1)``), or an operand's value."""
+    if isinstance(expr, ast.Name):
+        return namespace.get(expr.id)
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return tuple(_value(e, namespace) for e in expr.elts)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _value(expr.operand, namespace)
+        return -inner if isinstance(inner, (int, float)) else None
+    return expr.value if isinstance(expr, ast.Constant) else None

@@ -1,27 +1,33 @@
-"""The selected step worked out for the visual explanations: its inputs, as they were
-before it ran, and its output. Qt-free; used by ``widgets.explain.op_view`` and its extras.
+"""The selected step as Op explained shows it: its inputs, as they were before it ran, and
+its output, as the kernel copied them (``app.tensor_copy.TensorCopy``), and the values of
+its operands that the kernel worked out (the ``step_parts`` query of
+``app.explain.provenance_query``). Qt-free and torch-free; used by
+``widgets.explain.op_view`` and its extras.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
 
 from app.catalog import CATALOG, OpSpec
-from app.explain.probe import value_of
-from app.expr import BinOp, Call, Expr, Ref, UnaryOp
+from app.explain.provenance_data import Index, Provenance
+from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.results import StepResult
+from app.tensor_copy import TensorCopy
 
-if TYPE_CHECKING:
-    import torch
+__all__ = ["Index", "Provenance", "StepView", "make_step_view", "op_key", "shape_text",
+           "tensor_parts", "with_param"]
 
 
 @dataclass
 class StepView:
-    """The selected step as the op view worked it out; what an extra is shown.
+    """The selected step as the op view shows it; what an extra is shown.
 
     Parameters
     ----------
@@ -34,9 +40,18 @@ class StepView:
     op : str
         The key of ``EXTRAS``: the op's name (``tril``) or the operator (``+``).
     inputs : dict
-        The values of the names the step reads, as they were before it ran (copies).
+        The values of the names the step reads, as they were before it ran (the kernel's
+        copies: ``TensorCopy``, plain values).
     output : Any
-        What the step produced (None when it failed).
+        What the step produced (None when it failed or was too large to copy).
+    code : str
+        The statement's text, as the kernel is asked about it.
+    parts : dict
+        Operand values the kernel worked out, by parameter name (``step_parts``).
+    offsets : dict
+        Their storage offsets, for the tensors among them.
+    labels : numpy.ndarray or None
+        For cat and stack, the number of the source of each output element.
     """
 
     index: int
@@ -46,16 +61,10 @@ class StepView:
     op: str
     inputs: dict[str, Any]
     output: Any
-
-    def value_of(self, expr: Expr) -> Any:
-        """The value of a sub-expression of the step, worked out on copies of the inputs."""
-        import torch
-
-        if isinstance(expr, Ref):
-            return self.inputs.get(expr.name)
-        namespace = {k: v.clone() if isinstance(v, torch.Tensor) else v
-                     for k, v in self.inputs.items()}
-        return value_of(expr, namespace)
+    code: str = ""
+    parts: dict[str, Any] = field(default_factory=dict)
+    offsets: dict[str, int] = field(default_factory=dict)
+    labels: np.ndarray | None = None
 
     def operands(self) -> dict[str, Expr]:
         """The step's top-level operands by parameter name (``left``/``right`` for operators)."""
@@ -69,15 +78,34 @@ class StepView:
             return {self.spec.receiver: expr.args[0], **bound} if expr.is_method else bound
         return {}
 
-    def receiver(self) -> torch.Tensor | None:
-        """The tensor the op works on (``x`` in ``x.view(...)`` or ``torch.tril(x)``)."""
-        import torch
+    def part(self, parameter: str) -> Any:
+        """The value of operand ``parameter``: the kernel's, or, before it answered, a name
+        the step read or a literal; None when unknown."""
+        if parameter in self.parts:
+            return self.parts[parameter]
+        return self._known(self.operands().get(parameter))
 
+    def _known(self, expr: Expr | None) -> Any:
+        if isinstance(expr, Ref):
+            return self.inputs.get(expr.name)
+        if isinstance(expr, Const):
+            return expr.value
+        if isinstance(expr, Seq) and expr.kind in ("list", "tuple"):
+            items = [self._known(e) for e in expr.items]
+            if all(isinstance(i, TensorCopy) for i in items):
+                return items if expr.kind == "list" else tuple(items)
+        return None
+
+    def computed(self) -> list[str]:
+        """The operands only the kernel can work out (neither a name nor a literal)."""
+        return [p for p, e in self.operands().items() if self._known(e) is None]
+
+    def receiver(self) -> TensorCopy | None:
+        """The tensor the op works on (``x`` in ``x.view(...)`` or ``torch.tril(x)``)."""
         if self.spec is None:
             return None
-        expr = self.operands().get(self.spec.receiver)
-        value = safe_value(self, expr)
-        return value if isinstance(value, torch.Tensor) else None
+        value = self.part(self.spec.receiver)
+        return value if isinstance(value, TensorCopy) else None
 
 
 def make_step_view(doc: Document) -> StepView | None:
@@ -92,31 +120,17 @@ def make_step_view(doc: Document) -> StepView | None:
     if not isinstance(result.value, KernelValue):  # not run (yet): nothing to show
         return StepView(i, step, result, spec, op, {}, None)
     # the kernel's copies of what the step read, before it ran, and of what it made (small
-    # values only: ``app.kernel.mirror``)
-    return StepView(i, step, result, spec, op,  # copies: a view may change what it is given
-                    {n: _copy(v) for n, v in result.value.inputs.items()},
-                    _copy(result.value.output))
+    # values only: ``app.kernel.mirror``); copies are never changed, so they are shared
+    return StepView(i, step, result, spec, op, dict(result.value.inputs),
+                    result.value.output, code=doc.step_text(i, step))
 
 
-def _copy(value: Any) -> Any:
-    """A copy of a tensor (``requires_grad`` kept), or of each tensor in a list or tuple."""
-    import torch
-
-    if isinstance(value, torch.Tensor):
-        return value.detach().clone().requires_grad_(value.requires_grad)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_copy(v) for v in value)
-    return value
-
-
-def tensor_parts(value: Any) -> list[tuple[int | None, torch.Tensor]]:
+def tensor_parts(value: Any) -> list[tuple[int | None, TensorCopy]]:
     """A tensor as one part (None), a list or tuple of tensors as numbered parts."""
-    import torch
-
-    if isinstance(value, torch.Tensor):
+    if isinstance(value, TensorCopy):
         return [(None, value)]
     if isinstance(value, (list, tuple)):
-        return [(k, v) for k, v in enumerate(value) if isinstance(v, torch.Tensor)]
+        return [(k, v) for k, v in enumerate(value) if isinstance(v, TensorCopy)]
     return []
 
 
@@ -140,16 +154,6 @@ def with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:
         args[head + params.index(name)] = value
         return replace(call, args=tuple(args))
     return replace(call, kwargs=call.kwargs + ((name, value),))
-
-
-def safe_value(sv: StepView, expr: Expr | None) -> Any:
-    """The value of ``expr`` in ``sv``, or None when there is none or it fails."""
-    if expr is None:
-        return None
-    try:
-        return sv.value_of(expr)
-    except Exception:  # noqa: BLE001 - an operand that fails is shown as missing
-        return None
 
 
 def shape_text(shape) -> str:

@@ -4,10 +4,12 @@ A form step (``y = torch.tril(x, diagonal=-1)``) runs in the kernel like any oth
 statement. To show it element by element, the window needs the values it read, as they
 were before it ran, and the value it made: the kernel copies them (``snapshot`` before
 the statement, ``encode`` after) when they are small, and they travel as plain data,
-numpy arrays as raw frames (``protocol``). ``decode`` makes torch tensors of them again
-in the window, with the strides they have in the kernel. Anything larger than
-``MIRROR_CELLS`` cells, or of a kind plain data cannot hold, is left out: the views ask
-the kernel about it instead.
+numpy arrays as raw frames (``protocol``); the window holds them as
+``app.tensor_copy.TensorCopy``. ``decode`` makes torch tensors of them again, in the
+kernel, when the window sends a copy back with a question (Op explained's, of a step's
+values as they were before it ran: ``app.explain.provenance_query``), with the strides
+they had. Anything larger than ``MIRROR_CELLS`` cells, or of a kind plain data cannot
+hold, is left out: the views ask the kernel about it instead.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def stamped(mark: tuple) -> Any:
 
 
 def decode(data: dict | None) -> Any:
-    """(In the window.) The value ``encode`` made ``data`` of; ``None`` for none.
+    """(In the kernel.) The value ``encode`` made ``data`` of; ``None`` for none.
 
     A tensor comes back on the CPU, with its dtype and ``requires_grad``, but with no
     history: its graph stays in the kernel.

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 from app.expr import Code
 from app.kernel import protocol
-from app.kernel.mirror import decode
 from app.kernel.source import Statement, statements
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import parse
 from app.recipe.results import RecipeRun, StepResult
+from app.tensor_copy import copy_of
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
 OUTPUT_LIMIT = 256 * 1024
@@ -44,17 +44,18 @@ class KernelValue:
     #: net.parameters()`` left under ``f``): never the step's value, but what they hold.
     through: dict = field(default_factory=dict)
     #: A form step's small values as the kernel sent them (``app.kernel.mirror``), made
-    #: ``inputs`` and ``output`` when a view first reads them: a run's reports are taken
-    #: without making a tensor for each (0.1 to 0.2 s of the GUI thread in a run of
-    #: 5,000 statements), and most are never looked at.
+    #: ``inputs`` and ``output`` (``copy_of``) when a view first reads them: a run's
+    #: reports are taken without making a copy for each (0.1 to 0.2 s of the GUI thread
+    #: in a run of 5,000 statements), and most are never looked at.
     mirror: dict | None = field(default=None, repr=False)
     _inputs: dict | None = field(default=None, repr=False)
     _output: object = field(default=None, repr=False)
 
     @property
     def inputs(self) -> dict:
-        """The step's inputs (name to value, as they were before it ran), as CPU tensors
-        with no history; a name too large to copy is missing."""
+        """The step's inputs (name to value, as they were before it ran), as the kernel
+        copied them (``app.tensor_copy.TensorCopy``, plain values); a name too large to
+        copy is missing."""
         self._take_mirror()
         return self._inputs
 
@@ -65,7 +66,7 @@ class KernelValue:
 
     @property
     def output(self) -> object:
-        """The step's value (None when too large to copy)."""
+        """The step's value, as the kernel copied it (None when too large to copy)."""
         self._take_mirror()
         return self._output
 
@@ -78,8 +79,8 @@ class KernelValue:
         if self._inputs is not None:
             return
         mirror, self.mirror = self.mirror or {}, None
-        self._inputs = {n: decode(d) for n, d in (mirror.get("inputs") or {}).items()}
-        self._output = decode(mirror.get("output")) if mirror else None
+        self._inputs = {n: copy_of(d) for n, d in (mirror.get("inputs") or {}).items()}
+        self._output = copy_of(mirror.get("output")) if mirror else None
 
     def first_tensor(self) -> str | None:
         """The first name it bound that holds a tensor (what a code step is shown by)."""

@@ -19,7 +19,7 @@ from widgets.common.kernel_devices import kernel_devices
 
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
-VIEW_QUERIES = ("app.explain.kernel_queries",)
+VIEW_QUERIES = ("app.explain.kernel_queries", "app.explain.provenance_query")
 #: How long an edit's old values stay on show while the kernel runs it, in seconds (then
 #: its steps show as running).
 PENDING_S = 0.15

@@ -10,19 +10,15 @@ columns and every other dimension is stacked down the rows (row ``(i, j)`` of a
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.tensor_info import plane_array
+from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.common.tensor_table_model import TensorTableModel, format_cell, full_precision
-
-if TYPE_CHECKING:
-    import torch
 
 Index = tuple[int, ...]
 
@@ -76,17 +72,15 @@ def index_of(shape: tuple[int, ...], row: int, col: int) -> Index:
     return lead + (col,)
 
 
-def as_table(t: torch.Tensor) -> np.ndarray:
+def as_table(t: TensorCopy) -> np.ndarray:
     """The elements of ``t`` as the 2-D array its table shows (numpy, for display)."""
     rows, cols = table_shape(tuple(t.shape))
-    return plane_array(t.detach().reshape(rows, cols))
+    return t.values.reshape(rows, cols)
 
 
-def as_table_mask(mask: torch.Tensor | np.ndarray) -> np.ndarray:
+def as_table_mask(mask: np.ndarray) -> np.ndarray:
     """A per-element array laid out like the tensor's table."""
-    import torch
-
-    a = mask.detach().cpu().numpy() if isinstance(mask, torch.Tensor) else np.asarray(mask)
+    a = np.asarray(mask)
     return a.reshape(table_shape(a.shape))
 
 
@@ -125,7 +119,7 @@ class ExplainedTableModel(TensorTableModel):
     def labels(self) -> np.ndarray | None:
         return self._labels
 
-    def set_tensor(self, t: torch.Tensor, name: str) -> None:
+    def set_tensor(self, t: TensorCopy, name: str) -> None:
         """Show ``t`` (any rank), naming elements ``name[i, j]``; clears every decoration."""
         self._shape, self._name = tuple(t.shape), name
         self._marks, self._greyed, self._labels, self._tint = {}, None, None, None
@@ -241,7 +235,7 @@ class ExplainedGrid(QTableView):
     def diagonal(self) -> int | None:
         return self._diagonal
 
-    def set_tensor(self, t: torch.Tensor, name: str) -> None:
+    def set_tensor(self, t: TensorCopy, name: str) -> None:
         """Show ``t``; columns are sized for its widest value (sampled) and the grid for it."""
         self._model.set_tensor(t, name)
         self._diagonal = None
@@ -348,7 +342,7 @@ class TensorCard(QFrame):
         layout.addWidget(self.grid, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
 
-    def show_tensor(self, t: torch.Tensor, name: str, role: str, part: int | None = None,
+    def show_tensor(self, t: TensorCopy, name: str, role: str, part: int | None = None,
                     label: str | None = None) -> None:
         """Show ``t`` as ``label`` (default ``name``); ``role`` says what it is to the step."""
         self.name, self.part = name, part
@@ -356,7 +350,7 @@ class TensorCard(QFrame):
         self.title.setText(f"{shown}  ·  {role}" if role and role != shown else shown)
         self.title.setToolTip(self.tr("{0}: {1} of the step").format(shown, role))
         self.facts.setText(self.tr("shape {0} · {2}\nstrides {1}").format(
-            _tuple(t.shape), _tuple(t.stride()), str(t.dtype).replace("torch.", "")))
+            _tuple(t.shape), _tuple(t.strides), t.dtype))
         self.grid.set_tensor(t, shown)
         self.grid.setToolTip(self.tr("{0}'s elements; hover one for its index and value")
                              .format(shown))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from app.explain.step_view import StepView, safe_value, shape_text
+from app.explain.step_view import StepView, shape_text
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
+from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.explain.extra_base import Decoration, OpExtra
 from widgets.explain.shape_diagrams import (
@@ -17,6 +18,7 @@ from widgets.explain.shape_diagrams import (
     StorageOrderDiagram,
     align_dims,
     broadcast_table,
+    is_contiguous,
     numbered_grid,
 )
 
@@ -37,22 +39,21 @@ class StorageOrderExtra(OpExtra):
         return self.tr("Row-major order and memory")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         t, out = sv.receiver(), sv.output
         if t is None:
             self.diagram.set_grids([])
             self.caption.setText("")
             return Decoration()
         name = write_expr(sv.operands()[sv.spec.receiver]) if sv.spec else "input"
-        grids = [numbered_grid(self.tr("{0}: strides {1}").format(name, shape_text(t.stride())),
-                               t)]
-        contiguous = t.is_contiguous()
-        if isinstance(out, torch.Tensor):
+        offset = sv.offsets.get(sv.spec.receiver, 0) if sv.spec else 0
+        grids = [numbered_grid(self.tr("{0}: strides {1}").format(name, shape_text(t.strides)),
+                               t, offset)]
+        contiguous = is_contiguous(t)
+        if isinstance(out, TensorCopy):
             label = sv.step.name or self.tr("result")
             grids.append(numbered_grid(self.tr("{0}: strides {1}").format(
-                label, shape_text(out.stride())), out))
-            if t.is_contiguous():  # view and reshape read it anew; else reshape copies
+                label, shape_text(out.strides)), out))
+            if contiguous:  # view and reshape read it anew; else reshape copies
                 text = self.tr("The same memory read with new strides: no element moved. "
                                "{0} numbers its elements (@: place in memory) in the same "
                                "order as {1}.")
@@ -94,14 +95,12 @@ class ShapeChangeExtra(OpExtra):
         return self.tr("Shape")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         t, out = sv.receiver(), sv.output
         if t is None:
             self.diagram.set_rows([])
             return Decoration()
         before = tuple(t.shape)
-        after = tuple(out.shape) if isinstance(out, torch.Tensor) else None
+        after = tuple(out.shape) if isinstance(out, TensorCopy) else None
         pairs = align_dims(before, after) if after is not None \
             else [(i, None) for i in range(len(before))]
         top, bottom, links = [], [], []
@@ -154,8 +153,6 @@ class BroadcastExtra(OpExtra):
         return self.tr("Broadcasting")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         shapes: list[tuple[int, ...]] = []
         labels: list[str] = []
         for pname, expr in sv.operands().items():
@@ -163,8 +160,8 @@ class BroadcastExtra(OpExtra):
                 sv.spec.receiver else "tensor"
             if kind not in _BROADCAST_KINDS:
                 continue
-            value = safe_value(sv, expr)
-            if isinstance(value, torch.Tensor):
+            value = sv.part(pname)
+            if isinstance(value, TensorCopy):
                 shapes.append(tuple(value.shape))
                 labels.append(f"{write_expr(expr)}  {shape_text(value.shape)}")
             elif isinstance(value, (int, float, bool)):

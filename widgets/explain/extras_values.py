@@ -13,11 +13,11 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QWidget
 
-from app.explain.probe import value_of
-from app.explain.step_view import StepView, safe_value, with_param
-from app.expr import Call, Const, Ref, Seq
+from app.explain.step_view import StepView, with_param
+from app.expr import Call, Const, Seq
 from app.recipe.document import Document
 from app.recipe.writer import write_expr
+from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.common.undo import push_edit
 from widgets.explain.explained_grid import palette_colour
@@ -53,8 +53,6 @@ class DiagonalExtra(OpExtra):
         return self.tr("Diagonal")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         self._sv = sv
         assert sv.spec is not None
         t = sv.receiver()
@@ -74,11 +72,11 @@ class DiagonalExtra(OpExtra):
             "{0} keeps the elements {1} the diagonal outlined in red (j {2} i + diagonal) "
             "and sets the grey ones to 0.").format(sv.op, keep, "≤" if sv.op == "tril" else "≥"))
         out = sv.output
-        if not usable or not isinstance(out, torch.Tensor) or out.dim() < 2:
+        if not usable or not isinstance(out, TensorCopy) or out.dim() < 2:
             return Decoration()
-        ones = torch.ones(out.shape, dtype=torch.bool)
-        kept = torch.tril(ones, d) if sv.op == "tril" else torch.triu(ones, d)
-        return Decoration(greyed=(~kept).numpy(), diagonal=d)
+        ones = np.ones(out.shape, dtype=bool)  # tril and triu of the last two dims
+        kept = np.tril(ones, d) if sv.op == "tril" else np.triu(ones, d)
+        return Decoration(greyed=~kept, diagonal=d)
 
     def _on_view_slider_changed(self, value: int) -> None:
         sv = self._sv
@@ -138,13 +136,10 @@ class ClampHistogramExtra(OpExtra):
         return self.tr("Values before and after")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         t, out = sv.receiver(), sv.output
-        operands = sv.operands()
-        bounds = {k: safe_value(sv, operands.get(k)) for k in ("min", "max")}
+        bounds = {k: sv.part(k) for k in ("min", "max")}
         before = _finite(t)
-        after = _finite(out) if isinstance(out, torch.Tensor) else np.zeros(0)
+        after = _finite(out)
         marks = [float(v) for v in bounds.values() if isinstance(v, (int, float))]
         everything = np.concatenate([before, after, np.asarray(marks, dtype=np.float64)])
         if everything.size == 0:
@@ -167,11 +162,9 @@ class ClampHistogramExtra(OpExtra):
 
 
 def _finite(t: Any) -> np.ndarray:
-    import torch
-
-    if not isinstance(t, torch.Tensor) or t.is_complex():
+    if not isinstance(t, TensorCopy) or t.is_complex:
         return np.zeros(0)
-    a = t.detach().cpu().to(torch.float64).reshape(-1).numpy()
+    a = t.values.astype(np.float64).reshape(-1)
     return a[np.isfinite(a)]
 
 
@@ -194,12 +187,10 @@ class SourceColourExtra(OpExtra):
         return self.tr("Where each element came from")
 
     def show_step(self, sv: StepView) -> Decoration:
-        import torch
-
         self.labels = None
         expr = sv.step.expr
         operands = sv.operands()
-        sources = safe_value(sv, operands.get("tensors"))
+        sources = sv.part("tensors")
         if not isinstance(expr, Call) or sv.spec is None or not isinstance(sources, (list, tuple)):
             self.legend.setText("")
             return Decoration()
@@ -213,19 +204,10 @@ class SourceColourExtra(OpExtra):
         self.caption.setText(self.tr("{0} lays the tensors side by side along dim {1}: each "
                                      "output cell has the colour of the tensor it came from.")
                              .format(sv.op, write_expr(operands.get("dim", Const(0)))))
-        if not isinstance(sv.output, torch.Tensor):
+        if not isinstance(sv.output, TensorCopy) or sv.labels is None:
             return Decoration()
-        # provenance of every output element at once: run the op on tensors of labels
-        template = with_param(sv.spec, expr, "tensors", Ref("_sources"))
-        namespace = {k: v.clone() if isinstance(v, torch.Tensor) else v
-                     for k, v in sv.inputs.items()}
-        namespace["_sources"] = [torch.full(t.shape, k, dtype=torch.float64)
-                                 for k, t in enumerate(sources)]
-        try:
-            labels = value_of(template, namespace)
-        except Exception:  # noqa: BLE001 - no colours rather than a crash
-            return Decoration()
-        self.labels = labels.to(torch.int64).numpy()
+        # the kernel ran the op on tensors of labels: every output element's source at once
+        self.labels = np.asarray(sv.labels, dtype=np.int64)
         return Decoration(labels=self.labels, tints=dict(zip(names, range(len(names)),
                                                              strict=True)))
 

@@ -1,9 +1,12 @@
-"""Op explained's controller: follows the document, traces output cells off the GUI thread.
+"""Op explained's controller: follows the document, asks the kernel where output cells
+come from.
 
-Hovering (or clicking) an output cell asks ``app.explain.provenance`` which input elements
-it came from, in a background job, one at a time; the answers are cached per run. What only
-some ops need comes from ``widgets.explain.op_extras.EXTRAS``. Texts keep the ``OpView``
-translation context.
+Hovering (or clicking) an output cell asks the kernel which input elements it came from
+(the ``provenance`` query, ``app.explain.provenance_query``), one question at a time; the
+answers are cached per run. What only some ops need comes from
+``widgets.explain.op_extras.EXTRAS``, with the operand values the kernel works out for
+them (``step_parts``). The window holds values as ``TensorCopy`` and runs no torch. Texts
+keep the ``OpView`` translation context.
 """
 
 from __future__ import annotations
@@ -15,16 +18,16 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from app.explain.provenance import Provenance, trace
+from app.explain.provenance_data import Provenance
 from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
-from app.expr import Expr, Ref, Seq
+from app.expr import Ref, Seq
 from app.i18n import QT_TRANSLATE_NOOP
-from app.kernel.mirror import ASKED_CELLS, decode
+from app.kernel.mirror import ASKED_CELLS, MIRROR_CELLS
 from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from app.tensor_copy import TensorCopy, copy_of
 from widgets.common.answered import while_alive
-from widgets.common.background import Job, JobError, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text, op_summary
 from widgets.common.retranslate import translated
@@ -40,13 +43,31 @@ except ImportError:  # without the lesson table, torch's message is shown alone
 _MAX_LISTED = 4  # source elements named in the hint before "and N more"
 
 
-def _trace(expr: Expr, inputs: dict[str, Any], index: Index,
-           part: int | None) -> Provenance | str:
-    """(Off the GUI thread.) Where output element ``index`` came from, or why that is unknown."""
-    try:
-        return trace(expr, inputs, index, part=part)
-    except Exception as e:  # noqa: BLE001 - shown in the hint, never a crash
-        return f"{type(e).__name__}: {e}"
+def sent_inputs(sv: StepView) -> dict[str, Any]:
+    """The step's inputs as a question to the kernel carries them back (``mirror.encode``'s
+    data): those that came with its report; the kernel keeps the larger ones itself."""
+    return {n: d for n, v in sv.inputs.items()
+            if (d := copy_data(v)) is not None}
+
+
+def copy_data(value: Any) -> dict | None:
+    """A kernel copy as ``mirror.encode`` sent it (None for a tensor larger than a report
+    carries, which the kernel holds itself)."""
+    if isinstance(value, TensorCopy):
+        if value.numel() > MIRROR_CELLS:
+            return None
+        return {"tensor": value.values, "dtype": value.dtype,
+                "requires_grad": value.requires_grad, "device": value.device,
+                "strides": list(value.strides)}
+    if isinstance(value, (list, tuple)):
+        items = [copy_data(v) for v in value]
+        return None if any(i is None for i in items) else {
+            "items": items, "tuple": isinstance(value, tuple)}
+    if isinstance(value, str) and value.startswith("torch."):
+        return {"dtype": value.removeprefix("torch.")}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"plain": value}
+    return None
 
 
 def _kernel_hint(sv: StepView, value: KernelValue, asking: bool, changed: list[str]) -> str:
@@ -111,7 +132,9 @@ class OpExplainedController(FollowsDocument, QObject):
         self._pinned: tuple[int, Index] | None = None
         self._generation = 0
         self._cache: dict[tuple[int, Index], Provenance | str] = {}
-        self._job: Job | None = None
+        self._asking = False  # a provenance question is on its way
+        #: The kernel value whose operands were asked for (``step_parts``), and the answer.
+        self._parts: tuple[KernelValue, dict] | None = None
         self._pending: tuple | None = None
         self._stale = True
         #: The kernel value whose large tensors were asked for, and the one on its way.
@@ -155,6 +178,7 @@ class OpExplainedController(FollowsDocument, QObject):
         self._pending = None
         sv = self.step_view = make_step_view(self._document)
         self._fetch_large(sv)
+        self._take_parts(sv)
         self._show_header(sv)
         self._show_cards(sv)
         self._view.decorate(self._show_extra(sv))
@@ -197,9 +221,9 @@ class OpExplainedController(FollowsDocument, QObject):
             self._fetching = None
             self._changed = list(data.get("changed", ())) if not error else []
             if not error:
-                value.inputs.update({n: decode(d) for n, d in data.get("inputs", {}).items()})
+                value.inputs.update({n: copy_of(d) for n, d in data.get("inputs", {}).items()})
                 if data.get("output") is not None:
-                    value.output = decode(data["output"])
+                    value.output = copy_of(data["output"])
             step = self.step_view
             if step is not None and step.result.value is value:
                 self._refresh_if_shown()
@@ -207,6 +231,36 @@ class OpExplainedController(FollowsDocument, QObject):
                                                   "statement": value.statement},
                                    while_alive(self, answered)):
             self._fetching = None
+
+    def _take_parts(self, sv: StepView | None) -> None:
+        """Give ``sv`` the operand values the kernel worked out for its extra, or ask for
+        them once (``step_parts``); the extra shows again when they come."""
+        value = sv.result.value if sv is not None else None
+        if not isinstance(value, KernelValue) or sv.step.is_code or sv.op not in EXTRAS \
+                or not sv.code:
+            return
+        if self._parts is not None and self._parts[0] is value:
+            answer = self._parts[1]
+            sv.parts = {n: copy_of(d) for n, d in answer.get("operands", {}).items()}
+            sv.offsets = dict(answer.get("offsets", {}))
+            labels = answer.get("labels")
+            sv.labels = labels if labels is not None else None
+            return
+        if not sv.computed() and sv.op not in ("cat", "stack"):
+            return  # every operand is a name or a literal: the window has them
+        self._parts = (value, {})
+
+        def answered(data: dict, error: str) -> None:
+            self._parts = (value, {} if error else data)
+            step = self.step_view
+            if step is not None and step.result.value is value:
+                self._refresh_if_shown()
+        if not self._document.ask("step_parts", {
+                "run": value.run_id, "statement": value.statement, "code": sv.code,
+                "inputs": sent_inputs(sv), "operands": list(sv.operands()),
+                "labels": "tensors" if sv.op in ("cat", "stack") else None},
+                while_alive(self, answered)):
+            self._parts = None
 
     def _refresh_if_shown(self) -> None:
         if self._view.isVisible():
@@ -319,21 +373,24 @@ class OpExplainedController(FollowsDocument, QObject):
 
     # -- provenance --------------------------------------------------------------------------------
     def _request(self, key: tuple) -> None:
-        """Trace ``key`` = (generation, part, index) off the GUI thread; one trace at a time."""
+        """Ask the kernel about ``key`` = (generation, part, index); one question at a time."""
         sv = self.step_view
-        if sv is None:
+        value = sv.result.value if sv is not None else None
+        if sv is None or not isinstance(value, KernelValue):
             return
-        if self._job is not None:
+        if self._asking:
             self._pending = key  # only the latest wish matters
             return
         part = key[1] if isinstance(sv.output, (list, tuple)) else None
-        self._job = start_job(_trace, sv.step.expr, sv.inputs, key[2], part,
-                              on_done=self._on_worker_traced, key=(key[0], part, key[2]))
+        asked = (key[0], part, key[2])
+        self._asking = self._document.ask("provenance", {
+            "run": value.run_id, "statement": value.statement, "code": sv.code,
+            "inputs": sent_inputs(sv), "index": list(key[2]), "part": part},
+            while_alive(self, lambda data, error: self._on_kernel_traced(asked, data, error)))
 
-    def _on_worker_traced(self, key: tuple, found: Provenance | str | JobError) -> None:
-        self._job = None
-        if isinstance(found, JobError):
-            found = f"{found.type}: {found.message}"
+    def _on_kernel_traced(self, key: tuple, data: dict, error: str) -> None:
+        self._asking = False
+        found: Provenance | str = error if error else Provenance.from_data(data)
         generation, part, index = key
         part = part or 0
         if generation == self._generation:
@@ -366,8 +423,6 @@ class OpExplainedController(FollowsDocument, QObject):
         return index_text(name, index)
 
     def _provenance_text(self, found: Provenance) -> str:
-        import torch
-
         assert self.active is not None
         head = self._view.output_element_text(*self.active)
         sources = [self._element_text(n, i) for n, idxs in found.sources.items()
@@ -390,8 +445,8 @@ class OpExplainedController(FollowsDocument, QObject):
             value = self.step_view.inputs.get(name) if self.step_view else None
             for i in idxs[:_MAX_LISTED]:
                 shown = self._element_text(name, i)
-                if isinstance(value, torch.Tensor) and len(i) == value.dim():
-                    shown += f" = {value[i].item()}"
+                if isinstance(value, TensorCopy) and len(i) == value.dim():
+                    shown += f" = {value.values[i].item()}"
                 used.append(shown)
         if used:
             text += " " + QCoreApplication.translate("OpView", "Chosen by {0}.").format(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QResizeEvent, QShowEvent
@@ -25,13 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.provenance import Provenance
+from app.explain.provenance_data import Provenance
+from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.explain.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
 from widgets.explain.op_extras import Decoration
-
-if TYPE_CHECKING:
-    import torch
 
 ERROR_STYLE = "color: #c0392b;"
 EXTRA_MIN_WIDTH = 280  # the extra goes beside the grids only when it gets this much
@@ -39,7 +36,7 @@ EXTRA_MIN_WIDTH = 280  # the extra goes beside the grids only when it gets this 
 Index = tuple[int, ...]
 #: What one card shows: the tensor, its name, its role, which part of the value it is
 #: (None for a lone tensor) and its title (None: the name).
-CardContent = tuple["torch.Tensor", str, str, int | None, str | None]
+CardContent = tuple[TensorCopy, str, str, int | None, str | None]
 
 
 def index_text(name: str, index: Index) -> str:

@@ -1,9 +1,10 @@
 """Op explained: the selected step's inputs and output side by side, and where each output
 element came from.
 
-One general mechanism: hovering (or clicking) an output cell asks ``app.explain.provenance`` which
-input elements it came from, off the GUI thread, and lights them up; for index and mask
-operands (gather's index) the entries that chose them light up too. There is no
+One general mechanism: hovering (or clicking) an output cell asks the kernel which input
+elements it came from (``app.explain.provenance``, run there as the ``provenance`` query),
+and lights them up; for index and mask operands (gather's index) the entries that chose
+them light up too. There is no
 per-op highlighting code: what only some ops need comes from ``widgets.explain.op_extras.EXTRAS``.
 
 ``OpView`` is the passive ``OpExplainedView`` (``widgets.explain.op_explained_view``) with
@@ -17,7 +18,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from app.explain.provenance import Provenance
+from app.explain.provenance_data import Provenance
 from app.explain.step_view import StepView
 from app.recipe.document import Document
 from widgets.explain.op_explained_controller import OpExplainedController

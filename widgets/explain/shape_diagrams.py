@@ -7,16 +7,13 @@ diagrams themselves only paint. Used by the per-op extras in ``widgets.explain.o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app.explain.storage import memory_positions
-
-if TYPE_CHECKING:
-    import torch
+from app.tensor_copy import TensorCopy
 
 Shape = tuple[int, ...]
 
@@ -216,17 +213,39 @@ class NumberedGrid:
 _CELL, _MAX_ROWS, _MAX_COLS = 32, 8, 12
 
 
-def numbered_grid(title: str, t: torch.Tensor) -> NumberedGrid:
-    """Number ``t``'s elements in row-major order (0, 1, 2 ...) beside their memory positions."""
-    import torch
-
+def numbered_grid(title: str, t: TensorCopy, offset: int = 0) -> NumberedGrid:
+    """Number ``t``'s elements in row-major order (0, 1, 2 ...) beside their memory
+    positions (``offset``: where its first element sits in its storage)."""
     flat_cols = t.shape[-1] if t.dim() >= 1 else 1
     rows = t.numel() // max(flat_cols, 1) if t.numel() else 0
-    numbers = torch.arange(t.numel()).reshape(rows, flat_cols)
-    memory = memory_positions(t).reshape(rows, flat_cols)
+    numbers = np.arange(t.numel()).reshape(rows, flat_cols)
+    memory = memory_positions(t.shape, t.strides, offset).reshape(rows, flat_cols)
     truncated = rows > _MAX_ROWS or flat_cols > _MAX_COLS
     return NumberedGrid(title, numbers[:_MAX_ROWS, :_MAX_COLS].tolist(),
                         memory[:_MAX_ROWS, :_MAX_COLS].tolist(), truncated)
+
+
+def memory_positions(shape: tuple[int, ...], strides: tuple[int, ...],
+                     offset: int = 0) -> np.ndarray:
+    """Where each element of a tensor of ``shape`` and ``strides`` sits in its storage:
+    offset + sum of index * stride."""
+    pos = np.full((), offset, dtype=np.int64)
+    for d, (size, stride) in enumerate(zip(shape, strides, strict=True)):
+        along = [1] * len(shape)
+        along[d] = size
+        pos = pos + (np.arange(size, dtype=np.int64) * stride).reshape(along)
+    return np.broadcast_to(pos, shape)
+
+
+def is_contiguous(t: TensorCopy) -> bool:
+    """Whether ``t``'s elements lie in memory in row-major order, as torch's
+    ``is_contiguous`` says (a dimension of size 1 may have any stride)."""
+    step = 1
+    for size, stride in zip(reversed(t.shape), reversed(t.strides), strict=True):
+        if size != 1 and stride != step:
+            return False
+        step *= size
+    return True
 
 
 class StorageOrderDiagram(QWidget):
