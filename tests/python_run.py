@@ -17,7 +17,7 @@ from typing import Any
 from app.kernel.runner import Runner
 from app.recipe.model import Recipe
 from app.recipe.results import RecipeRun, StepResult
-from app.recipe.source_text import SourceRecipe
+from app.recipe.text_recipe import SourceRecipe
 
 
 @contextlib.contextmanager

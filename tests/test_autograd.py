@@ -43,7 +43,8 @@ from app.explain.autograd_steps import (
 )
 from app.explain.derivatives import FunctionError, chain_texts, derivative_in, function_of_texts
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_recipe, write_step
+from app.recipe.text_recipe import new_text
+from app.recipe.writer import write_step
 from tests.python_run import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,7 +194,7 @@ def test_autograd_statements_read_and_write_back(statement):
                "y = x\nout = x\nz = x\n")
     recipe = read_recipe(prelude + statement + "\n")
     assert write_step(recipe.steps[-1]) == statement
-    assert read_recipe(write_recipe(recipe)) == recipe
+    assert read_recipe(new_text(recipe)) == recipe
 
 
 def test_a_no_grad_block_reads_writes_and_runs():
@@ -206,7 +207,7 @@ def test_a_no_grad_block_reads_writes_and_runs():
     """)
     recipe, run = run_recipe(text)
     assert [s.block for s in recipe.steps] == ["", "no_grad", "no_grad", ""]
-    assert write_recipe(recipe) == text
+    assert new_text(recipe) == text
     assert run.ok
     assert not run.value("a").requires_grad and not run.value("b").requires_grad
     assert run.value("c").requires_grad
@@ -487,7 +488,7 @@ def test_zero_grads_resets_every_leaf_with_a_grad():
     run = run_python(recipe)
     assert run.ok
     assert all(run.value(n).grad.abs().sum().item() == 0 for n in MLP_PARAMS)
-    assert write_recipe(recipe).endswith("W1.grad.zero_()\nb1.grad.zero_()\nW2.grad.zero_()\n"
+    assert new_text(recipe).endswith("W1.grad.zero_()\nb1.grad.zero_()\nW2.grad.zero_()\n"
                                          "b2.grad.zero_()\nW3.grad.zero_()\nb3.grad.zero_()\n")
 
 

@@ -17,7 +17,7 @@ from app.identity import data_dir
 from app.recipe.autosave import DELAY_S, Autosave, find_recovery, process_alive
 from app.recipe.document import Document
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = "import torch\n\nx = torch.arange(6)\ny = x.view(2, 3)\n"
@@ -189,7 +189,7 @@ def test_recovered_work_on_a_file_from_elsewhere_is_held(qtbot, host, tmp_path, 
     original = tmp_path / "from_a_friend.py"
     original.write_text(RECIPE, encoding="utf-8")
     crashed = Autosave(tmp_path, pid=dead_pid())
-    crashed.save(write_recipe(read_recipe(RECIPE + EDIT + "\n")), str(original))
+    crashed.save(new_text(read_recipe(RECIPE + EDIT + "\n")), str(original))
     monkeypatch.setattr(autosave_hook, "ask_restore", lambda parent, r: True)
     hook = autosave_hook.start_autosave(host, tmp_path)
     assert host.document.recipe == read_recipe(RECIPE + EDIT + "\n")  # the work is back

@@ -18,7 +18,8 @@ from app.recipe.document import Document
 from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_expr, write_recipe
+from app.recipe.text_recipe import new_text
+from app.recipe.writer import write_expr
 from tests.kernel_values import kernel_value
 from tests.python_run import run_python
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
@@ -178,7 +179,7 @@ def test_round_trip_through_the_file_format(qtbot, make_panel):
         click(qtbot, panel.add_button)
     doc.settle()
     assert doc.run.ok
-    text = write_recipe(doc.recipe)
+    text = new_text(doc.recipe)
     back = read_recipe(text)
     assert back.steps == doc.recipe.steps
     run = run_python(back)
@@ -260,7 +261,7 @@ def test_nan_data_evaluates(qtbot, make_panel):
     click(qtbot, panel.add_button)
     got = kernel_value(doc, "x")
     assert torch.isnan(got[1]) and got[2] == -math.inf
-    assert 'float("nan")' in write_recipe(doc.recipe)
+    assert 'float("nan")' in new_text(doc.recipe)
 
 
 def test_size_parsing():

@@ -31,7 +31,7 @@ from app.recipe.gallery import (
     split_lesson,
 )
 from app.recipe.reader import read_recipe, read_recipe_file
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPES = sorted(p.name for p in RECIPES_DIR.glob("*.py"))
@@ -207,7 +207,7 @@ def test_opens_in_the_lab_and_saves_back(name, kernel, tmp_path):
     assert sorted(RECIPES_DIR.rglob("*")) == shipped  # what it wrote is in the work folder
     if name == "training_checkpoint.py":
         assert (tmp_path / "model_path" / "model.pth").is_file()
-    again = read_recipe(write_recipe(doc.recipe))
+    again = read_recipe(new_text(doc.recipe))
     assert again == recipe
     assert again.steps == recipe.steps and again.docstring == recipe.docstring
 

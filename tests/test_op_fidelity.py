@@ -41,7 +41,7 @@ from app.kernel.report import run_with_report
 from app.kernel.runner import Runner
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import DTYPE_NAMES
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 from tests.python_run import as_a_kernel
 
 MAX_ELEMENTS = 10_000
@@ -229,7 +229,7 @@ class Plan:
         if self.spec_name in RANDOM:
             steps.append(Step(None, Call("torch.manual_seed", (Const(0),))))
         steps.append(Step("out", call))
-        return write_recipe(Recipe(steps))
+        return new_text(Recipe(steps))
 
     def reference(self) -> tuple[Any, list[Any]]:
         """What torch gives for the same call on fresh copies of the same tensors."""

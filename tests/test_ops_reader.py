@@ -13,7 +13,7 @@ from app.catalog import CATALOG, OpSpec
 from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq, walk
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 from tests.python_run import run_python
 
 HEADER = "import torch\nimport torch.nn.functional as F\n\n"
@@ -22,7 +22,7 @@ HEADER = "import torch\nimport torch.nn.functional as F\n\n"
 def run(body: str) -> dict:
     """Read ``body`` as a recipe, check it round-trips, and return its namespace."""
     recipe = read_recipe(HEADER + body)
-    text = write_recipe(recipe)
+    text = new_text(recipe)
     assert read_recipe(text) == recipe, text
     result = run_python(recipe)
     assert result.ok, [(r.step.label, r.error) for r in result.errors]
@@ -328,6 +328,6 @@ def test_arange_to_infinity_gives_torchs_error() -> None:
 
 def test_writer_keeps_imports_for_functional_calls() -> None:
     recipe = read_recipe(HEADER + "x = torch.ones(3)\ny = F.softmax(x, dim=0)\n")
-    assert "import torch.nn.functional as F" in write_recipe(recipe)
+    assert "import torch.nn.functional as F" in new_text(recipe)
     ops = {n.op for s in recipe.steps for n in walk(s.expr) if isinstance(n, Call)}
     assert ops == {"torch.ones", "F.softmax"}

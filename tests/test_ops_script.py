@@ -11,7 +11,7 @@ from app.catalog import CATALOG
 from app.expr import Call, Const, Ref
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 from tests.python_run import run_python
 
 HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
@@ -40,7 +40,7 @@ def _catalogue_recipe() -> Recipe:
 
 def test_every_op_round_trips_and_python_prints_what_the_lab_prints(tmp_path):
     built = _catalogue_recipe()
-    text = write_recipe(built)
+    text = new_text(built)
     parsed = read_recipe(text)
     assert parsed == built
     first, second = run_python(built), run_python(parsed)

@@ -8,7 +8,7 @@ from app.kernel.checkpoints import statement_key
 from app.kernel.source import source_lines, statements
 from app.recipe.model import Step
 from app.recipe.reader import read_recipe
-from app.recipe.source_text import SourceRecipe
+from app.recipe.text_recipe import SourceRecipe
 
 PAGED = ("import torch\n"
          "\x0c\n"

@@ -14,7 +14,7 @@ from app.expr import BinOp, Call, Const, Ref, Seq
 from app.recipe.document import WELCOME
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe, read_recipe_file
-from app.recipe.writer import write_recipe
+from app.recipe.text_recipe import new_text
 from tests.python_run import run_python
 
 
@@ -25,7 +25,7 @@ def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 def test_welcome_recipe_round_trips_to_identical_tensors():
     recipe = read_recipe_file(str(WELCOME))
-    again = read_recipe(write_recipe(recipe))
+    again = read_recipe(new_text(recipe))
     assert again == recipe
     first, second = run_python(recipe), run_python(again)
     tensors = {n: v for n, v in first.namespace.items() if isinstance(v, torch.Tensor)}
@@ -35,8 +35,8 @@ def test_welcome_recipe_round_trips_to_identical_tensors():
 
 
 def test_written_text_is_stable():
-    text = write_recipe(read_recipe_file(str(WELCOME)))
-    assert write_recipe(read_recipe(text)) == text
+    text = new_text(read_recipe_file(str(WELCOME)))
+    assert new_text(read_recipe(text)) == text
 
 
 def test_special_floats_and_dtypes_survive():
@@ -46,7 +46,7 @@ def test_special_floats_and_dtypes_survive():
                        (("dtype", Const(torch.float64)),))),
         Step("y", BinOp("**", Const(-2), Const(2))),
     ], "Title\n\nText with \"quotes\" and a backslash \\ and \"\"\" triple.")
-    text = write_recipe(recipe)
+    text = new_text(recipe)
     assert 'float("nan")' in text and 'float("-inf")' in text
     assert "(-2) ** 2" in text
     again = read_recipe(text)
@@ -60,7 +60,7 @@ def test_special_floats_and_dtypes_survive():
 def test_long_literals_wrap_one_row_per_line():
     rows = Seq(tuple(Seq(tuple(Const(float(i * 10 + j)) for j in range(10))) for i in range(6)))
     recipe = Recipe([Step("m", Call("torch.tensor", (rows,)))])
-    text = write_recipe(recipe)
+    text = new_text(recipe)
     assert max(len(line) for line in text.splitlines()) <= 100
     assert read_recipe(text) == recipe
 
@@ -68,7 +68,7 @@ def test_long_literals_wrap_one_row_per_line():
 def test_saved_script_runs_with_python_and_prints_the_same(tmp_path):
     recipe = read_recipe_file(str(WELCOME))
     path = tmp_path / "saved.py"
-    path.write_text(write_recipe(recipe))
+    path.write_text(new_text(recipe))
     python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
                             check=True)
 
@@ -87,7 +87,7 @@ def test_any_literal_matrix_round_trips(rows, cols, data):
     literal = Seq(tuple(Seq(tuple(Const(v) for v in row)) for row in values))
     recipe = Recipe([Step("t", Call("torch.tensor", (literal,),
                                     (("dtype", Const(torch.float64)),)))])
-    again = read_recipe(write_recipe(recipe))
+    again = read_recipe(new_text(recipe))
     expected = torch.tensor(values, dtype=torch.float64)
     assert _same(run_python(again).namespace["t"], expected)
 

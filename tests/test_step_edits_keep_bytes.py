@@ -20,7 +20,7 @@ from PySide6.QtGui import QUndoStack
 from app.expr import Call, Const, Ref
 from app.recipe.model import Step
 from app.recipe.reader import read_recipe
-from app.recipe.source_text import SourceRecipe
+from app.recipe.text_recipe import SourceRecipe
 from app.resources import RECIPES_DIR
 from widgets.common.undo import push_edit
 

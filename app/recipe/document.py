@@ -23,7 +23,7 @@ from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.saving import write_atomic
-from app.recipe.source_text import SourceRecipe
+from app.recipe.text_recipe import SourceRecipe
 from app.recipe.writer import write_step
 from app.resources import RECIPES_DIR, is_gallery
 from app.text_edits import statement_text

@@ -6,7 +6,7 @@ from its fields, in its own spelling: ``x.to(torch.float64)`` comes back as
 ``x.to(dtype=torch.float32)``. What it means is the call's parameters, as the catalogue
 binds them; where only literal parameters changed, the text's own arguments are edited.
 Anything else (a new step, a new name, an argument added or dropped, a tensor picked)
-is left to ``app.recipe.source_text``. Qt-free.
+is left to ``app.recipe.statement_edits``. Qt-free.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ names that load it in the steps after it, up to a form step that binds the name 
 in a code step, every name of the module's binding (not one a function of its own binds).
 Offsets come from ``app.text_edits.Positions`` (CRLF, a BOM, a form feed, UTF-8
 columns). Anything else (a step whose line holds another statement, a block split in
-two) is left to ``app.recipe.source_text``. Qt-free.
+two) is left to ``app.recipe.text_recipe``, which makes it of smaller edits. Qt-free.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def step_edit_text(source: str, old: Recipe, new: Recipe) -> str | None:
         return None
     if edited is None:
         return None
-    edited = _with_imports(edited, new)
+    edited = with_imports(edited, new)
     return edited if _reads_as(edited, new, source, old, kept) else None
 
 
@@ -366,7 +366,7 @@ def _moved(text: _Text, first: int, end: int, down: bool) -> str | None:
             + src[bottom.end:])
 
 
-def _with_imports(source: str, new: Recipe) -> str:
+def with_imports(source: str, new: Recipe) -> str:
     """``source`` with the imports ``new``'s steps need and it lacks, after its last
     import (or its docstring) before its first step."""
     tree = parse(source)

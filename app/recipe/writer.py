@@ -1,4 +1,6 @@
-"""Write a recipe as a plain Python script that runs with ``python`` and needs only torch."""
+"""Write one new statement's text: a step a form made, which had no text yet (the
+recipe's text is otherwise edited where it is: ``app.recipe.step_edits``,
+``app.recipe.form_edits``, ``app.recipe.statement_edits``)."""
 
 from __future__ import annotations
 
@@ -17,39 +19,6 @@ LINE_LENGTH = 100
 _PREC = {"==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5, "|": 6, "^": 7, "&": 8,
          "+": 10, "-": 10, "*": 11, "/": 11, "//": 11, "%": 11, "@": 11, "**": 13}
 _UNARY, _PRIMARY = 12, 15
-
-
-def write_recipe(recipe: Recipe) -> str:
-    """The recipe as Python source text."""
-    out: list[str] = []
-    if recipe.docstring:
-        out.append(_docstring(recipe.docstring))
-    out.extend(f"import {line}" for line in imports_needed(recipe))
-    out.append("")
-    block = ""
-    after_definition = False
-    for step in recipe.steps:
-        definition = isinstance(step.expr, Code) and step.expr.kind in _DEFINITIONS
-        if definition or after_definition:  # two blank lines around a class, as PEP 8 has it
-            while out and not out[-1]:
-                out.pop()
-            out += ["", ""]
-        after_definition = definition
-        if step.block != block:
-            if step.block:
-                out.append(f"with torch.{step.block}():")
-            block = step.block
-        indent = "    " if block else ""
-        if step.comment:
-            if out and out[-1] and not out[-1].endswith(":"):
-                out.append("")
-            out.extend(f"{indent}# {c}".rstrip() for c in step.comment.splitlines())
-        out.append(indent + write_step(step, indent))
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-#: Code steps PEP 8 puts two blank lines around.
-_DEFINITIONS = frozenset({"ClassDef", "FunctionDef", "AsyncFunctionDef"})
 
 
 def write_step(step: Step, indent: str = "") -> str:
@@ -92,7 +61,8 @@ def _names_read(text: str) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
-def _docstring(text: str) -> str:
+def docstring_literal(text: str) -> str:
+    """The docstring ``text`` as a triple-quoted literal."""
     body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     if body.endswith('"'):
         body = body[:-1] + '\\"'

@@ -16,7 +16,7 @@ from app.expr import Call, Const, Ref
 from app.recipe.document import Document
 from app.recipe.model import Step
 from app.recipe.reader import read_recipe
-from app.recipe.source_text import SourceRecipe, sync_source
+from app.recipe.text_recipe import SourceRecipe
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = sorted((ROOT / "recipes").glob("*.py"))
@@ -153,15 +153,18 @@ def test_undo_snapshots_hold_the_text() -> None:
     assert recipe.source == LESSON
 
 
-def test_when_the_text_cannot_be_kept_the_writer_writes_it_whole() -> None:
-    """Two statements on one line are one unit: an edit of one rewrites the recipe."""
-    text = "import torch\nx = torch.ones(2); y = torch.zeros(2)\n"
+def test_a_step_that_shares_its_line_is_edited_alone() -> None:
+    """Two statements on one line: an edit of one changes its text, not the other's."""
+    text = "import torch\nx = torch.ones(2); y = torch.zeros(2)  # two\n"
     recipe = _source_recipe(text)
     x = recipe.steps[0]
-    recipe.replace_step(0, replace(x, expr=Call("torch.ones", (Const(3),))))
-    assert read_recipe(recipe.source) == recipe
-    assert "torch.ones(3)" in recipe.source and "torch.zeros(2)" in recipe.source
+    recipe.replace_step(0, replace(x, expr=Call("torch.full", (Const(3), Const(1.5)))))
+    assert recipe.source == "import torch\nx = torch.full(3, 1.5); y = torch.zeros(2)  # two\n"
+    recipe.remove(1)
+    assert recipe.source == "import torch\nx = torch.full(3, 1.5)  # two\n"
 
 
-def test_sync_of_an_unchanged_recipe_is_the_text_itself() -> None:
-    assert sync_source(LESSON, read_recipe(LESSON)) == LESSON
+def test_restoring_the_same_steps_keeps_the_text_itself() -> None:
+    recipe = _source_recipe(LESSON)
+    recipe.restore((read_recipe(LESSON).steps, read_recipe(LESSON).docstring))
+    assert recipe.source == LESSON
