@@ -18,9 +18,11 @@ import torch
 
 from app.catalog import CATALOG
 from app.cli import run_main
+from app.explain.autograd_facts import leaves_with_grad
 from app.explain.autograd_graph import (
     EDGE_KINDS,
     NODE_KINDS,
+    backward_runs,
     build_graph,
     cut_of,
     grad_facts,
@@ -28,6 +30,7 @@ from app.explain.autograd_graph import (
     reaches,
     saved_values,
 )
+from app.explain.autograd_source import source_run
 from app.explain.autograd_steps import (
     add_zero_grads,
     backward_step,
@@ -36,7 +39,6 @@ from app.explain.autograd_steps import (
     gradient_explanation,
     has_retain_grad,
     is_autograd_step,
-    leaves_with_grad,
     needs_gradient,
     set_retain_grad,
     zero_grad_step,
@@ -135,8 +137,14 @@ def run_json(tmp_path: Path, text: str, capsys) -> tuple[int, dict]:
 
 
 def run_recipe(text: str):
+    """``text`` run by python: its recipe, and the run as the kernel's explanations read
+    it (its namespace and the statements of ``text``, ``source_run``), with the ``ok``
+    and ``errors`` of its steps' results."""
     recipe = read_recipe(text)
-    return recipe, run_python(recipe)
+    ran = run_python(recipe)
+    run = source_run(text, ran.namespace)
+    run.ok, run.errors = ran.ok, ran.errors
+    return recipe, run
 
 
 def mlp_in_torch() -> dict[str, torch.Tensor]:
@@ -569,3 +577,38 @@ def test_jacobian_refuses_unrelated_tensors():
         matrix("jacobian", recipe, run, "w", "c")
     with pytest.raises(FunctionError, match="not computed before"):
         matrix("jacobian", recipe, run, "y", "x")
+
+
+def test_a_backward_in_a_loops_body_counts_as_one_that_ran():
+    """The run's text is read with ``ast``: a ``y.backward()`` inside a loop ran, so a
+    leaf it does not reach is told so (not that no backward has run)."""
+    _, run = run_recipe(recipe_text("""
+        x = torch.ones(2, requires_grad=True)
+        w = torch.ones(2, requires_grad=True)
+        for k in range(2):
+            y = (x * k).sum()
+            y.backward()
+    """))
+    assert backward_runs(run) == [("y", run.value("y"))]
+    why = grad_facts(run.value("w"), "w", run).why_no_grad
+    assert "backward ran from y, but that graph does not reach w" in why
+    assert run.value("x").grad.tolist() == [1.0, 1.0]  # 0 + 1, as torch accumulates
+
+
+def test_cuts_are_read_from_the_text_of_the_statement_that_made_the_tensor():
+    _, run = run_recipe(recipe_text("""
+        a = torch.ones(2, requires_grad=True)
+        b = torch.detach(a * 2) + 1
+        c = (a * 3).data
+        d, e = a.detach(), a * 4
+        f = a * 5
+        f.detach_()
+        with torch.no_grad():
+            g = a + 1
+    """))
+    assert cut_of("b", run) == ("detach()", ["a"])
+    assert cut_of("c", run) == (".data", ["a"])
+    assert cut_of("d", run) == ("detach()", ["a"])
+    assert cut_of("f", run) == ("detach_()", ["a"])
+    assert cut_of("g", run) == ("torch.no_grad()", ["a"])
+    assert cut_of("a", run) is None

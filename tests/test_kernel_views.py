@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 
 from app.explain.autograd_data import facts_data, facts_from, graph_data, graph_from
 from app.explain.autograd_graph import build_graph, grad_facts
+from app.explain.autograd_source import SourceRun
 from app.recipe.kernel_results import KernelValue
-from app.recipe.results import RecipeRun
 from app.tensor_copy import TensorCopy
 
 RECIPE = '''\
@@ -40,7 +40,7 @@ def _expected():
     """The same recipe run here: the graph of ``out`` and ``w.grad``."""
     namespace: dict = {}
     exec(compile(RECIPE, "<recipe>", "exec"), namespace)
-    run = RecipeRun(namespace={k: v for k, v in namespace.items() if not k.startswith("__")})
+    run = SourceRun(namespace={k: v for k, v in namespace.items() if not k.startswith("__")})
     return build_graph(namespace["out"], run, "out"), namespace["w"].grad
 
 
@@ -91,7 +91,7 @@ def _leaf_with(grad: torch.Tensor) -> torch.Tensor:
 def test_graph_and_facts_survive_the_trip_as_data():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()
-    run = RecipeRun(namespace={"x": x, "y": y})
+    run = SourceRun(namespace={"x": x, "y": y})
     graph = build_graph(y, run, "y", saved=True)
     back = graph_from(graph_data(graph))
     assert back == graph

@@ -2,21 +2,22 @@
 
 Qt-free. ``grad_facts`` says whether a tensor is a leaf, whether it requires grad, and why
 its ``.grad`` is ``None`` when it is; ``cut_of`` tells where ``detach()``, ``.data`` or
-``torch.no_grad()`` cut a tensor from its graph. The explanations are English
+``torch.no_grad()`` cut a tensor from its graph, read from the run's text
+(``app.explain.autograd_source``). The explanations are English
 ``app.i18n.Filled`` texts marked under the ``Lesson`` context.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.explain.autograd_nodes import shape_text
-from app.expr import Attr, Call, Ref, references, walk
+from app.explain.autograd_source import SourceRun, dotted, reads, value_of
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.results import RecipeRun, StepResult
 
 if TYPE_CHECKING:
     import torch
@@ -76,7 +77,7 @@ def read_grad(t: torch.Tensor) -> torch.Tensor | None:
         return t.grad
 
 
-def grad_facts(t: torch.Tensor, name: str, run: RecipeRun | None = None) -> GradFacts:
+def grad_facts(t: torch.Tensor, name: str, run: SourceRun | None = None) -> GradFacts:
     """``is_leaf``, ``requires_grad``, ``grad_fn``, ``.grad`` and why ``.grad`` is None.
 
     Parameters
@@ -84,7 +85,7 @@ def grad_facts(t: torch.Tensor, name: str, run: RecipeRun | None = None) -> Grad
     t : torch.Tensor
     name : str
         Its recipe name, used in the explanations.
-    run : RecipeRun, optional
+    run : SourceRun, optional
         The run it comes from, to tell whether backward ran and where the graph was cut.
     """
     grad = read_grad(t)
@@ -95,7 +96,7 @@ def grad_facts(t: torch.Tensor, name: str, run: RecipeRun | None = None) -> Grad
                      cut[0] if cut else "")
 
 
-def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
+def _why_no_grad(t: torch.Tensor, name: str, run: SourceRun | None,
                  cut: tuple[str, list[str]] | None) -> str:
     import torch
 
@@ -128,7 +129,7 @@ def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
             "gradient is passed on to the leaves and then thrown away. Call "
             "{name}.retain_grad() before backward to keep it."),
             name=name, fn=type(t.grad_fn).__name__)
-    if run is None or not run.results:  # run in the kernel: which backward ran is unknown
+    if run is None or not run.statements:  # no text to tell which backward ran
         return Filled(QT_TRANSLATE_NOOP(
             "Lesson", "{name}.grad is None: no backward() that reaches {name} has run yet. "
             ".grad is filled in by a step such as out.backward()."), name=name)
@@ -148,15 +149,11 @@ def _why_no_grad(t: torch.Tensor, name: str, run: RecipeRun | None,
     return Filled(QT_TRANSLATE_NOOP("Lesson", "{name}.grad is None."), name=name)
 
 
-def backward_runs(run: RecipeRun) -> list[tuple[str, Any]]:
-    """``(name, tensor)`` for every ``name.backward(...)`` step that ran without error."""
-    out = []
-    for r in run.results:
-        e = r.step.expr
-        if r.ok and isinstance(e, Call) and e.op == "Tensor.backward" and e.args \
-                and isinstance(e.args[0], Ref) and e.args[0].name in run.namespace:
-            out.append((e.args[0].name, run.namespace[e.args[0].name]))
-    return out
+def backward_runs(run: SourceRun) -> list[tuple[str, Any]]:
+    """``(name, tensor)`` for every ``name.backward(...)`` that ran (in a loop's body
+    too), the tensor as the run left ``name``."""
+    return [(name, run.namespace[name]) for name in run.method_calls("backward")
+            if name in run.namespace]
 
 
 def reaches(output: torch.Tensor, target: torch.Tensor, limit: int = 100_000) -> bool:
@@ -177,47 +174,68 @@ def reaches(output: torch.Tensor, target: torch.Tensor, limit: int = 100_000) ->
     return False
 
 
-def cut_of(name: str, run: RecipeRun | None) -> tuple[str, list[str]] | None:
+def cut_of(name: str, run: SourceRun | None) -> tuple[str, list[str]] | None:
     """How ``name`` was cut from a graph, and the tensors it was cut from, or None.
 
-    ``detach()``, ``.data`` and ``torch.no_grad()`` in the step that made it, or a later
-    ``name.detach_()``, count when what they read requires grad.
+    ``detach()``, ``.data`` and ``torch.no_grad()`` in the statement that made it, or a
+    later ``name.detach_()``, count when what they read requires grad.
     """
-    if run is None:
+    made = run.made_by(name) if run is not None else None
+    if made is None or not made.ran:
         return None
-    result = run.result_for(name)
-    if result is None or not result.ok:
-        return None
-    for r in run.results:
-        e = r.step.expr
-        if r.ok and isinstance(e, Call) and e.op == "Tensor.detach_" and e.args == (Ref(name),):
-            return "detach_()", _graded(_reads(result), run) or [name]
-    for node in walk(result.step.expr):
-        if isinstance(node, Call) and node.op in _DETACH and node.args:
-            sources = _graded(references(node.args[0]), run)
+    value = value_of(made.node)
+    if name in run.method_calls("detach_"):
+        return "detach_()", _graded(reads(value), run) or [name]
+    for node in ast.walk(value) if value is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("detach", "detach_"):
+            receiver = node.func.value  # x.detach(), or torch.detach(x)
+            read = node.args[0] if dotted(receiver) == "torch" and node.args else receiver
+            sources = _graded(reads(read), run)
             if sources:
                 return "detach()", sources
-        if isinstance(node, Attr) and node.name == "data":
-            sources = _graded(references(node.value), run)
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            sources = _graded(reads(node.value), run)
             if sources:
                 return ".data", sources
-    if result.step.block == "no_grad":
-        sources = _graded(_reads(result), run)
+    if made.no_grad:
+        sources = _graded(reads(value), run)
         if sources:
             return "torch.no_grad()", sources
     return None
 
 
-_DETACH = ("Tensor.detach", "torch.detach", "Tensor.detach_")
-
-
-def _reads(result: StepResult) -> list[str]:
-    return references(result.step.expr)
-
-
-def _graded(names: list[str], run: RecipeRun) -> list[str]:
+def _graded(names: list[str], run: SourceRun) -> list[str]:
     """Those of ``names`` that are tensors requiring grad."""
     import torch
 
     return [n for n in names
             if isinstance(run.namespace.get(n), torch.Tensor) and run.namespace[n].requires_grad]
+
+
+def gradient_candidates(namespace: dict[str, Any], name: str, t: torch.Tensor) -> list[str]:
+    """Other tensors of ``namespace`` that could be ``name.backward``'s ``gradient``:
+    floating point, of ``t``'s shape."""
+    import torch
+
+    return [other for other, v in namespace.items() if other != name
+            and isinstance(v, torch.Tensor) and v.shape == t.shape and v.is_floating_point()]
+
+
+def leaves_with_grad(run: SourceRun, *, nonzero: bool = False) -> list[str]:
+    """Names of the run's leaf tensors whose ``.grad`` is set, in recipe order.
+
+    With ``nonzero``, only those whose ``.grad`` holds something other than zeros.
+    """
+    import torch
+
+    out: list[str] = []
+    seen: set[int] = set()
+    for name, value in run.namespace.items():
+        if not isinstance(value, torch.Tensor) or not value.is_leaf or id(value) in seen:
+            continue
+        grad = read_grad(value)
+        if grad is not None and (not nonzero or bool(grad.any())):
+            seen.add(id(value))
+            out.append(name)
+    return out

@@ -42,8 +42,8 @@ from app.explain.autograd_nodes import (
     SavedValue,
     shape_text,
 )
+from app.explain.autograd_source import SourceRun
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.results import RecipeRun
 
 __all__ = [
     "EDGE_KINDS", "FREED", "MAX_NODES", "NODE_KINDS", "AutogradGraph", "GradFacts", "GraphEdge",
@@ -60,7 +60,7 @@ MAX_NODES = 1000
 
 
 # -- building ---------------------------------------------------------------------------------
-def build_graph(tensor: Any, run: RecipeRun | None = None, name: str | None = None, *,
+def build_graph(tensor: Any, run: SourceRun | None = None, name: str | None = None, *,
                 saved: bool = False, max_nodes: int = MAX_NODES) -> AutogradGraph:
     """The backward graph of ``tensor``, with the recipe's names on its tensors.
 
@@ -68,7 +68,7 @@ def build_graph(tensor: Any, run: RecipeRun | None = None, name: str | None = No
     ----------
     tensor : torch.Tensor
         The tensor to start from (any other value gives an empty graph).
-    run : RecipeRun, optional
+    run : SourceRun, optional
         The run ``tensor`` comes from: its namespace names the leaves (matched by
         identity, never by value), and its steps tell where ``detach()`` or
         ``torch.no_grad()`` cut the graph.
@@ -104,7 +104,7 @@ def build_graph(tensor: Any, run: RecipeRun | None = None, name: str | None = No
 class _Namer:
     """Recipe names of tensors and of the ``grad_fn`` that produced them, by identity."""
 
-    def __init__(self, run: RecipeRun | None):
+    def __init__(self, run: SourceRun | None):
         self.run = run
         self._by_tensor: dict[int, list[str]] = {}
         self._by_function: dict[int, list[str]] = {}

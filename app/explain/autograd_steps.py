@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from app.explain.autograd_facts import read_grad
 from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.model import Recipe, Step
-from app.recipe.results import RecipeRun
 
 if TYPE_CHECKING:
     import torch
@@ -61,34 +59,6 @@ def add_backward(recipe: Recipe, name: str, gradient: Expr | None = None,
 def zero_grad_step(name: str) -> Step:
     """The step ``name.grad.zero_()``."""
     return Step(None, Call("Tensor.zero_", (Attr(Ref(name), "grad"),)))
-
-
-def gradient_candidates(namespace: dict[str, Any], name: str, t: torch.Tensor) -> list[str]:
-    """Other tensors of ``namespace`` that could be ``name.backward``'s ``gradient``:
-    floating point, of ``t``'s shape."""
-    import torch
-
-    return [other for other, v in namespace.items() if other != name
-            and isinstance(v, torch.Tensor) and v.shape == t.shape and v.is_floating_point()]
-
-
-def leaves_with_grad(run: RecipeRun, *, nonzero: bool = False) -> list[str]:
-    """Names of the run's leaf tensors whose ``.grad`` is set, in recipe order.
-
-    With ``nonzero``, only those whose ``.grad`` holds something other than zeros.
-    """
-    import torch
-
-    out: list[str] = []
-    seen: set[int] = set()
-    for name, value in run.namespace.items():
-        if not isinstance(value, torch.Tensor) or not value.is_leaf or id(value) in seen:
-            continue
-        grad = read_grad(value)
-        if grad is not None and (not nonzero or bool(grad.any())):
-            seen.add(id(value))
-            out.append(name)
-    return out
 
 
 def add_zero_grads(recipe: Recipe, names: list[str]) -> None:

@@ -25,15 +25,15 @@ Runs in the kernel process, on its reader thread; torch is imported there alread
 
 from __future__ import annotations
 
-import functools
 from dataclasses import asdict
 from typing import Any
 
 import torch
 
 from app.explain.autograd_data import facts_data, graph_data, text_data
+from app.explain.autograd_facts import gradient_candidates, leaves_with_grad
 from app.explain.autograd_graph import build_graph, grad_facts
-from app.explain.autograd_steps import gradient_candidates, leaves_with_grad
+from app.explain.autograd_source import SourceRun, source_run
 from app.explain.derivatives import FunctionError, derivative_in
 from app.explain.heatmap import pooled
 from app.explain.storage import as_tensor, covered, partner, storage_map
@@ -41,32 +41,13 @@ from app.explain.timing import time_text
 from app.exports import tensor_csv, tensor_literal
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register, sample_steps
-from app.kernel.source import statements
-from app.recipe.model import Step
-from app.recipe.reader import RecipeError, read_recipe
-from app.recipe.results import RecipeRun, StepResult
 
 
-def recipe_run(values: Values, run_id: int) -> RecipeRun:
-    """The run as the explanations read it: the steps of its text (how each value was
-    made: ``detach()``, ``backward()``...), those of the statements that ran ``ok``, and
-    its namespace."""
-    namespace = values.user_namespace(run_id)
-    finished = values.finished()
-    return RecipeRun([StepResult(step, "ok" if index in finished else "skipped")
-                      for step, index in _steps(values.source)], namespace)
-
-
-@functools.lru_cache(maxsize=4)
-def _steps(source: str) -> tuple[tuple[Step, int | None], ...]:
-    """The steps of ``source`` with the index of the statement each is in."""
-    try:
-        steps = read_recipe(source).steps
-        found = statements(source)[0]
-    except (RecipeError, SyntaxError):
-        return ()
-    return tuple((step, next((s.index for s in found if s.line <= (step.line or 0)
-                              <= s.end_line), None)) for step in steps)
+def recipe_run(values: Values, run_id: int) -> SourceRun:
+    """The run as the explanations read it: its namespace, and the statements of its text
+    (how each value was made: ``detach()``, ``backward()``...), read with ``ast``, with
+    those that ran."""
+    return source_run(values.source, values.user_namespace(run_id), values.finished())
 
 
 def _autograd(values: Values, args: dict[str, Any]) -> dict[str, Any]:
