@@ -12,11 +12,14 @@ step's comment did. The docstring is its node's span. Offsets come from
 from __future__ import annotations
 
 import ast
+from dataclasses import fields, is_dataclass, replace
+from typing import Any
 
+from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
 from app.kernel.source import first_line
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import parse
-from app.recipe.writer import docstring_literal, write_step
+from app.recipe.reader import DTYPE_NAMES, RecipeError, parse, read_recipe
+from app.recipe.writer import docstring_literal, expr_code, literal_code, write_step
 from app.text_edits import Positions, replace_span
 
 
@@ -45,8 +48,8 @@ def _statements(tree: ast.Module, in_block: bool) -> list[ast.stmt]:
 
 def replaced_text(source: str, old: Recipe, index: int, step: Step) -> str | None:
     """``source`` (which reads as ``old``) with step ``index``'s statement written again
-    as ``step``: at its span, and its comment lines where the comment changed. None
-    where the text has no statement of its own for it, or the step changes block."""
+    as ``step``, at its span (its comment: ``comment_text``). None where the text has no
+    statement of its own for it, or the step changes block."""
     was = old.steps[index]
     if was.block != step.block:
         return None
@@ -65,12 +68,180 @@ def replaced_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
     indent = source[line_start:start]
     if indent.strip(" \t"):  # another statement before it on its line: no new indent
         indent = ""
+    value = getattr(node, "value", None)
+    if step.name == was.name and not step.is_code and not was.is_code and value is not None:
+        edits: list[tuple[int, int, str]] = []
+        _expr_edits(source, at, value, was.expr, step.expr, edits, top=True)
+        edited = source
+        for a, b, text in sorted(edits, reverse=True):
+            edited = replace_span(edited, a, b, text)
+        try:
+            again = read_recipe(edited).steps
+        except RecipeError:
+            again = ()
+        if len(again) == len(old.steps) and again[index].expr == step.expr:
+            return edited  # only the parts of the expression that changed
     text = write_step(step, indent)
-    text = text.replace("\r\n", "\n").replace("\n", newline)
-    edited = replace_span(source, start, end, text)
-    if step.comment != was.comment and not source[line_start:start].strip(" \t"):
-        edited = _with_comment(edited, at, first, indent, step.comment, newline)
-    return edited
+    return replace_span(source, start, end, text.replace("\r\n", "\n").replace("\n", newline))
+
+
+def _expr_edits(source: str, at: Positions, node: ast.expr, old: Expr, new: Expr,
+                edits: list[tuple[int, int, str]], top: bool = False) -> None:
+    """The edits that make ``node`` (which reads as ``old``) read as ``new``: where both
+    have the same shape, only their parts that differ; else ``node``'s text."""
+    if type(old) is type(new) and (not isinstance(old, Const) or literal_code(
+            old.value) == literal_code(new.value)) and old == new:  # type: ignore[union-attr]
+        return
+    parts = _parts(node, old, new)
+    if parts is not None:
+        for n, a, b in parts:
+            _expr_edits(source, at, n, a, b, edits)
+        return
+    start, end = at.span(node)
+    text, loose = literal_code(new.value) if isinstance(new, Const) else expr_code(new)
+    if loose and not top:
+        text = f"({text})"
+    edits.append((start, end, text))
+
+
+def _parts(node: ast.expr, old: Expr, new: Expr) -> list[tuple[ast.expr, Expr, Expr]] | None:
+    """The (node, old, new) of the parts of two expressions of the same shape, ``node``
+    being ``old``'s text; None where their shapes differ."""
+    if type(old) is not type(new):
+        return None
+    if isinstance(old, Call) and isinstance(new, Call) and isinstance(node, ast.Call):
+        if old.op != new.op or len(old.args) != len(new.args) \
+                or [k for k, _ in old.kwargs] != [k for k, _ in new.kwargs]:
+            return None
+        nodes: list[ast.expr] = list(node.args)
+        if old.is_method:
+            if not isinstance(node.func, ast.Attribute):
+                return None
+            nodes.insert(0, node.func.value)
+        if len(nodes) != len(old.args) or len(node.keywords) != len(old.kwargs):
+            return None
+        return [*zip(nodes, old.args, new.args, strict=True),
+                *((k.value, a, b) for k, (_, a), (_, b) in zip(
+                    node.keywords, old.kwargs, new.kwargs, strict=True))]
+    if isinstance(old, BinOp) and isinstance(new, BinOp) and old.op == new.op:
+        if isinstance(node, ast.BinOp):
+            return [(node.left, old.left, new.left), (node.right, old.right, new.right)]
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            return [(node.left, old.left, new.left),
+                    (node.comparators[0], old.right, new.right)]
+        return None
+    if isinstance(old, UnaryOp) and isinstance(new, UnaryOp) and old.op == new.op \
+            and isinstance(node, ast.UnaryOp):
+        return [(node.operand, old.operand, new.operand)]
+    if isinstance(old, Attr) and isinstance(new, Attr) and old.name == new.name \
+            and isinstance(node, ast.Attribute):
+        return [(node.value, old.value, new.value)]
+    if isinstance(old, Subscript) and isinstance(new, Subscript) \
+            and isinstance(node, ast.Subscript):
+        return [(node.value, old.value, new.value), (node.slice, old.index, new.index)]
+    if isinstance(old, Seq) and isinstance(new, Seq) and old.kind == new.kind != "dict" \
+            and len(old.items) == len(new.items) and isinstance(node, ast.List | ast.Tuple):
+        if len(node.elts) != len(old.items):
+            return None
+        return list(zip(node.elts, old.items, new.items, strict=True))
+    if isinstance(old, Slice) and isinstance(new, Slice) and isinstance(node, ast.Slice):
+        out = []
+        for n, a, b in ((node.lower, old.lower, new.lower), (node.upper, old.upper, new.upper),
+                        (node.step, old.step, new.step)):
+            if (a is None) != (b is None) or (n is None) != (a is None):
+                return None
+            if n is not None:
+                out.append((n, a, b))
+        return out  # type: ignore[return-value]
+    return None
+
+
+def comment_text(source: str, old: Recipe, index: int, comment: str) -> str:
+    """``source`` with the comment lines right above step ``index``'s statement made
+    ``comment``'s (its lines; ``old``: the steps of a text with the same lines up to
+    there); as it was where the statement shares its first line with another."""
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    node = statement_of(tree, old.steps, index)
+    if node is None:
+        return source
+    at, first = Positions(source), first_line(node)
+    start = at.offset(first, node.col_offset if first == node.lineno else 0)
+    indent = source[at.starts[first - 1]:start]
+    if indent.strip(" \t"):
+        return source
+    return _with_comment(source, at, first, indent, comment, newline_of(source))
+
+
+def literals_text(source: str, old: Recipe, index: int, step: Step) -> str | None:
+    """``source`` with the literals in which ``step`` differs from step ``index`` replaced
+    at their spans (``x * 2`` to ``x * 3``: a literal where no catalogue call binds it);
+    None where anything but literals changed."""
+    was = old.steps[index]
+    if (was.name, was.comment, was.block) != (step.name, step.comment, step.block) \
+            or isinstance(was.expr, Code) or isinstance(step.expr, Code) \
+            or _blank(was.expr) != _blank(step.expr):
+        return None
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = statement_of(tree, old.steps, index)
+    value = getattr(node, "value", None)
+    if value is None:
+        return None
+    nodes = literal_nodes(value)
+    olds = [n.value for n in walk(was.expr) if isinstance(n, Const)]
+    news = [n.value for n in walk(step.expr) if isinstance(n, Const)]
+    if len(nodes) != len(olds):
+        return None
+    at, edits = Positions(source), []
+    for place, a, b in zip(nodes, olds, news, strict=True):
+        if type(a) is type(b) and literal_code(a) == literal_code(b):
+            continue
+        start, end = at.span(place)
+        text, loose = literal_code(b)
+        if loose and source[end:end + 40].lstrip(" ").startswith(("**", ".", "[", "(")):
+            text = f"({text})"  # -2 ** 2 is -(2 ** 2)
+        edits.append((start, end, text))
+    for start, end, text in sorted(edits, reverse=True):
+        source = replace_span(source, start, end, text)
+    return source
+
+
+def literal_nodes(node: ast.expr) -> list[ast.expr]:
+    """The nodes of ``node`` a form step holds as literals (``Const``), in the order of
+    the text: a constant, a negative number, ``float("nan")``, a dtype (``torch.int64``)."""
+    found: list[ast.expr] = []
+    stack: list[ast.AST] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Constant) or (
+                isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub)
+                and isinstance(n.operand, ast.Constant)
+                and type(n.operand.value) in (int, float)) or (
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and n.func.id == "float") or (
+                isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                and n.value.id == "torch" and n.attr in DTYPE_NAMES):
+            found.append(n)  # type: ignore[arg-type]
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _blank(value: Any) -> Any:
+    """``value`` with every literal made the same: what a literal edit may not change."""
+    if isinstance(value, Const):
+        return Const(None)
+    if isinstance(value, tuple):
+        return tuple(_blank(v) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: _blank(getattr(value, f.name))
+                                 for f in fields(value)})
+    return value
 
 
 def _with_comment(text: str, at: Positions, line: int, indent: str, comment: str,

@@ -22,6 +22,7 @@ from app.recipe.code_steps import bound_names
 from app.recipe.form_edits import read_back
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
+from app.recipe.statement_edits import statement_of
 from app.recipe.writer import imports_needed, write_step
 from app.text_edits import Positions, replace_span, statement_text
 
@@ -131,18 +132,18 @@ def rename_text(source: str, old: Recipe, index: int, name: str) -> str | None:
         text = _Text(source, old)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    place = text.places[index]
-    if place is None or not isinstance(place.node, ast.Assign):
+    node = statement_of(text.tree, old.steps, index)  # (alone on its line or not)
+    if not isinstance(node, ast.Assign):
         return None
-    names: list[ast.AST] = [place.node.targets[0]]
+    names: list[ast.AST] = [node.targets[0]]
     for j in range(index + 1, len(old.steps)):
-        later, where = old.steps[j], text.places[j]
+        later, where = old.steps[j], statement_of(text.tree, old.steps, j)
         if where is None:
             return None
         if later.is_code:
-            names.extend(module_names(where.node, step.name) or ())
+            names.extend(module_names(where, step.name) or ())
         else:
-            value = where.node.value  # type: ignore[attr-defined]
+            value = where.value  # type: ignore[attr-defined]
             names.extend(n for n in ast.walk(value)
                          if isinstance(n, ast.Name) and n.id == step.name)
             if later.name == step.name:

@@ -20,13 +20,16 @@ after it. Snapshots, and so undo, hold the text.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 
 from app.recipe.form_edits import form_edit_text
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.statement_edits import (
+    comment_text,
     cut_text,
     docstring_text,
+    literals_text,
     newline_of,
     put_after_line,
     replaced_text,
@@ -162,18 +165,21 @@ class SourceRecipe(Recipe):
         steps = list(self._steps)
         steps[index] = step
         old = self._need_read()
+        body = replace(step, comment=old.steps[index].comment)  # the comment comes last
         meant = list(old.steps)
-        meant[index] = step
+        meant[index] = body
         new = Recipe(tuple(meant), self._docstring)
-        edited = form_edit_text(self.source, old, new)  # only literals: just them
-        if edited is not None:
-            self._take(edited, tuple(steps), self._docstring, ())
-            return
-        edited = replaced_text(self.source, old, index, step)
+        edited: str | None = self.source
+        if key(body) != key(old.steps[index]):
+            edited = form_edit_text(self.source, old, new) \
+                or literals_text(self.source, old, index, body) \
+                or replaced_text(self.source, old, index, body)
         if edited is None:  # a step into or out of a block: a cut and an insert
             self.remove(index)
             self.insert(index, step)
             return
+        if step.comment != body.comment:
+            edited = comment_text(edited, old, index, step.comment)
         self._take(with_imports(edited, new), tuple(steps), self._docstring, (index,))
 
     def rename(self, index: int, new_name: str) -> None:
@@ -207,11 +213,7 @@ class SourceRecipe(Recipe):
                 self._take(edited, steps, self._docstring, ())
                 return
         a, b = [key(s) for s in self._steps], [key(s) for s in steps]
-        opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-        for tag, i1, i2, j1, j2 in reversed(opcodes):
-            if tag == "equal":
-                continue
-            pairs = min(i2 - i1, j2 - j1)
+        for i1, i2, j1, j2, pairs in reversed(_aligned(a, b, self._steps, steps)):
             for k in range(pairs):
                 self.replace_step(i1 + k, steps[j1 + k])
             for k in reversed(range(i1 + pairs, i2)):
@@ -249,3 +251,23 @@ class SourceRecipe(Recipe):
         head = source if not source or source.endswith(("\n", "\r")) else source + newline
         self.restore((self._steps + (step,), self._docstring,
                       head + written_lines([step], newline)))
+
+
+def _aligned(a: list, b: list, old: tuple[Step, ...],
+             new: tuple[Step, ...]) -> list[tuple[int, int, int, int, int]]:
+    """The runs of ``old`` (keys ``a``) that become runs of ``new`` (keys ``b``), as
+    ``(i1, i2, j1, j2, pairs)``: the first ``pairs`` of each run are the same steps
+    changed, the rest cut or added. Steps that changed are paired by their labels."""
+    runs = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False) \
+            .get_opcodes():
+        if tag == "equal":
+            continue
+        if tag != "replace" or i2 - i1 == j2 - j1:
+            runs.append((i1, i2, j1, j2, min(i2 - i1, j2 - j1)))
+            continue
+        labels = difflib.SequenceMatcher(None, [s.label for s in old[i1:i2]],
+                                         [s.label for s in new[j1:j2]], autojunk=False)
+        for _, k1, k2, m1, m2 in labels.get_opcodes():
+            runs.append((i1 + k1, i1 + k2, j1 + m1, j1 + m2, min(k2 - k1, m2 - m1)))
+    return runs

@@ -37,6 +37,13 @@ def write_expr(expr: Expr, wrap_at: int | None = None) -> str:
     return _Writer(wrap_at).fmt(expr, 0)
 
 
+def expr_code(expr: Expr) -> tuple[str, bool]:
+    """Python text for ``expr``, and whether it needs brackets inside another expression
+    (an operator's, a negative number)."""
+    text, precedence = _Writer(None).node(expr)
+    return text, precedence < _PRIMARY
+
+
 def imports_needed(recipe: Recipe) -> list[str]:
     """The import lines (without ``import``) the recipe's steps use."""
     needed = ["torch"]
@@ -142,6 +149,13 @@ class _Writer:
             end = " " * ((self.wrap_at or 0) + 4 * self.depth)
             return open_ + "\n" + "".join(f"{pad}{i},\n" for i in items) + end + close
         return open_ + ", ".join(items) + close
+
+
+def literal_code(value: object) -> tuple[str, bool]:
+    """Python text for a literal, and whether it needs brackets before ``**``, ``.``,
+    ``[`` or ``(`` (a negative number)."""
+    text, precedence = _const(value)
+    return text, precedence < _PRIMARY
 
 
 def _const(value: object) -> tuple[str, int]:

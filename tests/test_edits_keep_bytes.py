@@ -1,0 +1,243 @@
+"""Every edit of a recipe is an edit of its text: a number changed in any gallery recipe
+changes only that literal's bytes, and a step replaced by another (its op, an argument, a
+keyword, a name changed), the docstring edited, or several edits at once change only the
+statements they are about, in a text with comments, blank lines, odd spacing, CRLF, a
+byte order mark and non-ASCII (core tier, no QApplication).
+
+Expected texts are written out by hand, or found with ``ast`` in the old text.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.expr import Call, Const, Ref, walk
+from app.recipe.document import Document
+from app.recipe.gallery import scan
+from app.recipe.model import Recipe, Step
+from app.recipe.reader import read_recipe
+from app.recipe.text_recipe import SourceRecipe
+from app.resources import RECIPES_DIR
+
+GALLERY = sorted({Path(e.path).name for e in scan().entries}
+                 | {p.name for p in RECIPES_DIR.glob("*.py")})
+
+
+def _recipe(text: str) -> SourceRecipe:
+    read = read_recipe(text)
+    return SourceRecipe(read.steps, read.docstring, text)
+
+
+def _with_const(value: Any, target: Const, new: Const) -> Any:
+    """``value`` (an expression) with the node ``target`` (by identity) made ``new``."""
+    if value is target:
+        return new
+    if isinstance(value, tuple):
+        return tuple(_with_const(v, target, new) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: _with_const(getattr(value, f.name), target, new)
+                                 for f in fields(value)})
+    return value
+
+
+def _number_edits(recipe: Recipe) -> list[tuple[int, Const, Const]]:
+    """(step, literal, its new value) for each form step's first number literal."""
+    found = []
+    for index, step in enumerate(recipe.steps):
+        if step.is_code:
+            continue
+        for node in walk(step.expr):
+            if isinstance(node, Const) and type(node.value) in (int, float):
+                new = node.value + 1 if type(node.value) is int else node.value * 2 + 0.25
+                found.append((index, node, Const(new)))
+                break
+    return found
+
+
+def _middle(old: str, new: str) -> tuple[str, str]:
+    """What ``new`` has instead of ``old`` between their common start and end."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return old[start:len(old) - end], new[start:len(new) - end]
+
+
+def _around_literal(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the whole number literal around ``text[start:end]`` (a digit changed
+    in ``12`` is the literal ``12``)."""
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._-"):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or text[end] in "._"):
+        end += 1
+    return start, end
+
+
+@pytest.mark.parametrize("name", GALLERY)
+def test_a_number_edited_in_any_gallery_recipe_changes_only_its_bytes(name: str) -> None:
+    text = (RECIPES_DIR / name).read_bytes().decode("utf-8-sig")
+    edits = _number_edits(read_recipe(text))
+    if not edits:
+        pytest.skip("no form step with a number")
+    for index, target, new in (edits[0], edits[-1]):
+        recipe = _recipe(text)
+        step = recipe.steps[index]
+        recipe.replace_step(index, replace(step, expr=_with_const(step.expr, target, new)))
+        edited = recipe.source
+        gone, added = _middle(text, edited)
+        assert gone or added, f"{name}: step {index} did not change"
+        head = next(i for i in range(len(text) + 1)
+                    if i == len(text) or i == len(edited) or text[i] != edited[i])
+        lo, hi = _around_literal(text, head, head + len(gone))
+        new_hi = hi + len(edited) - len(text)
+        assert ast.literal_eval(text[lo:hi].strip("()")) == target.value, name
+        assert ast.literal_eval(edited[lo:new_hi].strip("()")) == new.value, name
+        assert text[:lo] == edited[:lo] and text[hi:] == edited[new_hi:], name
+        assert read_recipe(edited).steps[index] == recipe.steps[index]
+
+
+HAND = ("\ufeff\"\"\"Déjà vu: 权重\r\n\r\nA lesson.\r\n\"\"\"\r\n"
+        "import torch\r\n"
+        "\r\n"
+        "\r\n"
+        "# 权重：两行三列\r\n"
+        "w = torch.ones(2,3 ,   requires_grad=False)   # 形状 (2, 3)\r\n"
+        "\r\n"
+        "v = w.view(3, 2)  # 视图\r\n"
+        "s  =  v.sum(dim=0)\r\n"
+        "with torch.no_grad():\r\n"
+        "    # ü in a block\r\n"
+        "    u = s * 2\r\n"
+        "for i in range(2):  # a loop: code\r\n"
+        "    print(i)\r\n"
+        "t = s + 1\r\n")
+
+
+def _open(tmp_path: Path, text: str = HAND) -> Document:
+    path = tmp_path / "hand.py"
+    path.write_bytes(text.encode("utf-8"))
+    doc = Document()
+    doc.open(path, run=False)
+    return doc
+
+
+def _saved(doc: Document, tmp_path: Path) -> str:
+    doc.save(tmp_path / "out.py")
+    return (tmp_path / "out.py").read_bytes().decode("utf-8")
+
+
+def test_a_step_given_another_op_changes_only_its_statement(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    v = doc.recipe.steps[1]
+    doc.recipe.replace_step(1, replace(v, expr=Call("Tensor.reshape", (Ref("w"), Const(6)))))
+    assert _saved(doc, tmp_path) == HAND.replace("w.view(3, 2)", "w.reshape(6)")
+
+
+def test_an_argument_added_and_a_keyword_dropped_change_only_that_statement(
+        tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    w = doc.recipe.steps[0]
+    doc.recipe.replace_step(0, replace(w, expr=Call("torch.ones", (Const(2), Const(3),
+                                                                   Const(4)))))
+    s = doc.recipe.steps[2]
+    doc.recipe.replace_step(2, replace(s, expr=Call("Tensor.sum", (Ref("v"),),
+                                                    (("dim", Const(1)), ("keepdim", Const(True))))))
+    assert _saved(doc, tmp_path) == HAND.replace(
+        "torch.ones(2,3 ,", "torch.ones(2, 3, 4 ,").replace(
+        "v.sum(dim=0)", "v.sum(dim=1, keepdim=True)")
+
+
+def test_a_reference_replaced_by_a_literal_and_a_renamed_target_keep_the_rest(
+        tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    t = doc.recipe.steps[-1]
+    doc.recipe.replace_step(len(doc.recipe.steps) - 1,
+                            replace(t, name="t2", expr=replace(t.expr, left=Const(5))))
+    assert _saved(doc, tmp_path) == HAND.replace("t = s + 1", "t2 = 5 + 1")
+
+
+def test_a_step_in_a_block_keeps_its_indent_and_comment(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    u = doc.recipe.steps[3]
+    assert u.block == "no_grad"
+    doc.recipe.replace_step(3, replace(u, expr=Call("Tensor.relu", (Ref("s"),))))
+    assert _saved(doc, tmp_path) == HAND.replace("    u = s * 2", "    u = s.relu()")
+
+
+def test_a_changed_comment_changes_only_its_lines(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    w = doc.recipe.steps[0]
+    doc.recipe.replace_step(0, replace(w, comment="ones, 一"))
+    assert _saved(doc, tmp_path) == HAND.replace("# 权重：两行三列", "# ones, 一")
+
+
+def test_the_docstring_edit_changes_only_the_docstring(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    doc.recipe.set_docstring("Nouveau: ß\n\nOther text.")
+    head, rest = HAND.split('"""\r\nimport', 1)
+    assert _saved(doc, tmp_path) == '\ufeff"""Nouveau: ß\n\nOther text."""\r\nimport' + rest
+    assert head.startswith('\ufeff"""Déjà')
+
+
+def test_a_docstring_is_added_first_and_cut_with_its_line() -> None:
+    text = "# a note\nimport torch\nx = torch.ones(2)\n"
+    recipe = _recipe(text)
+    recipe.set_docstring("Title")
+    assert recipe.source == '"""Title"""\n' + text
+    recipe.set_docstring("")
+    assert recipe.source == text
+
+
+def test_several_edits_at_once_change_only_their_statements(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    steps = list(doc.recipe.steps)
+    s = steps[2]
+    steps[2] = replace(s, expr=Call("Tensor.mean", (Ref("v"),)))  # another op
+    steps.append(Step("m", Call("Tensor.max", (Ref("t"),)), comment="最大"))
+    doc.recipe.restore((tuple(steps), "Two edits"))
+    expected = HAND.replace("v.sum(dim=0)", "v.mean()").replace(
+        '"""Déjà vu: 权重\r\n\r\nA lesson.\r\n"""', '"""Two edits"""') + "# 最大\r\nm = t.max()\r\n"
+    assert _saved(doc, tmp_path) == expected
+
+
+def test_several_steps_cut_at_once_take_only_their_lines() -> None:
+    text = HAND.removeprefix("\ufeff")
+    recipe = _recipe(text)
+    steps = [s for i, s in enumerate(recipe.steps) if i not in (1, 4)]  # v and the loop
+    steps[1] = replace(steps[1], expr=Call("Tensor.sum", (Ref("w"),), (("dim", Const(0)),)))
+    recipe.restore((tuple(steps), recipe.docstring))
+    assert recipe.source == text.replace("v = w.view(3, 2)  # 视图\r\n", "").replace(
+        "v.sum(dim=0)", "w.sum(dim=0)").replace(
+        "for i in range(2):  # a loop: code\r\n    print(i)\r\n", "")
+
+
+def test_a_rename_the_names_cannot_say_writes_each_changed_statement_alone() -> None:
+    text = "import torch\nx = torch.ones(2); y = x  *  2   # two on a line\nz = x + y\n"
+    recipe = _recipe(text)
+    recipe.rename(0, "a")
+    assert recipe.source == "import torch\na = torch.ones(2); y = a  *  2   # two on a line\n" \
+                            "z = a + y\n"
+
+
+def test_undo_of_any_edit_gives_back_the_text_byte_for_byte(tmp_path: Path) -> None:
+    doc = _open(tmp_path)
+    before = doc.recipe.snapshot()
+    v = doc.recipe.steps[1]
+    doc.recipe.replace_step(1, replace(v, expr=Call("Tensor.flatten", (Ref("w"),))))
+    doc.recipe.set_docstring("")
+    assert doc.text != HAND.removeprefix("\ufeff")
+    doc.recipe.restore(before)
+    assert _saved(doc, tmp_path) == HAND
+
+
+def test_a_text_that_is_not_python_is_kept_and_a_new_step_goes_after_it() -> None:
+    recipe = SourceRecipe((), "", "x = (\n")
+    recipe.append(Step("y", Call("torch.ones", (Const(2),))))
+    assert recipe.source == "x = (\ny = torch.ones(2)\n"
