@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import os
 import queue
-import threading
 import time
-import types
 from pathlib import Path
 
 import pytest
@@ -28,17 +26,24 @@ GPU_ANSWER = {"devices": [{"id": "cpu", "name": "Test CPU"},
 
 
 class _KernelWithAGpu:
-    """A kernel stand-in (``supervisor.Kernel``) on a machine with one GPU: it answers
-    the ``devices`` query, and nothing else."""
+    """A kernel stand-in (a ``transport.Transport``) on a machine with one GPU: it
+    answers the ``devices`` query, and nothing else."""
+
+    wakes = True
+    over_budget = False
 
     def __init__(self, memory_budget: int | None = None):
         self.memory_budget = memory_budget
-        self.process = types.SimpleNamespace(pid=os.getpid(), exitcode=None,
-                                             join=lambda _timeout=None: None)
+        self.pid = os.getpid()
         self.alive = True
         self.interrupt_raised = False
-        self._over_budget = threading.Event()
         self._said: queue.SimpleQueue = queue.SimpleQueue()
+
+    def wake(self) -> None:
+        self._said.put(None)
+
+    def exit_code(self, _wait: float = 0.0) -> int | None:
+        return None
 
     def warm(self, _modules=()) -> None:
         pass

@@ -375,15 +375,16 @@ def test_a_small_budget_is_set_once_torch_is_in(tmp_path):
 
 
 def test_a_run_for_an_idle_kernel_is_on_its_way_when_run_returns(watcher, tmp_path):
-    """The window's thread hands an edit's run over and lets the service thread send it
-    before it goes on with its own work (it would keep the GIL from that thread through
-    the code pane's and the steps list's updates, and the kernel would start later)."""
+    """The window's thread sends an edit's run to an idle kernel itself, before it goes
+    on with its own work (handed to the reader thread, the run would wait for the GIL,
+    which the window's thread keeps through the code pane's and the steps list's
+    updates, and the kernel would start later)."""
     first = watcher.session.run("x = 1\n", str(tmp_path / "r.py"), str(tmp_path))
     watcher.ended(first)
-    time.sleep(0.05)  # the service thread back to waiting for a command
+    time.sleep(0.05)  # the reader thread back to waiting for the kernel
     for _ in range(3):
         run_id = watcher.session.run("y = 2\n", str(tmp_path / "r.py"), str(tmp_path))
-        sent = watcher.session._run  # the service thread's run: set when it is sent
-        assert sent is not None and sent.run_id == run_id and sent.sent.is_set()
+        sent = watcher.session._run  # the kernel's run: set when it is sent
+        assert sent is not None and sent.run_id == run_id
         watcher.ended(run_id)
         time.sleep(0.05)

@@ -42,6 +42,7 @@ def _loop_report() -> LoopReport:
 def _examples() -> list[Any]:
     """One of every message, each field away from its default where it has one."""
     return [
+        protocol.Hello(protocol.VERSION),
         protocol.RunFile("/r.py", "print(1)\n", ["-v"], 1 << 30, report=True),
         protocol.RunSource("/r.py", "x = 1\n", "/tmp", 1 << 20, 3, 7, True,
                            {"0": {"reads": ["a"], "name": "x"}}, [[1, "cells", {"run": 7}]]),

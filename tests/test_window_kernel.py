@@ -31,9 +31,8 @@ def window(make_window):
 
 def _open(window, tmp_path: Path, text: str, name: str = "recipe.py", **session) -> Path:
     if session:
-        window.kernel_hook.session.close()
         session.setdefault("query_modules", VIEW_QUERIES)
-        window.kernel_hook.session = window.document.kernel = KernelSession(**session)
+        window.kernel_hook.use(KernelSession(**session))
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     assert window.open_path(str(path), trust=True)

@@ -201,6 +201,8 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     _watch_parent(parent)
     _as_a_main_process()
     conn = Wire(conn)  # (what a recipe writes into it cannot wedge the reader)
+    if not _same_version(conn):
+        os._exit(protocol.VERSION_EXIT)  # nothing of the window's to finish: it is not ours
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     values = queries.Values()
@@ -234,6 +236,33 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     channel.flush()
     _fresh_builtins()  # (multiprocessing's exit, in Python, reads them: isinstance...)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
+
+
+def _same_version(conn: Wire) -> bool:
+    """Whether the supervisor's first message is ``Hello`` with this kernel's
+    ``protocol.VERSION``. Else the kernel answers with its ``Ready`` (which an older
+    window reads as a version mismatch too), says why on its stderr, and must end: what
+    the window sends may mean other things to it."""
+    try:
+        first = protocol.receive(conn)
+    except (EOFError, OSError):
+        return False  # the supervisor has gone before it said anything
+    except ValueError as e:  # not a message of this version, or not a message at all
+        first, why = None, f"its first message could not be read ({e})"
+    else:
+        theirs = first.version if isinstance(first, protocol.Hello) else 0
+        if theirs == protocol.VERSION:
+            return True
+        why = (f"the window speaks protocol version {theirs}, this kernel "
+               f"{protocol.VERSION}" if isinstance(first, protocol.Hello) else
+               f"the window sent {type(first).__name__} before its Hello (protocol "
+               f"version {protocol.VERSION} or later)")
+    print(f"tensor-lab kernel: {why}, so the kernel ends.", file=sys.__stderr__, flush=True)
+    try:
+        protocol.send(conn, protocol.Ready(os.getpid(), protocol.VERSION))
+    except (OSError, ValueError):
+        pass
+    return False
 
 
 def _as_a_main_process() -> None:

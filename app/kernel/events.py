@@ -1,6 +1,8 @@
 """What a window's kernel session reports: plain events, and the queue that holds them.
 
-``app.kernel.session`` puts them; the window drains them with ``KernelSession.poll``.
+``app.kernel.session``'s reader thread puts them and tells the window (``on_ready``); the
+window takes them on its own thread with ``KernelSession.poll``. The queue is the one
+hand-off between the two threads: output left untaken merges, so a flood stays bounded.
 """
 
 from __future__ import annotations
@@ -112,6 +114,9 @@ class EventQueue:
                         return False
             self._items.append(event)
             return len(self._items) == 1
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def take(self, max_seconds: float) -> list[Event]:
         deadline, taken = time.monotonic() + max_seconds, []

@@ -4,8 +4,10 @@ Every message is a small dataclass with typed fields, registered with the codec
 (``app.kernel.codec``), which sends it as one JSON object and its binary values (a loop's
 scalars, a tensor's cells, a training batch) as raw frames beside it, wherever they sit:
 the codec knows no message by name. JSON, not pickle: the window never runs code to read
-what a kernel sends. The kernel's first message, ``Ready``, says which ``VERSION`` of
-these messages it speaks; the supervisor ends a kernel that speaks another.
+what a kernel sends. Both sides check the ``VERSION`` of these messages: the window's
+first message, ``Hello``, says which it speaks, and a kernel that speaks another answers
+with its ``Ready`` and ends; the kernel's ``Ready`` says which it speaks, and the
+supervisor ends a kernel that speaks another.
 
 The big summaries (``app.kernel.summary``: a value's, a ``Report``'s, a query's answer)
 are still plain dicts here.
@@ -32,8 +34,9 @@ from app.kernel.sealed import BUILTINS
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
 
 #: The version of these messages: a change to any of them, or to the codec, adds one.
-#: (1 was the last without a number: its ``Ready`` has none, read as 0.)
-VERSION = 2
+#: (1 was the last without a number: its ``Ready`` has none, read as 0; 2 the last
+#: whose window sent no ``Hello``.)
+VERSION = 3
 
 
 class VersionMismatch(ValueError):
@@ -93,6 +96,20 @@ class Histogram(TypedDict):
     step: int
     weights: Any
     grads: Any
+
+
+@wire_type
+@dataclass
+class Hello:
+    """The supervisor's first message: the ``VERSION`` it speaks (supervisor to kernel).
+    A kernel that speaks another answers with ``Ready`` (its own version) and exits
+    with ``VERSION_EXIT``, before it reads anything else."""
+
+    version: int
+
+
+#: The exit code of a kernel whose supervisor speaks another version.
+VERSION_EXIT = 3
 
 
 @wire_type
@@ -297,7 +314,7 @@ class Done:
 
 
 MESSAGES = {cls.__name__: cls for cls in (
-    RunFile, RunSource, Warm, Query, Interrupt, TrainingControl, Shutdown, Ready, Resumed,
+    Hello, RunFile, RunSource, Warm, Query, Interrupt, TrainingControl, Shutdown, Ready, Resumed,
     StepStarted, Output, StepDone, Training, Answer, Report, Done)}
 
 

@@ -13,8 +13,14 @@ The supervisor owns the kill path and the budgets, in one place:
   kernel caps its own data there (``app.kernel.budget``), and a watch thread here also
   ends a kernel whose resident size grows more than the budget past its size then
   (``Ready.resident``).
-- **Protocol**: a kernel whose ``Ready`` speaks another ``protocol.VERSION`` is ended
-  (``VersionMismatch``), before any of its other messages is read.
+- **Protocol**: the first message the kernel gets is ``Hello`` with this side's
+  ``protocol.VERSION`` (a kernel of another version answers ``Ready`` and exits); a
+  kernel whose ``Ready`` speaks another version is ended (``VersionMismatch``), before
+  any of its other messages is read.
+
+``Kernel`` is the window's ``Transport`` (``app.kernel.transport``) to a kernel on this
+machine: a reader blocked in ``receive`` wakes for a message, for ``wake``, for the
+kernel's exit (its pidfd, where Linux has one) and for the memory watch's verdict.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from typing import Any
 
 from app.kernel import protocol, reaper
 from app.kernel.budget import default_budget, resident_bytes
+from app.kernel.transport import Transport
 from app.kernel.wire import Wire
 
 #: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
@@ -71,8 +78,18 @@ class Ending:
     message: str = ""  # why, where the reason alone does not say it
 
 
-class Kernel:
-    """A kernel process and the pipe to it.
+def _ended_handle(pid: int | None) -> int | None:
+    """A descriptor readable once process ``pid`` has exited (Linux's pidfd), or None."""
+    if pid is None or not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
+
+
+class Kernel(Transport):
+    """A kernel process and the pipe to it: the local ``Transport``.
 
     Parameters
     ----------
@@ -84,14 +101,18 @@ class Kernel:
         self.memory_budget = default_budget() if memory_budget is None else memory_budget
         context = multiprocessing.get_context("spawn")
         conn, child_conn = context.Pipe()
-        self._conn = Wire(conn)  # whole frames, or CorruptPipe: never a wedged read
         self._raised = context.Value("b", 0, lock=False)  # see ``interrupt_raised``
         self.process = context.Process(target=_start_kernel,
                                        args=(child_conn, os.getpid(), self._raised),
                                        name="tensor-lab-kernel", daemon=False)
         self.process.start()
         child_conn.close()
+        # whole frames, or CorruptPipe: never a wedged read; woken by ``wake`` and the end
+        self._conn = Wire(conn, wakeable=True, ended=_ended_handle(self.process.pid))
+        self.wakes = self._conn.wakes
+        self._sending = threading.Lock()  # (a whole frame at a time, from any thread)
         _KERNELS.add(self)
+        self.send(protocol.Hello(protocol.VERSION))
         self._group: int | None = None
         #: The last ``Report`` the kernel sent (``run_file(report=True)``), even one
         #: that came while a time limit stopped the run.
@@ -107,10 +128,29 @@ class Kernel:
 
     # -- talking -----------------------------------------------------------------------------
     def send(self, message: Any) -> None:
-        protocol.send(self._conn, message)
+        data = protocol.encode(message)
+        with self._sending:
+            self._conn.send_bytes(data)
+
+    def wake(self) -> None:
+        self._conn.wake()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid or 0
+
+    @property
+    def over_budget(self) -> bool:
+        return self._over_budget.is_set()
+
+    def exit_code(self, wait: float = 0.0) -> int | None:
+        if wait:
+            self.process.join(wait)
+        return self.process.exitcode
 
     def receive(self, timeout: float | None) -> Any | None:
-        """The next message, or None when none came within ``timeout`` seconds.
+        """The next message, or None when none came within ``timeout`` seconds or ``wake``
+        was called. ``EOFError`` once the kernel has ended and nothing is left to read.
         ``VersionMismatch`` when the kernel's ``Ready`` says it speaks another version of
         the protocol: the kernel is ended then, and nothing more is read from it."""
         if not self._conn.poll(timeout):
@@ -287,5 +327,6 @@ class Kernel:
             size = resident_bytes(self.process.pid) if self.process.pid else None
             if start is not None and size is not None and size - start > self.memory_budget:
                 self._over_budget.set()
+                self.wake()  # the reader ends the kernel and says why
                 return
             time.sleep(WATCH_INTERVAL_S)

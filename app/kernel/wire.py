@@ -10,6 +10,12 @@ unfinished for ``STALL_S``. Only C functions (``os.read``, ``os.writev``, ``sele
 and this module's own copy of the builtins do the work, so a recipe that patches builtins
 cannot break the kernel's pipe. Where descriptors cannot be polled (Windows), the
 ``Connection``'s own methods are used.
+
+The window's end also waits on two more handles in the same ``poll``: a wake-up pipe
+(``wake``: another thread has something for the reader, which then returns at once) and
+the kernel process's own handle (``ended``: a pidfd, readable once it has exited, so a
+reader blocked on a pipe that a recipe's stray child keeps open still learns it ended).
+A blocked read therefore needs no timeout to notice either.
 """
 
 from __future__ import annotations
@@ -45,15 +51,38 @@ class CorruptPipe(ValueError):
 
 class Wire:
     """One end of a kernel's pipe (a ``multiprocessing`` ``Connection``): ``send_bytes``,
-    ``poll`` and ``recv_bytes`` as a ``Connection`` has them, framed as above."""
+    ``poll`` and ``recv_bytes`` as a ``Connection`` has them, framed as above.
 
-    def __init__(self, conn: Connection):
+    Parameters
+    ----------
+    conn : Connection
+        The pipe's end.
+    wakeable : bool
+        Keep a wake-up pipe, so that ``wake`` ends a ``poll`` that waits (``wakes``).
+    ended : int, optional
+        A descriptor readable once the peer's process has exited (a pidfd): a ``poll``
+        then raises ``EOFError`` when nothing is left to read.
+    """
+
+    def __init__(self, conn: Connection, wakeable: bool = False, ended: int | None = None):
         self.conn = conn
         self._poll = None
+        self._wake_r = self._wake_w = self._ended = None
         if poll is not None and _writev is not None:
             self._fd = conn.fileno()
             self._poll = poll()
             self._poll.register(self._fd, POLLIN | POLLHUP)
+            if wakeable:
+                self._wake_r, self._wake_w = os.pipe()
+                os.set_blocking(self._wake_r, False)
+                os.set_blocking(self._wake_w, False)
+                self._poll.register(self._wake_r, POLLIN)
+            if ended is not None:
+                self._ended = ended
+                self._poll.register(ended, POLLIN | POLLHUP)
+        #: Whether ``wake`` ends a waiting ``poll`` (else a waiting reader must bound its
+        #: waits itself: where descriptors cannot be polled).
+        self.wakes = self._wake_w is not None
         self._buffer = bytearray()
         self._since = 0.0  # when the buffer last grew
         self._eof = False
@@ -63,6 +92,23 @@ class Wire:
 
     def close(self) -> None:
         self.conn.close()
+        for fd in (self._wake_r, self._wake_w, self._ended):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._wake_r = self._wake_w = self._ended = None
+
+    def wake(self) -> None:
+        """End a ``poll`` that waits, in another thread (it returns False), or the next
+        one to start; from any thread. Nothing where ``wakes`` is False."""
+        fd = self._wake_w
+        if fd is not None:
+            try:
+                os.write(fd, b"!")
+            except OSError:  # full (a wake-up is pending anyway), or closed
+                pass
 
     def send_bytes(self, data: bytes) -> None:
         """Write one frame (whole, from one thread at a time)."""
@@ -80,21 +126,33 @@ class Wire:
 
     def poll(self, timeout: float | None = 0.0) -> bool:
         """Whether a whole frame is here, waiting at most ``timeout`` seconds (None: until
-        one is). ``EOFError`` when the other end has closed and no frame is left;
-        ``CorruptPipe`` when what came is not one."""
+        one is, or until ``wake``). ``EOFError`` when the other end has closed (or its
+        process has ended) and no frame is left; ``CorruptPipe`` when what came is not
+        one."""
         if self._poll is None:
             return self.conn.poll(timeout)
         deadline = None if timeout is None else _monotonic() + timeout
         while self._whole() is None:
             if self._eof:
                 raise EOFError
-            left = 1.0 if deadline is None else deadline - _monotonic()
-            if not self._poll.poll(max(0.0, min(left, 1.0)) * 1000):
+            left = None if deadline is None else deadline - _monotonic()
+            # a wait has a bound only while a frame is half-written (its stall is timed)
+            wait = left
+            if self._buffer:
+                wait = STALL_S if wait is None else min(wait, STALL_S)
+            ready = self._poll.poll(None if wait is None else max(0.0, wait) * 1000)
+            if not ready:
                 if self._buffer and _monotonic() - self._since > STALL_S:
                     raise CorruptPipe(f"a frame stayed half-written ({len(self._buffer)} "
                                       f"bytes) for {STALL_S:g} s")
                 if deadline is not None and _monotonic() >= deadline:
                     return False
+                continue
+            if not any(fd == self._fd for fd, _ in ready):
+                if any(fd == self._wake_r for fd, _ in ready):
+                    self._drain_wakes()
+                    return False
+                self._eof = True  # its process has ended, and the pipe holds nothing
                 continue
             missing = (self._whole_length() or 0) - len(self._buffer)
             chunk = _read(self._fd, min(max(_READ, missing), _MOST_READ))
@@ -104,6 +162,13 @@ class Wire:
                 self._buffer += chunk
                 self._since = _monotonic()
         return True
+
+    def _drain_wakes(self) -> None:
+        try:
+            while _read(self._wake_r, 4096):
+                pass
+        except OSError:  # (non-blocking: nothing more to read)
+            pass
 
     def recv_bytes(self) -> bytes | bytearray:
         """The next frame, waiting for it as long as it takes."""

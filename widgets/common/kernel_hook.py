@@ -1,4 +1,8 @@
-"""A document's kernel: a ``KernelSession`` for it, drained on the GUI thread by a timer.
+"""A document's kernel: a ``KernelSession`` for it, its events taken on the GUI thread.
+
+The session's reader thread says when events arrive (``KernelSession.on_events``); the
+hook takes them then, on this thread, through a signal queued to it. No timer looks for
+them in between: a flood is taken in parts, each after the window's own events.
 
 The window has one (``widgets.shell.main_window``); a panel's demo (``run_demo``) and the
 panels' tests make their own. The session lives with the document: another hook on the
@@ -19,12 +23,11 @@ from widgets.common.kernel_devices import kernel_devices
 
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
-VIEW_QUERIES = ("app.explain.kernel_queries", "app.explain.provenance_query")
+VIEW_QUERIES = ("app.explain.kernel_queries", "app.explain.provenance_query",
+                "app.explain.inner_step_query")
 #: How long an edit's old values stay on show while the kernel runs it, in seconds (then
 #: its steps show as running).
 PENDING_S = 0.15
-#: How often the window takes what the kernel reported, in milliseconds.
-POLL_MS = 30
 #: How long one take may last (an output flood never holds the window longer).
 POLL_BUDGET_S = 0.008
 #: A take of this many events or more is a flood.
@@ -50,11 +53,14 @@ class KernelHook(QObject):
     """Starts nothing by itself: the first run of a code step starts the kernel;
     ``warm`` starts it early (the window's launch does, while the window opens).
 
-    What the kernel reports is taken on a timer, and at once when it arrives after a
-    quiet spell (``_ready``, emitted from the session's thread, queued to this one), or
-    when a run ends (nothing of it is left to gather).
+    What the kernel reports is taken when it arrives after a quiet spell (``_ready``,
+    emitted from the session's reader thread, queued to this one), gathered for
+    ``WAKE_GATHER_S``, or at once when a run ends (nothing of it is left to gather); what
+    one take leaves is taken ``WAKE_GAP_S`` later.
     """
 
+    #: Events arrived in the session's empty queue (from its reader thread); True when
+    #: one is a run's end.
     _ready = Signal(bool)
 
     def __init__(self, document: Any, parent: QObject | None = None):
@@ -65,10 +71,6 @@ class KernelHook(QObject):
         if fresh:
             self._document.kernel = KernelSession(query_modules=VIEW_QUERIES)
         self.session: KernelSession = self._document.kernel
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._drain)
-        self._timer.start()
         self._last_take = 0.0
         self._flooded = False  # the last take had more than its budget could hold
         self._left: list = []  # events taken from the session, for the next take
@@ -77,13 +79,39 @@ class KernelHook(QObject):
         self._wake.setSingleShot(True)
         self._wake.timeout.connect(self._drain)
         self._ready.connect(self._on_ready)
+        # an edit's run that sends nothing for PENDING_S shows its steps as running
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(round(PENDING_S * 1000))
+        self._pending.timeout.connect(self._on_pending_timeout)
+        self._document.kernel_changed.connect(self._on_model_kernel_changed)
         self.session.on_events(self._ready.emit)
+        if self.session.waiting():  # said before this hook listened (another hook's)
+            self._on_ready()
         kernel_devices().follow(self.session)  # the device menus list the kernel's
         if fresh and self._document.recipe.steps:
             self._document.evaluate()  # what ran before the window came runs in its kernel
 
     def warm(self) -> None:
         self.session.start()
+
+    def use(self, session: KernelSession) -> None:
+        """Serve the document with ``session`` instead (the old one is closed): its
+        events and devices reach the window from now on."""
+        old, self.session = self.session, session
+        old.on_events(None)
+        old.on_devices(None)
+        old.close()
+        self._document.kernel = session
+        session.on_events(self._ready.emit)
+        kernel_devices().follow(session)
+
+    def _on_model_kernel_changed(self) -> None:
+        if self._document.kernel_run is not None:
+            self._pending.start()  # (again: a new edit's run waits from now)
+
+    def _on_pending_timeout(self) -> None:
+        self._document.show_pending()  # (if its results have not come meanwhile)
 
     def _on_ready(self, ended: bool = False) -> None:
         if ended and not self._flooded:  # the run's last word: take it all now
@@ -111,7 +139,8 @@ class KernelHook(QObject):
         # a flood: many events, or more work than a take's budget (output, a loop's reports)
         self._flooded = len(events) >= FLOOD_EVENTS or bool(self._left) \
             or time.monotonic() - self._last_take >= POLL_BUDGET_S
-        if self._left and not self._wake.isActive():  # the rest, after the window's frame
+        more = bool(self._left) or self.session.waiting() > 0
+        if more and not self._wake.isActive():  # the rest, after the window's frame
             self._wake.start(round(WAKE_GAP_S * 1000))
         self._document.show_pending(after=PENDING_S)
 
@@ -120,17 +149,18 @@ class KernelHook(QObject):
         if self._left:  # taken from the session already: the document has them now
             self._document.take_kernel_events(self._left)
             self._left = []
-        self._timer.stop()
+        self._stop_listening()
+
+    def _stop_listening(self) -> None:
         self._wake.stop()
+        self._pending.stop()
+        self._document.kernel_changed.disconnect(self._on_model_kernel_changed)
         self.session.on_events(None)
         self.session.on_devices(None)
 
     def close(self) -> None:
         """End the kernel (the window closes for good)."""
-        self._timer.stop()
-        self._wake.stop()
-        self.session.on_events(None)
-        self.session.on_devices(None)
+        self._stop_listening()
         self.session.close()
         if self._document.kernel is self.session:
             self._document.kernel = None

@@ -1,0 +1,98 @@
+"""Both sides check the protocol's version: the kernel reads the window's ``Hello`` first,
+and a window of another version (or a peer that sends something else) gets the
+kernel's ``Ready`` and an ended kernel; over the real pipe, with a real kernel."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+
+from app.kernel import protocol, supervisor
+from app.kernel.wire import Wire
+
+
+def _bare_kernel():
+    """A real kernel process and the window's end of its pipe, with nothing sent yet
+    (``supervisor.Kernel`` sends its ``Hello`` as it starts)."""
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    process = context.Process(target=supervisor._start_kernel,
+                              args=(child_conn, os.getpid(), None), daemon=True)
+    process.start()
+    child_conn.close()
+    return process, Wire(conn)
+
+
+def _answer(process, wire: Wire) -> object:
+    assert wire.poll(120), "the kernel said nothing"
+    answer = protocol.receive(wire)
+    process.join(30)
+    return answer
+
+
+def _first(sent: bytes, capfd) -> tuple[object, int, str]:
+    process, wire = _bare_kernel()
+    try:
+        wire.send_bytes(sent)
+        answer = _answer(process, wire)
+    finally:
+        if process.is_alive():
+            process.kill()
+        wire.close()
+    return answer, process.exitcode, capfd.readouterr().err
+
+
+@pytest.mark.parametrize("theirs", [protocol.VERSION - 1, protocol.VERSION + 1])
+def test_a_window_of_another_version_gets_the_kernels_version_and_an_ended_kernel(
+        theirs, capfd):
+    answer, code, err = _first(protocol.encode(protocol.Hello(theirs)), capfd)
+    assert answer == protocol.Ready(answer.pid, protocol.VERSION)
+    assert code == protocol.VERSION_EXIT
+    assert (f"tensor-lab kernel: the window speaks protocol version {theirs}, this kernel "
+            f"{protocol.VERSION}, so the kernel ends.") in err
+
+
+def test_a_window_from_before_hello_is_refused_at_its_first_message(capfd):
+    """A version-2 window's first message was ``Warm``: it reads the ``Ready`` that
+    answers as a kernel of another version, and says so."""
+    answer, code, err = _first(protocol.encode(protocol.Warm([])), capfd)
+    assert isinstance(answer, protocol.Ready) and answer.version == protocol.VERSION
+    assert code == protocol.VERSION_EXIT
+    assert "the window sent Warm before its Hello" in err
+
+
+def test_a_first_message_that_is_not_one_ends_the_kernel(capfd):
+    answer, code, err = _first(b'{"type": "NoSuchMessage"}', capfd)
+    assert isinstance(answer, protocol.Ready)
+    assert code == protocol.VERSION_EXIT
+    assert "its first message could not be read" in err
+
+
+def _records_its_first_message(conn, parent=None, raised=None) -> None:
+    """A stand-in kernel that answers a run with what came first."""
+    wire = Wire(conn)
+    first = protocol.receive(wire)
+    while not isinstance(message := protocol.receive(wire), protocol.RunSource):
+        pass
+    protocol.send(wire, protocol.Ready(os.getpid(), protocol.VERSION))
+    protocol.send(wire, protocol.Output(0, "stdout", repr(first)))
+    protocol.send(wire, protocol.Done(0))
+    del message
+
+
+def test_the_windows_first_message_says_its_version(monkeypatch, tmp_path):
+    monkeypatch.setattr(supervisor, "_start_kernel", _records_its_first_message)
+    kernel = supervisor.Kernel()
+    try:
+        kernel.warm(())
+        kernel.run_source(str(tmp_path / "r.py"), "x = 1\n", str(tmp_path))
+        said = []
+        while not said or not isinstance(said[-1], protocol.Done):
+            message = kernel.receive(60)
+            assert message is not None
+            said.append(message)
+        assert said[1].text == repr(protocol.Hello(protocol.VERSION))
+    finally:
+        kernel.close()
