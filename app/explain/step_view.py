@@ -18,11 +18,12 @@ from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
+from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.results import StepResult
-from app.tensor_copy import TensorCopy
+from app.tensor_copy import TensorCopy, copy_of
 
-__all__ = ["Index", "Provenance", "StepView", "make_step_view", "op_key", "shape_text",
-           "tensor_parts", "with_param"]
+__all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view", "op_key",
+           "shape_text", "tensor_parts", "with_param"]
 
 
 @dataclass
@@ -65,6 +66,10 @@ class StepView:
     parts: dict[str, Any] = field(default_factory=dict)
     offsets: dict[str, int] = field(default_factory=dict)
     labels: np.ndarray | None = None
+    #: For the op statement inside a loop or a function (``inner_step_view``): the
+    #: kernel's answer (``app.explain.inner_step_query``), and the loop's iteration.
+    inner: dict | None = None
+    iteration: int | None = None
 
     def operands(self) -> dict[str, Expr]:
         """The step's top-level operands by parameter name (``left``/``right`` for operators)."""
@@ -123,6 +128,25 @@ def make_step_view(doc: Document) -> StepView | None:
     # values only: ``app.kernel.mirror``); copies are never changed, so they are shared
     return StepView(i, step, result, spec, op, dict(result.value.inputs),
                     result.value.output, code=doc.step_text(i, step))
+
+
+def inner_step_view(sv: StepView, answer: dict, iteration: int | None) -> StepView:
+    """The op statement the kernel found inside ``sv``'s loop or function (its
+    ``inner_step`` answer), with the values it read then and what it made, for
+    iteration ``iteration`` of a loop; ``sv`` itself when that statement cannot be read."""
+    names = list(answer.get("inputs", {}))
+    prelude = "import torch\nimport torch.nn.functional as F\n" + "".join(
+        f"{n} = torch.zeros(1)\n" for n in names)  # bound: the statement reads as a form step
+    try:
+        step = read_recipe(prelude + str(answer["code"]) + "\n").steps[-1]
+    except (RecipeError, SyntaxError, ValueError, KeyError, IndexError):
+        return sv
+    spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
+    op = spec.name if spec is not None else (op_key(step.expr) or "")
+    return StepView(sv.index, step, sv.result, spec, op,
+                    {n: copy_of(d) for n, d in answer.get("inputs", {}).items()},
+                    copy_of(answer.get("output")), code=str(answer["code"]), inner=answer,
+                    iteration=iteration)
 
 
 def tensor_parts(value: Any) -> list[tuple[int | None, TensorCopy]]:

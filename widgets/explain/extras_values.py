@@ -57,7 +57,8 @@ class DiagonalExtra(OpExtra):
         assert sv.spec is not None
         t = sv.receiver()
         expr = sv.operands().get("diagonal", Const(0))
-        d = expr.value if isinstance(expr, Const) else None
+        # a literal, or what the kernel worked out (``i - 1`` in a loop's iteration)
+        d = expr.value if isinstance(expr, Const) else sv.part("diagonal")
         usable = isinstance(d, int) and not isinstance(d, bool) and t is not None \
             and t.dim() >= 2
         with QSignalBlocker(self.slider):
@@ -65,7 +66,8 @@ class DiagonalExtra(OpExtra):
                 rows, cols = t.shape[-2], t.shape[-1]
                 self.slider.setRange(min(-rows, d), max(cols, d))
                 self.slider.setValue(d)
-            self.slider.setEnabled(usable)
+            # it edits the literal of a step of the recipe (not one inside a loop)
+            self.slider.setEnabled(usable and isinstance(expr, Const) and sv.inner is None)
         self.value_label.setText(self.tr("diagonal = {0}").format(d if usable else "?"))
         keep = self.tr("on and below") if sv.op == "tril" else self.tr("on and above")
         self.caption.setText(self.tr(

@@ -15,11 +15,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.explain.provenance_data import Provenance
-from app.explain.step_view import StepView, make_step_view, op_key, tensor_parts
+from app.explain.step_view import (
+    StepView,
+    inner_step_view,
+    make_step_view,
+    op_key,
+    tensor_parts,
+)
 from app.expr import Ref, Seq
 from app.i18n import QT_TRANSLATE_NOOP
 from app.kernel.mirror import ASKED_CELLS, MIRROR_CELLS
@@ -45,22 +52,24 @@ _MAX_LISTED = 4  # source elements named in the hint before "and N more"
 
 def sent_inputs(sv: StepView) -> dict[str, Any]:
     """The step's inputs as a question to the kernel carries them back (``mirror.encode``'s
-    data): those that came with its report; the kernel keeps the larger ones itself."""
+    data): those that came with its report (the kernel keeps the larger ones itself), or
+    every one the kernel found inside a loop or a function."""
+    limit = ASKED_CELLS if sv.inner is not None else MIRROR_CELLS
     return {n: d for n, v in sv.inputs.items()
-            if (d := copy_data(v)) is not None}
+            if (d := copy_data(v, limit)) is not None}
 
 
-def copy_data(value: Any) -> dict | None:
-    """A kernel copy as ``mirror.encode`` sent it (None for a tensor larger than a report
-    carries, which the kernel holds itself)."""
+def copy_data(value: Any, limit: int = MIRROR_CELLS) -> dict | None:
+    """A kernel copy as ``mirror.encode`` sent it (None for a tensor of more than
+    ``limit`` cells: larger than a report carries, which the kernel holds itself)."""
     if isinstance(value, TensorCopy):
-        if value.numel() > MIRROR_CELLS:
+        if value.numel() > limit:
             return None
         return {"tensor": value.values, "dtype": value.dtype,
                 "requires_grad": value.requires_grad, "device": value.device,
                 "strides": list(value.strides)}
     if isinstance(value, (list, tuple)):
-        items = [copy_data(v) for v in value]
+        items = [copy_data(v, limit) for v in value]
         return None if any(i is None for i in items) else {
             "items": items, "tuple": isinstance(value, tuple)}
     if isinstance(value, str) and value.startswith("torch."):
@@ -70,14 +79,70 @@ def copy_data(value: Any) -> dict | None:
     return None
 
 
-def _kernel_hint(sv: StepView, value: KernelValue, asking: bool, changed: list[str]) -> str:
-    """Why a step the kernel ran shows no cells: code, a tensor being copied from the
-    kernel, changed in place since (``changed``) or too large to copy into the window, or
-    a result that is not a tensor."""
-    if sv.step.is_code or sv.spec is None and not sv.op:
+#: numpy's dtype for the values of a loop sample's small tensor (``summary``'s ``values``).
+_SAMPLE_DTYPES = {"float32": "float32", "float64": "float64", "float16": "float32",
+                  "bfloat16": "float32", "int64": "int64", "int32": "int32", "int16": "int16",
+                  "int8": "int8", "uint8": "uint8", "bool": "bool"}
+
+
+def sample_data(loop: dict, iteration: int) -> dict[str, dict]:
+    """What a loop's report keeps of ``iteration``'s values (its small tensors' and its
+    numbers), as ``mirror.encode``'s data, for the kernel's ``inner_step``."""
+    out: dict[str, dict] = {}
+    for name, summary in (loop.get("samples", {}).get(str(iteration)) or {}).items():
+        kind = summary.get("type")
+        if kind == "Tensor" and "values" in summary:
+            dtype = str(summary.get("dtype", "")).removeprefix("torch.")
+            if dtype in _SAMPLE_DTYPES:
+                values = np.array(summary["values"], dtype=_SAMPLE_DTYPES[dtype])
+                out[name] = {"tensor": values.reshape(summary.get("shape") or values.shape),
+                             "dtype": dtype,
+                             "requires_grad": bool(summary.get("requires_grad"))}
+        elif kind in ("int", "float", "bool") and isinstance(summary.get("value"),
+                                                              (int, float, bool)):
+            out[name] = {"plain": summary["value"]}
+    steps = list(loop.get("scalar_steps") or ())
+    if iteration in steps:
+        at = steps.index(iteration)
+        for name, column in (loop.get("scalars") or {}).items():
+            if name not in out and at < len(column) \
+                    and isinstance(column[at], (int, float, bool)):
+                out[name] = {"plain": column[at]}
+    return out
+
+
+def _inner_note(sv: StepView) -> str:
+    """Where the op statement shown sits: in which iteration of the loop, or in which
+    function, at which line."""
+    inner = sv.inner or {}
+    if inner.get("where") == "loop":
         return QCoreApplication.translate(
+            "OpView", "Inside the loop (line {0}), in iteration {1}.").format(
+                inner.get("line"), sv.iteration)
+    return QCoreApplication.translate(
+        "OpView", "Inside {0} (line {1}), called by this step: its parameters hold the "
+        "call's arguments.").format(inner.get("function") or "", inner.get("line"))
+
+
+def _kernel_hint(sv: StepView, value: KernelValue, asking: bool, changed: list[str],
+                 inner: dict | None = None) -> str:
+    """Why a step the kernel ran shows no cells: code (and why the kernel found no op
+    statement inside it: ``inner``, its ``inner_step`` answer), a tensor being copied from
+    the kernel, changed in place since (``changed``) or too large to copy into the window,
+    or a result that is not a tensor."""
+    if sv.step.is_code or sv.spec is None and not sv.op:
+        text = QCoreApplication.translate(
             "OpView", "Code: the catalogue has no explanation for it yet. The Tensor viewer "
             "shows the values it left.")
+        if inner and inner.get("same") is False:
+            text += " " + QCoreApplication.translate(
+                "OpView", "The op statement inside it ({0}) does not give again what the "
+                "recipe made from the values the kernel kept, so it is not explained "
+                "here.").format(inner.get("code", ""))
+        elif inner and inner.get("why"):
+            text += " " + QCoreApplication.translate(
+                "OpView", "Nothing inside it to explain: {0}").format(inner["why"])
+        return text
     summary = value.names.get(sv.step.name or "", {})
     if summary.get("type") == "Tensor" and asking:
         return QCoreApplication.translate("OpView", "Copying its values from the kernel…")
@@ -134,7 +199,10 @@ class OpExplainedController(FollowsDocument, QObject):
         self._cache: dict[tuple[int, Index], Provenance | str] = {}
         self._asking = False  # a provenance question is on its way
         #: The kernel value whose operands were asked for (``step_parts``), and the answer.
-        self._parts: tuple[KernelValue, dict] | None = None
+        self._parts: tuple[tuple, dict] | None = None
+        #: What the kernel found inside a loop or a function: ((value, iteration), answer).
+        self._inner: tuple[tuple, dict] | None = None
+        self._iteration: int | None = None  # the loop's iteration picked
         self._pending: tuple | None = None
         self._stale = True
         #: The kernel value whose large tensors were asked for, and the one on its way.
@@ -145,6 +213,7 @@ class OpExplainedController(FollowsDocument, QObject):
         view.output_left.connect(self._on_view_output_left)
         view.output_clicked.connect(self._on_view_output_clicked)
         view.shown.connect(self._on_view_shown)
+        view.iteration_picked.connect(self._on_view_iteration_picked)
         self._set_model_connected(True)
         translated(view, self._refresh_if_shown, now=False)  # in the new language
 
@@ -176,7 +245,7 @@ class OpExplainedController(FollowsDocument, QObject):
         self._generation += 1
         self._cache.clear()
         self._pending = None
-        sv = self.step_view = make_step_view(self._document)
+        sv = self.step_view = self._inner_view(make_step_view(self._document))
         self._fetch_large(sv)
         self._take_parts(sv)
         self._show_header(sv)
@@ -201,15 +270,55 @@ class OpExplainedController(FollowsDocument, QObject):
         self._refresh_if_shown()
 
     def _on_model_selection_changed(self, _index: int | None) -> None:
-        self._pinned = None
+        self._pinned = self._iteration = None
         self._refresh_if_shown()
+
+    def _inner_view(self, sv: StepView | None) -> StepView | None:
+        """For a loop, or a call of a function of the recipe: the op statement inside it,
+        as the kernel found it (``inner_step``; asked once, the step shows again when it
+        answers), at the loop's iteration picked (the last one kept at first)."""
+        value = sv.result.value if sv is not None else None
+        if sv is None or not isinstance(value, KernelValue) or not sv.step.is_code \
+                or sv.result.status != "ok":
+            self._view.show_iterations([], None)
+            return sv
+        kept = sorted(int(k) for k in (value.loop or {}).get("kept", ()))
+        iteration = None
+        if kept:
+            iteration = self._iteration if self._iteration in kept else kept[-1]
+        self._view.show_iterations(kept, iteration)
+        asked = self._inner
+        if asked is not None and asked[0][0] is value and asked[0][1] == iteration:
+            answer = asked[1]
+            if "code" in answer and answer.get("same") is not False:
+                return inner_step_view(sv, answer, iteration)
+            return sv
+        self._inner = ((value, iteration), {})
+
+        def answered(data: dict, error: str) -> None:
+            self._inner = ((value, iteration), {"why": error} if error else data)
+            step = self.step_view
+            if step is not None and step.result.value is value:
+                self._refresh_if_shown()
+        if not self._document.ask("inner_step", {
+                "run": value.run_id, "statement": value.statement,
+                "samples": sample_data(value.loop, iteration) if value.loop and kept else {}},
+                while_alive(self, answered)):
+            self._inner = None
+        return sv
+
+    def _on_view_iteration_picked(self, iteration: int) -> None:
+        if iteration != self._iteration:
+            self._iteration = iteration
+            self._pinned = None
+            self.refresh()
 
     def _fetch_large(self, sv: StepView | None) -> None:
         """Ask the kernel, once, for the step's tensors too large to come with its report
         (``step_values``); the step shows again when they come."""
         value = sv.result.value if sv is not None else None
         if not isinstance(value, KernelValue) or value is self._fetched or sv.step.is_code \
-                or sv.result.status not in ("ok", "error"):
+                or sv.inner is not None or sv.result.status not in ("ok", "error"):
             return
         reads = [n for n in sv.step.reads if n not in value.inputs]
         if not reads and (sv.output is not None or not sv.result.ok):
@@ -239,7 +348,9 @@ class OpExplainedController(FollowsDocument, QObject):
         if not isinstance(value, KernelValue) or sv.step.is_code or sv.op not in EXTRAS \
                 or not sv.code:
             return
-        if self._parts is not None and self._parts[0] is value:
+        key = (value, sv.code, sv.iteration)
+        if self._parts is not None and self._parts[0][0] is value \
+                and self._parts[0][1:] == key[1:]:
             answer = self._parts[1]
             sv.parts = {n: copy_of(d) for n, d in answer.get("operands", {}).items()}
             sv.offsets = dict(answer.get("offsets", {}))
@@ -248,10 +359,10 @@ class OpExplainedController(FollowsDocument, QObject):
             return
         if not sv.computed() and sv.op not in ("cat", "stack"):
             return  # every operand is a name or a literal: the window has them
-        self._parts = (value, {})
+        self._parts = (key, {})
 
         def answered(data: dict, error: str) -> None:
-            self._parts = (value, {} if error else data)
+            self._parts = (key, {} if error else data)
             step = self.step_view
             if step is not None and step.result.value is value:
                 self._refresh_if_shown()
@@ -293,8 +404,11 @@ class OpExplainedController(FollowsDocument, QObject):
         result = sv.result
         # a failed step shows its lesson instead of the op's summary
         code = self._document.step_text(self._document.selected, sv.step)  # the text's
-        view.show_header(code, op_summary(sv.spec)
-                         if sv.spec is not None and result.ok else "")
+        summary = op_summary(sv.spec) if sv.spec is not None and result.ok else ""
+        if sv.inner is not None:  # the op statement inside a loop or a function
+            code = sv.code
+            summary = " ".join(t for t in (_inner_note(sv), summary) if t)
+        view.show_header(code, summary)
         if result.status == "error":
             lesson = explain(op_key(sv.step.expr), result.error_type, result.error) \
                 if explain is not None else None
@@ -356,8 +470,10 @@ class OpExplainedController(FollowsDocument, QObject):
         if sv is not None and sv.result.ok and not view.output_cards \
                 and isinstance(sv.result.value, KernelValue):
             value = sv.result.value
+            inner = self._inner[1] if self._inner is not None \
+                and self._inner[0][0] is value else None
             return _kernel_hint(sv, value, self._fetching is value,
-                                self._changed if self._fetched is value else [])
+                                self._changed if self._fetched is value else [], inner)
         if sv is not None and sv.result.ok and not view.output_cards and sv.step.name:
             return QCoreApplication.translate("OpView", "The result is not a tensor: {0}").format(
                 repr(sv.result.value)[:200])

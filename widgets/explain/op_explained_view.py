@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import html
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -61,6 +62,8 @@ class OpExplainedView(QWidget):
     """Emitted with (part, index) when the user clicks an element of output ``part``."""
     shown = Signal()
     """Emitted each time the view is shown (work waits for it behind another tab)."""
+    iteration_picked = Signal(int)
+    """Emitted with a loop's iteration picked in the iteration box (one the kernel kept)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -77,6 +80,21 @@ class OpExplainedView(QWidget):
         self.code.setStyleSheet("font-weight: bold;")
         translated(self, lambda: (
             self.code.setToolTip(QCoreApplication.translate("OpView", "The selected step"))))
+        self.iteration = QSpinBox()
+        self.iteration_label = QLabel()
+        translated(self, lambda: (
+            self.iteration_label.setText(QCoreApplication.translate("OpView", "Iteration:")),
+            self.iteration.setToolTip(QCoreApplication.translate(
+                "OpView", "Which iteration of the loop to explain: the ones the kernel "
+                "kept (the first 100, an even sample, the last)"))))
+        self._kept: list[int] = []
+        self.iteration.valueChanged.connect(self._on_view_iteration)
+        iteration_row = QHBoxLayout()
+        iteration_row.addWidget(self.iteration_label)
+        iteration_row.addWidget(self.iteration)
+        iteration_row.addStretch(1)
+        self.iteration_label.hide()
+        self.iteration.hide()
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
@@ -160,6 +178,7 @@ class OpExplainedView(QWidget):
         column.setContentsMargins(6, 6, 6, 6)
         column.setSpacing(4)
         column.addWidget(self.code)
+        column.addLayout(iteration_row)
         column.addWidget(self.summary)
         column.addWidget(self.error_box)
         column.addLayout(self._body)
@@ -200,6 +219,26 @@ class OpExplainedView(QWidget):
         self.shown.emit()
 
     # -- what the controller sets ---------------------------------------------------------------
+    def show_iterations(self, kept: list[int], current: int | None) -> None:
+        """Offer the loop's ``kept`` iterations, ``current`` picked; none hides the box."""
+        self._kept = list(kept)
+        shown = bool(kept) and current is not None
+        self.iteration.setVisible(shown)
+        self.iteration_label.setVisible(shown)
+        if shown:
+            with QSignalBlocker(self.iteration):
+                self.iteration.setRange(kept[0], kept[-1])
+                self.iteration.setValue(int(current))
+
+    def _on_view_iteration(self, value: int) -> None:
+        if not self._kept:
+            return
+        nearest = min(self._kept, key=lambda k: (abs(k - value), k))
+        if nearest != value:
+            with QSignalBlocker(self.iteration):
+                self.iteration.setValue(nearest)
+        self.iteration_picked.emit(nearest)
+
     def show_header(self, code: str, summary: str) -> None:
         """Show the step's ``code`` and the op's ``summary`` (empty hides it); no lesson."""
         self.error_box.hide()
