@@ -12,7 +12,6 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import CATALOG
-from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.literals import InputError, parse_data, parse_size
@@ -20,6 +19,7 @@ from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.recipe.writer import write_expr
+from tests.expr_values import value_of
 from tests.kernel_values import kernel_value
 from tests.python_run import run_python
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index

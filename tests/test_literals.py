@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq
 from app.i18n import Filled
 from app.recipe.literals import (
@@ -26,6 +25,7 @@ from app.recipe.literals import (
     parse_size,
 )
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
+from tests.expr_values import value_of
 
 TS = Path(__file__).resolve().parent.parent / "resources" / "i18n" / "tensor_lab_zh_CN.ts"
 

@@ -10,10 +10,10 @@ import torch
 import torch.nn.functional as F
 
 from app.catalog import CATALOG, OpSpec
-from app.explain.probe import value_of
 from app.expr import Call, Const, Ref, Seq, walk
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
+from tests.expr_values import value_of
 from tests.python_run import run_python
 
 HEADER = "import torch\nimport torch.nn.functional as F\n\n"

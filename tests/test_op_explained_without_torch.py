@@ -1,0 +1,46 @@
+"""Op explained's window side runs no torch (#33): its modules import none, not even
+inside a function, and importing them loads none. The kernel works out what needs torch
+(``app.explain.provenance_query``, ``app.explain.inner_step_query``). Core tests."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WINDOW_SIDE = ["app/explain/step_view.py", "app/explain/provenance_data.py",
+               "app/recipe/kernel_results.py", "app/tensor_copy.py",
+               "widgets/explain/op_explained_controller.py",
+               "widgets/explain/op_explained_view.py", "widgets/explain/explained_grid.py",
+               "widgets/explain/extras_values.py", "widgets/explain/extras_shape.py",
+               "widgets/explain/shape_diagrams.py", "widgets/explain/op_view.py",
+               "widgets/explain/op_extras.py", "widgets/explain/extra_base.py"]
+
+
+def _torch_imports(path: Path) -> list[int]:
+    """The lines of ``path`` that import torch, anywhere in it."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        if any(n == "torch" or n.startswith("torch.") for n in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_op_explained_modules_import_no_torch_anywhere_in_them():
+    found = {p: lines for p in WINDOW_SIDE if (lines := _torch_imports(ROOT / p))}
+    assert found == {}
+
+
+def test_importing_op_explained_loads_no_torch():
+    modules = [p.removesuffix(".py").replace("/", ".") for p in WINDOW_SIDE]
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
+            + "print('torch' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, env={"QT_QPA_PLATFORM": "offscreen",
+                                                      "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
