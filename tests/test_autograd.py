@@ -43,7 +43,7 @@ from app.explain.autograd_steps import (
     set_retain_grad,
     zero_grad_step,
 )
-from app.explain.derivatives import FunctionError, chain_texts, derivative_in, function_of_texts
+from app.explain.derivatives import FunctionError, derivative_in, function_of
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.recipe.writer import write_step
@@ -541,42 +541,42 @@ JACOBIAN_RECIPE = recipe_text("""
 """)
 
 
-def matrix(kind: str, recipe, run, input_name: str, output_name: str) -> torch.Tensor:
-    """What the kernel's ``derivative`` query answers, on the values python made."""
-    return derivative_in(kind, run.namespace, input_name, output_name,
-                         chain_texts(recipe, input_name, output_name))
+def matrix(kind: str, text: str, run, input_name: str, output_name: str) -> torch.Tensor:
+    """What the kernel's ``derivative`` query answers, on the values python made from
+    ``text``."""
+    return derivative_in(kind, run.namespace, input_name, output_name, text)
 
 
 def test_jacobian_of_an_elementwise_function_is_diagonal():
-    recipe, run = run_recipe(JACOBIAN_RECIPE)
-    jac = matrix("jacobian", recipe, run, "x", "y")
+    _, run = run_recipe(JACOBIAN_RECIPE)
+    jac = matrix("jacobian", JACOBIAN_RECIPE, run, "x", "y")
     x, w = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 0.5, 2.0])
     torch.testing.assert_close(jac, torch.diag(2 * x * w))  # d(x² w)/dx = 2 x w
 
 
 def test_hessian_of_a_sum_of_cubes_is_6x_on_the_diagonal():
-    recipe, run = run_recipe(JACOBIAN_RECIPE)
-    hess = matrix("hessian", recipe, run, "x", "s")
+    _, run = run_recipe(JACOBIAN_RECIPE)
+    hess = matrix("hessian", JACOBIAN_RECIPE, run, "x", "s")
     torch.testing.assert_close(hess, torch.diag(6 * torch.tensor([1.0, 2.0, 3.0])))
     with pytest.raises(FunctionError, match="one-element output"):
-        matrix("hessian", recipe, run, "x", "y")
+        matrix("hessian", JACOBIAN_RECIPE, run, "x", "y")
 
 
 def test_jacobian_matches_torch_on_the_mlp():
-    recipe, run = run_recipe(CASE_F)
-    f = function_of_texts(run.namespace, "b2", "out", chain_texts(recipe, "b2", "out"))
+    _, run = run_recipe(CASE_F)
+    f = function_of(run.namespace, "b2", "out", CASE_F)
     b2 = run.value("b2").detach()
     torch.testing.assert_close(f(b2), run.value("out"))
     expected = torch.autograd.functional.jacobian(f, b2).reshape(10, 8)
-    torch.testing.assert_close(matrix("jacobian", recipe, run, "b2", "out"), expected)
+    torch.testing.assert_close(matrix("jacobian", CASE_F, run, "b2", "out"), expected)
 
 
 def test_jacobian_refuses_unrelated_tensors():
-    recipe, run = run_recipe(JACOBIAN_RECIPE)
+    _, run = run_recipe(JACOBIAN_RECIPE)
     with pytest.raises(FunctionError, match="not computed from"):
-        matrix("jacobian", recipe, run, "w", "c")
+        matrix("jacobian", JACOBIAN_RECIPE, run, "w", "c")
     with pytest.raises(FunctionError, match="not computed before"):
-        matrix("jacobian", recipe, run, "y", "x")
+        matrix("jacobian", JACOBIAN_RECIPE, run, "y", "x")
 
 
 def test_a_backward_in_a_loops_body_counts_as_one_that_ran():
@@ -612,3 +612,23 @@ def test_cuts_are_read_from_the_text_of_the_statement_that_made_the_tensor():
     assert cut_of("f", run) == ("detach_()", ["a"])
     assert cut_of("g", run) == ("torch.no_grad()", ["a"])
     assert cut_of("a", run) is None
+
+
+def test_a_jacobian_runs_again_what_the_text_says_a_function_and_a_no_grad_block_too():
+    text = recipe_text("""
+        def f(a):
+            return a.t() * 3
+
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = f(x)
+        y += x
+        with torch.no_grad():
+            k = y * 2
+        z = y.sum() + k.sum()
+    """)
+    _, run = run_recipe(text)
+    want = torch.autograd.functional.jacobian(lambda a: a.t() * 3 + a, torch.ones(2, 2))
+    torch.testing.assert_close(matrix("jacobian", text, run, "x", "y"), want.reshape(4, 4))
+    # k was made under no_grad, and is made so again: no gradient flows through it
+    # (3 + 1 for each element through y alone; 12 if k counted)
+    torch.testing.assert_close(matrix("jacobian", text, run, "x", "z"), torch.full((1, 4), 4.0))

@@ -7,12 +7,20 @@ import html
 import io
 import os
 import re
+import sys
 
 import numpy as np
 import pytest
 import torch
 
-from app.exports import LITERAL_LIMIT, markdown_html, table_csv, tensor_csv, tensor_literal
+from app.exports import (
+    LITERAL_LIMIT,
+    markdown_html,
+    plane_csv,
+    table_csv,
+    tensor_csv,
+    tensor_literal,
+)
 from app.recipe.reader import read_recipe
 from tests.python_run import run_python
 
@@ -62,6 +70,16 @@ def test_csv_round_trips_with_numpy(name):
                       dtype=np.int64 if not t.is_floating_point() else np.float64)
     expected = t.to(torch.float32 if t.dtype == torch.bfloat16 else t.dtype).numpy()
     np.testing.assert_array_equal(back.reshape(t.shape).astype(expected.dtype), expected)
+
+
+@pytest.mark.parametrize("name", [n for n in TENSORS if n not in ("3-d", "bfloat16")])
+def test_a_viewed_planes_csv_is_the_tensors_without_torch(name, monkeypatch):
+    """The viewer's plane is NumPy: the window writes its CSV as the kernel writes the
+    tensor's, with ``import torch`` failing."""
+    t = TENSORS[name]
+    want, values = tensor_csv(t), t.numpy()
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert plane_csv(values) == want
 
 
 def test_csv_refuses_three_dimensions_and_writes_named_columns():

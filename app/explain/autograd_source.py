@@ -103,29 +103,33 @@ def dotted(node: ast.AST) -> str:
 
 
 def assigned(node: ast.stmt) -> list[str]:
-    """The names a statement binds with ``=`` (tuple targets unpacked)."""
+    """The names an assignment binds (``=``, ``+=``, an annotated ``=``; tuple targets
+    unpacked, not a subscript's or an attribute's object); none for other statements."""
     if isinstance(node, ast.Assign):
         targets = node.targets
-    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+    elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
         targets = [node.target]
     else:
         return []
     names: list[str] = []
     for target in targets:
         for n in ast.walk(target):
-            if isinstance(n, ast.Name):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 names.append(n.id)
     return names
 
 
 def value_of(node: ast.stmt) -> ast.expr | None:
     """The expression an assignment binds; None for other statements."""
-    return node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+    return node.value if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) \
+        else None
 
 
 def reads(node: ast.AST | None) -> list[str]:
-    """The names ``node`` reads, in first-use order."""
+    """The names ``node`` reads, in first-use order (``y += x`` reads ``y`` too)."""
     seen: dict[str, None] = {}
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        seen.setdefault(node.target.id)
     if node is not None:
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):

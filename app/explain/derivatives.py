@@ -1,25 +1,22 @@
-"""Jacobians and Hessians of one recipe tensor with respect to an earlier one.
+"""Jacobians and Hessians of one tensor of a run with respect to an earlier one.
 
-Qt-free. The function differentiated is the recipe's own steps from the input to the
-output: the steps between the two that depend on the input (``chain_of``: forms, and
-assignments written as code, which only the kernel runs), run
-again with the input put in, under ``torch.no_grad()`` where the recipe has them.
-``torch.autograd.functional`` does the differentiating.
-
-The window finds the chain and writes its steps as Python (``chain_texts``); the kernel,
-which holds the values, runs them (``function_of_texts``, from the ``derivative`` query
-of ``app.explain.kernel_queries``).
+Kernel-side, Qt-free. The function differentiated is the run's own statements from the
+input to the output: the assignments between the two that depend on the input
+(``chain_of``, read from the run's text with ``ast``: ``app.explain.autograd_source``),
+run again with the input put in, under ``torch.no_grad()`` where the text has them.
+``torch.autograd.functional`` does the differentiating; the ``derivative`` query of
+``app.explain.kernel_queries`` asks for it with the names alone.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from app.explain.autograd_source import RanStatement, SourceRun, assigned, reads, source_run
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.model import Recipe, Step
-from app.recipe.writer import write_step
 
 if TYPE_CHECKING:
     import torch
@@ -28,8 +25,6 @@ if TYPE_CHECKING:
 MAX_JACOBIAN_CELLS = 10_000
 #: Largest input (elements) a Hessian is worked out for: the matrix is its square.
 MAX_HESSIAN_INPUT = 100
-#: Code statements that a Jacobian may run again: assignments, nothing else.
-_ASSIGNMENTS = frozenset({"Assign", "AugAssign", "AnnAssign"})
 
 
 class FunctionError(ValueError):
@@ -40,56 +35,44 @@ class FunctionError(ValueError):
     """
 
 
-def chain_of(recipe: Recipe, input_name: str, output_name: str) -> tuple[int, list[Step]]:
-    """The index of the step that binds ``input_name`` last before ``output_name``, and
-    the steps after it that depend on it, ending with the one that binds ``output_name``."""
-    steps = recipe.steps
-    out_index = _last_index(steps, output_name, len(steps))
+def chain_of(run: SourceRun, input_name: str, output_name: str) -> list[RanStatement]:
+    """The assignments after the last one that binds ``input_name`` before ``output_name``'s
+    that depend on it, ending with the one that binds ``output_name``: the statements
+    ``output_name`` is a function of ``input_name`` through."""
+    statements = run.statements
+    out_index = _last_index(statements, output_name, len(statements))
     if out_index is None:
         raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not a step of "
                                                      "the recipe"), output=output_name))
-    in_index = _last_index(steps, input_name, out_index)
+    in_index = _last_index(statements, input_name, out_index)
     if in_index is None:
         raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{input}' is not computed "
                                                      "before '{output}'"),
                                    input=input_name, output=output_name))
     depends = {input_name}
-    chain: list[Step] = []
-    for step in steps[in_index + 1:out_index + 1]:
-        names = binds(step)
-        if names and depends.intersection(step.reads):
-            chain.append(step)
+    chain: list[RanStatement] = []
+    for s in statements[in_index + 1:out_index + 1]:
+        names = assigned(s.node)
+        if names and depends.intersection(reads(s.node)):
+            chain.append(s)
             depends.update(names)
         else:  # a name bound again without the input keeps the value it got
             depends.difference_update(names)
-    if not chain or output_name not in binds(chain[-1]):
+    if not chain or output_name not in assigned(chain[-1].node):
         raise FunctionError(Filled(QT_TRANSLATE_NOOP("Lesson", "'{output}' is not computed "
                                                      "from '{input}'"),
                                    input=input_name, output=output_name))
-    return in_index, chain
+    return chain
 
 
-def binds(step: Step) -> tuple[str, ...]:
-    """The names a step binds that a function of its inputs can bind again: a form's
-    name, or those of a plain assignment written as code (``x2 = torch.pow(x, 2)``)."""
-    if step.name:
-        return (step.name,)
-    if step.is_code and step.expr.kind in _ASSIGNMENTS:  # type: ignore[union-attr]
-        return tuple(step.expr.binds)  # type: ignore[union-attr]
-    return ()
-
-
-def chain_texts(recipe: Recipe, input_name: str, output_name: str) -> list[list]:
-    """``chain_of``'s steps as ``[python, under_no_grad]`` pairs, for the kernel."""
-    return [[s.expr.text if s.is_code else write_step(s), s.block == "no_grad"]  # type: ignore
-            for s in chain_of(recipe, input_name, output_name)[1]]
-
-
-def function_of_texts(namespace: dict[str, Any], input_name: str, output_name: str,
-                      texts: list[list]) -> Callable[[torch.Tensor], torch.Tensor]:
-    """``f(X)``: the Python of ``chain_texts`` run with X put in, in a copy of
-    ``namespace`` (the kernel's, where the recipe ran)."""
-    codes = [(compile(text, "<recipe step>", "exec"), bool(no_grad)) for text, no_grad in texts]
+def function_of(namespace: dict[str, Any], input_name: str, output_name: str,
+                source: str) -> Callable[[torch.Tensor], torch.Tensor]:
+    """``f(X)``: the statements of ``source`` from ``input_name`` to ``output_name``
+    (``chain_of``) run with X put in, in a copy of ``namespace`` (the kernel's, where
+    ``source`` ran)."""
+    chain = chain_of(source_run(source, namespace), input_name, output_name)
+    codes = [(compile(ast.Module(body=[s.node], type_ignores=[]), "<recipe step>", "exec"),
+              s.no_grad) for s in chain]
     return _function(codes, namespace, input_name, output_name,
                      lambda code, ns: exec(code, ns))  # noqa: S102 - the recipe's own steps
 
@@ -113,9 +96,9 @@ def _function(chain: list, base: dict[str, Any], input_name: str, output_name: s
     return f
 
 
-def _last_index(steps: tuple[Step, ...], name: str, before: int) -> int | None:
-    for j in range(min(before, len(steps)) - 1, -1, -1):
-        if name in binds(steps[j]):
+def _last_index(statements: tuple[RanStatement, ...], name: str, before: int) -> int | None:
+    for j in range(min(before, len(statements)) - 1, -1, -1):
+        if name in assigned(statements[j].node):
             return j
     return None
 
@@ -161,10 +144,11 @@ def derivative(kind: str, f: Callable[[torch.Tensor], torch.Tensor], x: torch.Te
 
 
 def derivative_in(kind: str, namespace: dict[str, Any], input_name: str, output_name: str,
-                  chain: list[list]) -> torch.Tensor:
+                  source: str) -> torch.Tensor:
     """``jacobian`` or ``hessian`` of ``output_name`` with respect to ``input_name``, the
-    steps of ``chain`` (``chain_texts``) run again on ``namespace``'s values (in the
-    kernel: its namespace); ``FunctionError`` says why there is none."""
-    f = function_of_texts(namespace, input_name, output_name, chain)
+    statements of ``source`` between them run again on ``namespace``'s values (in the
+    kernel: its namespace, which ``source`` left); ``FunctionError`` says why there is
+    none."""
+    f = function_of(namespace, input_name, output_name, source)
     x = input_value(namespace.get(input_name), input_name)
     return derivative(kind, f, x, namespace.get(output_name), output_name)

@@ -14,7 +14,7 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
   the input to the output run again in the kernel with the input put in.
 - ``timing``: a form step's expression timed on one device (``app.explain.timing``),
   its inputs copied there.
-- ``text``: a tensor written as Python or as CSV (``app.exports``), for the clipboard
+- ``text``: a tensor written as Python or as CSV (``app.explain.tensor_text``), for the clipboard
   and the Save as CSV dialog.
 - ``heatmap``: a big plane of a tensor as the viewer's heatmap draws it, pooled here
   (``app.explain.heatmap``): the mean of each block of cells, blocks as the ``tensor``
@@ -37,8 +37,8 @@ from app.explain.autograd_source import SourceRun, source_run
 from app.explain.derivatives import FunctionError, derivative_in
 from app.explain.heatmap import pooled
 from app.explain.storage import as_tensor, covered, partner, storage_map
+from app.explain.tensor_text import tensor_csv, tensor_literal
 from app.explain.timing import time_text
-from app.exports import tensor_csv, tensor_literal
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register, sample_steps
 
@@ -88,7 +88,8 @@ def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text(values: Values, args: dict[str, Any]) -> dict[str, Any]:
-    """A tensor as Python (``format`` ``literal``) or CSV (``csv``), by ``app.exports``."""
+    """A tensor as Python (``format`` ``literal``) or CSV (``csv``), written by
+    ``app.explain.tensor_text``."""
     name = str(args["name"])
     value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
     if not isinstance(value, torch.Tensor):
@@ -102,13 +103,12 @@ def _text(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 
 def _derivative(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     """The Jacobian or Hessian (``kind``) of ``output`` with respect to ``input``, the
-    steps between them (``chain``, from ``app.explain.derivatives.chain_texts``) run
-    again with the input put in."""
+    statements of the run's text between them run again with the input put in."""
     namespace = values.user_namespace(int(args.get("run", 0)))
     x_name, out_name = str(args["input"]), str(args["output"])
     try:
         matrix = derivative_in(str(args["kind"]), namespace, x_name, out_name,
-                               list(args["chain"]))
+                               values.source)
     except FunctionError as e:
         return {"why": text_data(e.args[0])}
     except (RuntimeError, TypeError, ValueError) as e:

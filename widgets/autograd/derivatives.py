@@ -1,23 +1,20 @@
 """The Jacobian page's inputs and matrices, for the tensor the autograd tab shows.
 
 A tensor the kernel made is differentiated there (the ``derivative`` query of
-``app.explain.kernel_queries``): the window finds the steps from the input to the output
-and sends them as Python; the matrix comes back.
+``app.explain.kernel_queries``): the window names the input and the output, the kernel
+finds the statements from one to the other in the run's text and runs them again; the
+matrix comes back.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
 from app.explain.autograd_data import text_from
-from app.explain.derivatives import (
-    FunctionError,
-    binds,
-    chain_texts,
-)
 from app.i18n import QT_TRANSLATE_NOOP
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
@@ -35,23 +32,36 @@ _CAPTIONS = {
 
 
 def derivative_inputs(document: Document, output: str | None) -> list[str]:
-    """The floating point tensors made by steps before ``output``'s, that its Jacobian
-    can be taken with respect to; leaves that require grad first."""
+    """The floating point tensors made by assignments before ``output``'s, that its
+    Jacobian can be taken with respect to; leaves that require grad first."""
     if output is None:
         return []
-    steps, results = document.recipe.steps, document.run.results
     try:
         end = document.recipe.index_of(output)
-    except KeyError:
+        assignable = _assigned(document.text)
+    except (KeyError, SyntaxError, ValueError):
         return []
     found: dict[str, bool] = {}  # name: is a leaf that requires grad
-    for step, result in zip(steps[:end], results, strict=False):
-        for name in binds(step):  # a form's name, or a plain assignment's names
+    for result in document.run.results[:end]:
+        for name in getattr(result.value, "names", {}):
             facts = _facts(result.value, name)
-            if name != output and name not in found and facts is not None \
+            if name != output and name in assignable and facts is not None \
                     and facts["dtype"].removeprefix("torch.").startswith(("float", "bfloat")):
                 found[name] = bool(facts["is_leaf"] and facts["requires_grad"])
     return sorted(found, key=lambda n: not found[n])
+
+
+def _assigned(text: str) -> set[str]:
+    """The names the text's assignments bind: its top-level ones and those in a
+    ``with`` block (``torch.no_grad()``), which the kernel can run again."""
+    names: set[str] = set()
+    for node in ast.parse(text).body:
+        for inner in node.body if isinstance(node, ast.With) else [node]:
+            if isinstance(inner, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+                names.update(n.id for t in targets for n in ast.walk(t)
+                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return names
 
 
 def _facts(value: Any, name: str) -> dict | None:
@@ -80,12 +90,7 @@ class Derivatives:
         self._generation += 1
         if result is None or not isinstance(result.value, KernelValue):
             return  # not run (yet): nothing to differentiate
-        try:
-            args = {"run": result.value.run_id, "input": x, "output": output,
-                    "kind": kind, "chain": chain_texts(doc.recipe, x, output)}
-        except FunctionError as e:
-            self._fail(e.args[0] if e.args else str(e))
-            return
+        args = {"run": result.value.run_id, "input": x, "output": output, "kind": kind}
         doc.ask("derivative", args, functools.partial(
             self._answered, self._generation, kind, output, x))
 
