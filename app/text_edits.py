@@ -174,6 +174,7 @@ def literal_text(value: Any, like: str = "") -> str:
             else json.dumps(value, ensure_ascii=False)
     if isinstance(value, bool | int | float) or value is None or value is Ellipsis:
         return "..." if value is Ellipsis else repr(value)
-    if type(value).__module__ == "torch" and type(value).__name__ == "dtype":
-        return str(value)  # torch.float64
+    if type(value).__name__ == "DType" or (
+            type(value).__module__ == "torch" and type(value).__name__ == "dtype"):
+        return str(value)  # torch.float64 (app.expr.DType, or the dtype itself)
     raise ValueError(f"no literal for {value!r}")

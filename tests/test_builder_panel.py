@@ -12,7 +12,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import CATALOG
-from app.expr import Call, Const, Ref, Seq
+from app.expr import Call, Const, DType, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
@@ -402,7 +402,7 @@ def test_selecting_another_kind_of_step_frees_the_name(make_panel):
 
 def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_panel):
     full = Step("f", Call("torch.full", (Seq((Const(2), Const(2)), "tuple"), Const(1.5)),
-                          (("dtype", Const(torch.float64)),)))
+                          (("dtype", Const(DType("float64"))),)))
     later = Step("g", Call("torch.zeros_like", (Ref("f"),)))
     panel, doc, stack = make_panel(BASE, full, later)
     assert not panel.update_button.isEnabled()

@@ -18,12 +18,11 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import Param
-from app.expr import Call, Const, Expr, Seq
+from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.document import Document
 from app.recipe.literals import data_text, line_text
 from app.recipe.op_call import bind_op, form_spec, op_spec
 from app.resources import RECIPES_DIR
-from app.torch_loaded import is_dtype
 from widgets.ops.builder_panel import BuilderPanel, creation_spec
 from widgets.ops.op_panel import OpPanel
 
@@ -60,10 +59,8 @@ def new_values(expr: Expr, param: Param) -> list[Expr]:
         out = [v + 1, -abs(v) - 1]
     elif isinstance(v, float):
         out = [v + 0.5] if math.isfinite(v) else []
-    elif is_dtype(v):
-        import torch
-
-        out = [torch.float32 if v == torch.float64 else torch.float64]
+    elif isinstance(v, DType):
+        out = [DType("float32") if v == DType("float64") else DType("float64")]
     elif isinstance(v, str):
         out = ["meta" if v != "meta" else "cpu"] if param.kind == "device" else [v + "x"]
     else:
@@ -144,7 +141,7 @@ def check_edit(old: str, new: str, nodes: list[ast.expr], value: Expr) -> str | 
         return f"other bytes changed: {old[start:end]!r} -> {_diff(old, new)}"
     middle = new[start:tail]
     want = expected_middle(value)
-    if is_dtype(want):
+    if isinstance(want, DType):
         return None if middle == str(want) else f"{middle!r} for {want}"
     if isinstance(want, tuple):
         got = ast.literal_eval(middle)
@@ -245,7 +242,7 @@ def test_the_gallery_offers_edits_of_each_kind():
             kinds.update((p.kind, type(expected_middle(v)).__name__)
                          for p, v in edits_of(doc, index, which))
     assert {("int", "int"), ("dim", "int"), ("size", "tuple"), ("number", "float"),
-            ("dtype", "dtype"), ("data", "tuple")} <= kinds
+            ("dtype", "DType"), ("data", "tuple")} <= kinds
 
 
 # -- a recipe written by hand: what the gallery does not hold --------------------------------
@@ -260,7 +257,6 @@ HAND = ("import torch\r\n"
 
 
 def hand_edits():
-    import torch
 
     from app.devices import Device
 
@@ -273,7 +269,7 @@ def hand_edits():
          w.format("4, 5, device='cpu'", False), None),
         ("ops", 1, "size", Seq((Const(2), Const(3)), "tuple"), "v = w.view(2, 3)", None),
         ("ops", 2, "dim", Const(-1), "s = v.sum(dim=-1)  # 按列求和", None),
-        ("ops", 3, "dtype", Const(torch.float32), "d = v.to(torch.float32)  # 双精度", None),
+        ("ops", 3, "dtype", Const(DType("float32")), "d = v.to(torch.float32)  # 双精度", None),
         ("builder", 4, "fill_value", Const(1.5), "f = torch.full((2,), 1.5)", None),
     ]
 

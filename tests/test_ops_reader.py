@@ -3,6 +3,7 @@ run exactly as torch runs them. Core tests: no QApplication."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 import pytest
@@ -10,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, Ref, Seq, walk
+from app.expr import Call, Const, DType, Ref, Seq, walk
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from tests.expr_values import value_of
@@ -222,7 +223,20 @@ def _example(spec: OpSpec) -> Call:
 
 def _value(expr: object) -> object:
     torch.manual_seed(0)
-    return value_of(expr, {})
+    return value_of(_torch_dtypes(expr), {})
+
+
+def _torch_dtypes(value: object) -> object:
+    """``value`` (an expression) with each dtype name (``DType``) made torch's dtype, as
+    the kernel's python has it when it runs the text."""
+    if isinstance(value, Const) and isinstance(value.value, DType):
+        return Const(getattr(torch, value.value.name))
+    if isinstance(value, tuple):
+        return tuple(_torch_dtypes(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: _torch_dtypes(getattr(value, f.name))
+                                             for f in dataclasses.fields(value)})
+    return value
 
 
 @pytest.mark.parametrize("spec", OPS, ids=lambda s: s.name)
@@ -276,10 +290,10 @@ def test_function_and_method_forms_of_sizes() -> None:
     assert where.bind(Call("torch.where", (Ref("c"), Ref("x"), Ref("y")))) == {
         "condition": Ref("c"), "input": Ref("x"), "other": Ref("y")}
     to = CATALOG.get("Tensor.to")
-    assert to.bind(Call("Tensor.to", (Ref("x"), Const(torch.float64)))) == {
-        "dtype": Const(torch.float64)}
-    assert to.bind(Call("Tensor.to", (Ref("x"), Const("cpu"), Const(torch.int32)))) == {
-        "device": Const("cpu"), "dtype": Const(torch.int32)}
+    assert to.bind(Call("Tensor.to", (Ref("x"), Const(DType("float64"))))) == {
+        "dtype": Const(DType("float64"))}
+    assert to.bind(Call("Tensor.to", (Ref("x"), Const("cpu"), Const(DType("int32"))))) == {
+        "device": Const("cpu"), "dtype": Const(DType("int32"))}
     softmax = CATALOG.get("F.softmax")
     assert softmax is CATALOG.get("torch.softmax") is CATALOG.get("Tensor.softmax")
     assert softmax.make_call({"input": Ref("x"), "dim": Const(1)}, namespace="F").op == \

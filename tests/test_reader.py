@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-import torch
 
-from app.expr import Call, Const, Ref, Seq
+from app.expr import Call, Const, DType, Ref, Seq
 from app.recipe.reader import RecipeError, read_recipe
 
 HEAD = "import torch\n"
@@ -20,7 +19,7 @@ def test_reads_docstring_seed_assignments_and_print():
     assert [s.name for s in recipe.steps] == [None, "x", None]
     assert recipe.steps[0].expr == Call("torch.manual_seed", (Const(3),))
     assert recipe.steps[1].expr == Call("torch.zeros", (Const(2), Const(3)),
-                                        (("dtype", Const(torch.float64)),))
+                                        (("dtype", Const(DType("float64"))),))
     assert recipe.steps[2].expr == Call("print", (Ref("x"),))
     assert recipe.steps[1].line == 7  # docstring 1-3, import 4, blank 5, seed 6
 

@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.expr import BinOp, Call, Const, Ref, Seq
+from app.expr import BinOp, Call, Const, DType, Ref, Seq
 from app.recipe.document import WELCOME
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe, read_recipe_file
@@ -43,7 +43,7 @@ def test_special_floats_and_dtypes_survive():
     recipe = Recipe([
         Step("x", Call("torch.tensor", (Seq((Const(math.nan), Const(math.inf),
                                              Const(-math.inf), Const(-2.5))),),
-                       (("dtype", Const(torch.float64)),))),
+                       (("dtype", Const(DType("float64"))),))),
         Step("y", BinOp("**", Const(-2), Const(2))),
     ], "Title\n\nText with \"quotes\" and a backslash \\ and \"\"\" triple.")
     text = new_text(recipe)
@@ -86,7 +86,7 @@ def test_any_literal_matrix_round_trips(rows, cols, data):
     values = [[data.draw(_number) for _ in range(cols)] for _ in range(rows)]
     literal = Seq(tuple(Seq(tuple(Const(v) for v in row)) for row in values))
     recipe = Recipe([Step("t", Call("torch.tensor", (literal,),
-                                    (("dtype", Const(torch.float64)),)))])
+                                    (("dtype", Const(DType("float64"))),)))])
     again = read_recipe(new_text(recipe))
     expected = torch.tensor(values, dtype=torch.float64)
     assert _same(run_python(again).namespace["t"], expected)

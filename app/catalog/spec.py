@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.expr import Call, Const, Expr, Seq
+from app.expr import Call, Const, DType, Expr, Seq
 from app.i18n import QT_TRANSLATE_NOOP
-from app.torch_loaded import is_dtype
 
 #: Translation context of the category names below.
 CATEGORIES = "OpCategory"
@@ -268,7 +267,8 @@ class OpSpec:
         for p in params:
             if not args:
                 break
-            if p.kind == "device" and isinstance(args[0], Const) and is_dtype(args[0].value):
+            if p.kind == "device" and isinstance(args[0], Const) \
+                    and isinstance(args[0].value, DType):
                 continue  # x.to(torch.float64): torch's dtype-only overload skips device
             if p.varargs:  # takes every remaining positional argument
                 items, args = args, []

@@ -100,8 +100,6 @@ class Recipe:
     def __init__(self, steps: tuple[Step, ...] | list[Step] = (), docstring: str = ""):
         self._steps: tuple[Step, ...] = tuple(steps)
         self._docstring = docstring
-        #: Where each form step's literals are in the text it was read from (the reader's).
-        self.literal_spans: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
         self._derived: dict[str, tuple[tuple[Step, ...], Any]] = {}
 
     # -- reading -------------------------------------------------------------

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, Expr
+from app.expr import Call, Const, DType, Expr
 from app.recipe.model import Step
 from app.recipe.writer import write_expr
-from app.torch_loaded import is_dtype
 
 #: Categories the builder panel offers; every other category is an op.
 BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
@@ -51,7 +50,7 @@ def bind_op(spec: OpSpec, call: Call) -> tuple[Expr | None, dict[str, Expr]]:
         value = values.get(first.name) if first is not None else None
         # x.to(torch.float64): torch reads a dtype in the device slot as the dtype
         if first is not None and first.kind == "device" and isinstance(value, Const) \
-                and is_dtype(value.value) and "dtype" not in values:
+                and isinstance(value.value, DType) and "dtype" not in values:
             values["dtype"] = values.pop(first.name)
         if has_receiver(spec):
             return call.args[0], values

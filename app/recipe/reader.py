@@ -3,8 +3,8 @@
 Each top-level statement is a step. One the forms can show, such as
 ``y = torch.tril(x, diagonal=1)`` (catalogue calls, operators and indexing, on
 literals and the names of earlier steps), is a form step: its expression becomes
-``app.expr`` nodes, and the places of its literals are kept so that a form edit
-rewrites just them. Any other statement is a code step, kept as its exact text:
+``app.expr`` nodes (a form's edit of it is an edit of the text at ``ast`` spans:
+``app.recipe.text_recipe``). Any other statement is a code step, kept as its exact text:
 only the kernel runs it. A file that cannot be read as Python (a syntax error, not
 UTF-8 text, binary, too large) is refused with a ``RecipeError`` naming the line
 and the reason. Nothing in the file is run, imported or compiled to bytecode: the
@@ -23,6 +23,7 @@ from app.expr import (
     BinOp,
     Call,
     Const,
+    DType,
     Expr,
     Ref,
     Seq,
@@ -45,7 +46,7 @@ MAX_STRING = 10_000
 
 IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
 
-#: The dtypes a form step names (``torch.float64``); the step holds the dtype itself.
+#: The dtypes a form step names (``torch.float64``); the step holds its name (``DType``).
 DTYPE_NAMES = frozenset((
     "float16", "bfloat16", "float32", "float64", "half", "float", "double",
     "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64", "short", "int",
@@ -93,7 +94,7 @@ def read_recipe_file(path: str) -> Recipe:
 
 #: The last texts read, and what they read as (an edit reads the text before it, the text
 #: after it, and the pane's line numbers read the latter again).
-_READ: dict[str, tuple[tuple, str, tuple]] = {}
+_READ: dict[str, tuple[tuple, str]] = {}
 _READ_KEPT = 8
 
 
@@ -122,14 +123,11 @@ def read_recipe(source: str | bytes) -> Recipe:
     if isinstance(source, bytes):
         source = _text(source)
     if source in _READ:
-        steps, docstring, spans = _READ[source]
-        recipe = Recipe(steps, docstring)
-        recipe.literal_spans = spans
-        return recipe
+        return Recipe(*_READ[source])
     recipe = _read_recipe(source)
     if len(_READ) >= _READ_KEPT:
         del _READ[next(iter(_READ))]
-    _READ[source] = (recipe.steps, recipe.docstring, recipe.literal_spans)
+    _READ[source] = (recipe.steps, recipe.docstring)
     return recipe
 
 
@@ -163,24 +161,15 @@ def _read_recipe(source: str) -> Recipe:
         raise _too_deep(source) from None
     reader = _Reader(source)
     try:
-        recipe = reader.module(tree)
+        return reader.module(tree)
     except RecursionError:  # a chain of thousands of .attr or () that ast could still read
         raise _too_deep(source) from None
-    recipe.literal_spans = tuple(reader.step_spans)
-    return recipe
-
-
-#: Where a literal is in the text: (line, column, end line, end column), ``ast``'s numbers.
-Span = tuple[int, int, int, int]
 
 
 class _Reader:
     def __init__(self, source: str):
         self.text_lines = source_lines(source)  # (str.splitlines: not as ast numbers them)
         self.lines = [line.rstrip("\r\n") for line in self.text_lines]
-        #: The literals of the expression being read, and of each form step read.
-        self.spans: list[Span] = []
-        self.step_spans: list[tuple[Span, ...]] = []
         self.imported: set[str] = set()
         self.bound: set[str] = set()
         self.literals = 0
@@ -212,15 +201,13 @@ class _Reader:
             self.bind(name)
             if name in IMPORTS.values():
                 self.imported.add(name)
-        self.step_spans.append(())
         return step
 
     def state(self) -> tuple:
-        return set(self.imported), set(self.bound), self.literals, len(self.step_spans)
+        return set(self.imported), set(self.bound), self.literals
 
     def restore(self, state: tuple) -> None:
-        self.imported, self.bound, self.literals, kept = state
-        del self.step_spans[kept:]
+        self.imported, self.bound, self.literals = state
 
     def statement(self, node: ast.stmt, block: str) -> list[Step]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -272,11 +259,8 @@ class _Reader:
         return steps
 
     def form_expr(self, node: ast.expr) -> Expr:
-        """A form step's expression, with the places of its literals kept."""
-        self.spans = []
-        expr = self.expr(node, 0)
-        self.step_spans.append(tuple(self.spans))
-        return expr
+        """A form step's expression."""
+        return self.expr(node, 0)
 
     def comment_above(self, node: ast.stmt) -> str:
         return self.comment_above_line(node.lineno)
@@ -317,8 +301,6 @@ class _Reader:
             operand = self.expr(node.operand, d)
             if node.op.__class__ is ast.USub and isinstance(operand, Const) \
                     and type(operand.value) in (int, float):
-                if self.spans:
-                    self.spans[-1] = _span(node)
                 return Const(-operand.value)  # -1 is a literal, not an operation
             return UnaryOp(UNARY[type(node.op)], operand)
         if isinstance(node, ast.Compare):
@@ -347,7 +329,6 @@ class _Reader:
                 raise _code(node, "integer literal does not fit in 64 bits")
         else:
             raise _code(node, f"the forms have no field for {type(value).__name__} literals")
-        self.spans.append(_span(node))
         return Const(value)
 
     def index(self, node: ast.expr, depth: int) -> Expr:
@@ -364,11 +345,8 @@ class _Reader:
         if isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.value.id not in self.bound:
             if node.attr in DTYPE_NAMES:
-                import torch  # here: a recipe without dtypes is read without torch
-
                 self.need("torch", node)
-                self.spans.append(_span(node))
-                return Const(getattr(torch, node.attr))
+                return Const(DType(node.attr))
             raise _code(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
             return Attr(self.expr(node.value, depth), node.attr)
@@ -436,10 +414,8 @@ class _Reader:
             value = node.args[0].value
             if isinstance(value, str) and value.strip().lower() in (
                     "nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
-                self.spans.append(_span(node))
                 return Const(float(value))
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                self.spans.append(_span(node))
                 return Const(float(value))
         raise _code(node, 'float() takes one literal: float("nan"), float("inf") or a number')
 
@@ -466,11 +442,6 @@ def _too_deep(source: str) -> RecipeError:
     line = max(range(len(counts)), key=counts.__getitem__) + 1 if counts else 0
     return RecipeError(line, 0, "nested too deeply to be a recipe: too many brackets, dots "
                                 "or operators in one expression")
-
-
-def _span(node: ast.AST) -> Span:
-    return (node.lineno, node.col_offset,  # type: ignore[attr-defined]
-            node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
 class NotAForm(Exception):

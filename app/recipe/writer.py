@@ -9,9 +9,21 @@ import json
 import math
 import textwrap
 
-from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
+from app.expr import (
+    Attr,
+    BinOp,
+    Call,
+    Code,
+    Const,
+    DType,
+    Expr,
+    Seq,
+    Slice,
+    Subscript,
+    UnaryOp,
+    walk,
+)
 from app.recipe.model import Recipe, Step
-from app.torch_loaded import is_dtype
 
 #: Lines longer than this wrap nested list literals one row per line.
 LINE_LENGTH = 100
@@ -159,7 +171,7 @@ def literal_code(value: object) -> tuple[str, bool]:
 
 
 def _const(value: object) -> tuple[str, int]:
-    if is_dtype(value):
+    if isinstance(value, DType):
         return str(value), _PRIMARY
     if value is Ellipsis:
         return "...", _PRIMARY

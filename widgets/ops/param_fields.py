@@ -17,12 +17,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, Q
 
 from app.catalog import Param
 from app.devices import Device
-from app.expr import Const, Expr, Ref
+from app.expr import Const, DType, Expr, Ref
 from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
 from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
 from app.recipe.writer import write_expr
-from app.torch_loaded import is_dtype
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
@@ -257,9 +256,7 @@ class _ChoiceField(Field):
             raise InputError(_tr("the recipe has no tensor yet: create one first"))
         item = self._items[index]
         if isinstance(item, str):  # a dtype's name
-            import torch
-
-            return Const(getattr(torch, item))
+            return Const(DType(item))
         return item
 
     def show(self, expr: Expr | None) -> bool:
@@ -269,8 +266,8 @@ class _ChoiceField(Field):
                 and None in self._items:
             expr = None
         item: Expr | str | None = expr
-        if isinstance(expr, Const) and is_dtype(expr.value):
-            item = str(expr.value).removeprefix("torch.")
+        if isinstance(expr, Const) and isinstance(expr.value, DType):
+            item = expr.value.name
         if item not in self._items:
             kind = self.param.kind
             if kind == "dtype" and isinstance(item, str):
