@@ -64,24 +64,6 @@ def test_torch_values_are_told_without_importing_torch(monkeypatch):
     assert not loaded.is_tensor(torch.zeros(1)) and not loaded.is_dtype(torch.float64)
 
 
-def test_a_dtype_menu_holds_names_and_reads_dtypes(qtbot):
-    import torch
-
-    from app.catalog import CATALOG
-    from app.expr import Const
-    from widgets.ops.param_form import ParamForm
-
-    form = ParamForm()
-    qtbot.addWidget(form)
-    form.set_spec(CATALOG.get("torch.zeros"), [])
-    form.set_values({"size": Const((2,)), "dtype": Const(torch.complex64)})
-    combo = form.editor("dtype")
-    assert combo.currentText() == "complex64"  # not in the menu: added, by its name
-    assert form.values()["dtype"] == Const(torch.complex64)
-    combo.setCurrentIndex(combo.findText("int8"))
-    assert form.values()["dtype"] == Const(torch.int8)
-
-
 def test_the_gallery_is_read_once_torch_is_in(qtbot, monkeypatch):
     import widgets.recipe.gallery_panel as gallery_panel
     from app.recipe.document import Document
