@@ -218,3 +218,20 @@ def test_a_kernel_step_is_timed_in_the_kernel_on_every_device(qtbot, make_window
     assert [t.device for t in view.timings] == [d.id for d in window.document.kernel.devices]
     assert all(t.ok and t.runs > 0 and t.median_s > 0 for t in view.timings), view.timings
     assert view.table.rowCount() == len(view.timings)
+
+
+def test_the_explanations_kernel_queries_import_without_the_windows_recipe():
+    """The queries the views add to the kernel read the run's text with ``ast``: they
+    load with ``app.recipe``, ``app.expr`` and ``app.catalog`` unavailable (a kernel
+    package will hold them, importing neither)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "for m in ('app.recipe', 'app.expr', 'app.catalog', 'PySide6'):\n"
+            "    sys.modules[m] = None\n"
+            "import app.explain.kernel_queries\n"
+            "print('imported')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], timeout=120)
+    assert done.stdout.strip() == "imported", done.stderr

@@ -12,7 +12,7 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
   it is shown beside, with their strides, and the base's elements the view reads.
 - ``derivative``: a Jacobian or Hessian (``app.explain.derivatives``), the steps from
   the input to the output run again in the kernel with the input put in.
-- ``timing``: a form step's expression timed on one device (``app.explain.timing``),
+- ``timing``: a form step's expression timed on one device (``app.explain.step_timing``),
   its inputs copied there.
 - ``text``: a tensor written as Python or as CSV (``app.explain.tensor_text``), for the clipboard
   and the Save as CSV dialog.
@@ -36,9 +36,9 @@ from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_source import SourceRun, source_run
 from app.explain.derivatives import FunctionError, derivative_in
 from app.explain.heatmap import pooled
+from app.explain.step_timing import time_text
 from app.explain.storage import as_tensor, covered, partner, storage_map
 from app.explain.tensor_text import tensor_csv, tensor_literal
-from app.explain.timing import time_text
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register, sample_steps
 
@@ -144,7 +144,7 @@ def _heatmap(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _timing(values: Values, args: dict[str, Any]) -> dict[str, Any]:
-    """How long the expression ``text`` takes on ``device`` (``app.explain.timing``)."""
+    """How long the expression ``text`` takes on ``device`` (``app.explain.step_timing``)."""
     namespace = values.user_namespace(int(args.get("run", 0)))
     return asdict(time_text(str(args["text"]), namespace, list(args.get("reads", ())),
                             str(args["device"]), float(args.get("min_run_time", 0.2))))
