@@ -20,7 +20,8 @@ The expression is then worked out on those values (``provenance_nodes``) and com
 what the recipe made (the sample, or the kernel's value of the name): ``same`` says
 whether they agree. The answer: ``code`` (the op statement as ``name = expression``), the
 statement's ``line`` in the recipe, its ``inputs`` and ``output`` (copies), ``same``, and
-``where`` (``loop``/``function``) and ``function`` (its name); or ``why`` there is none.
+``where`` (``loop``/``function``) and ``function`` (its name); or ``why`` there is none
+(nothing at all for a statement that is neither a loop nor a call of a function).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def _inner_step(values: Values, args: dict[str, Any]) -> dict[str, Any]:
             else:
                 found = _in_function(statement, tree, namespace)
         except _NotHere as e:
-            return {"why": str(e)}
+            return {"why": str(e)} if str(e) else {}
         expr, inputs, made, name = found
         try:
             value = forward(expr, {k: copy_value(v) for k, v in inputs.items()}).value
@@ -172,11 +173,9 @@ def _in_function(statement: ast.stmt, tree: ast.Module, namespace: dict[str, Any
                  ) -> tuple[ast.expr, dict[str, Any], Any, str | None]:
     function = _called(statement)
     call = getattr(statement, "value", None)
-    if function is None or not isinstance(call, ast.Call):
-        raise _NotHere("not a loop, nor a call of a function of the recipe")
-    fn = namespace.get(function)
-    if not isinstance(fn, types.FunctionType):
-        raise _NotHere(f"{function} is not a function of the recipe")
+    fn = namespace.get(function) if function is not None else None
+    if not isinstance(call, ast.Call) or not isinstance(fn, types.FunctionType):
+        raise _NotHere("")  # not a loop, nor a call of a function: nothing to say
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == function
             and s.lineno < statement.lineno]
     if not defs:
