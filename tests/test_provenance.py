@@ -206,3 +206,28 @@ def test_bad_indices_are_refused() -> None:
         sources(e, {"x": X}, (0,))
     with pytest.raises(ValueError):
         sources(expr("x.sum().item()", "x"), {"x": X}, ())
+
+
+def test_what_is_too_large_or_not_an_op_is_refused_before_it_runs() -> None:
+    """The kernel works out nodes of a step's expression: each one first on the meta
+    device, so a huge value is refused before anything is made; a call that is not a
+    catalogue op (a function of the recipe, a builtin) is never made."""
+    import time
+
+    from app.explain.provenance_nodes import MAX_CELLS, ProbeError
+
+    started = time.monotonic()
+    with pytest.raises(ProbeError, match="elements is not worked out"):
+        sources("y = x + torch.ones(10**5, 10**5)", {"x": X}, (0, 0))
+    with pytest.raises(ProbeError, match="too large a number"):
+        sources("y = x * 2 ** 10**9", {"x": X}, (0, 0))
+    assert time.monotonic() - started < 5  # nothing of 10**10 elements was made
+    assert 10**10 > MAX_CELLS
+    ran = []
+    with pytest.raises(ProbeError, match="'f' is not worked out here"):
+        sources("y = f(x)", {"x": X, "f": lambda t: ran.append(t) or t}, (0, 0))
+    with pytest.raises(ProbeError, match="'len' is not worked out here"):
+        sources("y = x * len(x)", {"x": X}, (0, 0))
+    with pytest.raises(ProbeError, match="'.numpy' is not worked out here"):
+        sources("y = x.numpy", {"x": X}, (0, 0))
+    assert ran == []
