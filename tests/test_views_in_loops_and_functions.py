@@ -14,8 +14,18 @@ import torch
 from app.recipe.document import Document
 from app.recipe.reader import read_recipe
 from app.tensor_copy import TensorCopy
+from tests.test_viewer_without_torch import ROOT, _torch_imports
 
-pytestmark = pytest.mark.gui
+#: The views this file checks, and the window-side modules of their own.
+TORCH_FREE = [*sorted((ROOT / "widgets" / "autograd").glob("*.py")),
+              *sorted((ROOT / "widgets" / "viewer").glob("*.py")),
+              ROOT / "widgets" / "explain" / "storage_view.py", ROOT / "app" / "exports.py",
+              ROOT / "app" / "explain" / "tensor_text.py", ROOT / "app" / "tensor_copy.py"]
+
+
+def test_the_autograd_memory_and_viewer_modules_never_import_torch():
+    found = {str(p.relative_to(ROOT)): _torch_imports(p) for p in TORCH_FREE}
+    assert len(found) > 15 and not any(found.values()), found
 
 FUNCTION_VIEWS = """\
 import torch
@@ -68,6 +78,7 @@ def _memory_tab(qtbot, doc: Document, step: int):
     return view
 
 
+@pytest.mark.gui
 @pytest.mark.parametrize("name, make", [("y", lambda a: a.t()), ("z", lambda a: a[1:, ::2])])
 def test_the_memory_tab_shows_a_view_made_in_a_function(qtbot, run_in_kernel, name, make):
     doc = _run(run_in_kernel, FUNCTION_VIEWS)
@@ -88,6 +99,7 @@ def test_the_memory_tab_shows_a_view_made_in_a_function(qtbot, run_in_kernel, na
     assert f"strides {tuple(made.stride())}" in view.selected_card.facts.text()
 
 
+@pytest.mark.gui
 def test_the_memory_tab_shows_a_loops_view_as_the_last_iteration_left_it(
         qtbot, run_in_kernel):
     doc = _run(run_in_kernel, LOOP_VIEWS)
@@ -151,6 +163,7 @@ def _assert_pooled_as_torch(panel, plane: torch.Tensor) -> None:
     assert panel.heatmap.levels() == (finite.min().item(), finite.max().item())
 
 
+@pytest.mark.gui
 def test_the_heatmap_of_a_tensor_made_in_a_function_is_pooled_in_the_kernel(
         qtbot, run_in_kernel):
     doc = _run(run_in_kernel, BIG_IN_A_FUNCTION)
@@ -164,6 +177,7 @@ def test_the_heatmap_of_a_tensor_made_in_a_function_is_pooled_in_the_kernel(
     assert np.isnan(panel.heatmap.image_item.image).sum() == 1  # the NaN's block
 
 
+@pytest.mark.gui
 def test_the_heatmap_of_a_tensor_made_in_a_loop_is_pooled_in_the_kernel(
         qtbot, run_in_kernel):
     doc = _run(run_in_kernel, BIG_IN_A_LOOP)
@@ -199,6 +213,7 @@ def _grad_shown(panel) -> np.ndarray:
     return panel.inspect_page.grad_model.values
 
 
+@pytest.mark.gui
 @pytest.mark.parametrize("text, want", [
     (GRAD_IN_A_FUNCTION, lambda: torch.tensor([[2.0, -4.0, 6.0]])),  # d(sum a²)/da = 2a
     (GRAD_IN_A_LOOP, lambda: torch.full((2, 2), 3.0)),  # 0 + 1 + 2, accumulated

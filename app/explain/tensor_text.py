@@ -1,7 +1,8 @@
 """A tensor written as text: Python that builds it again, or CSV.
 
-Qt-free and torch-free at import: the kernel writes its tensors (the ``text`` query of
-``app.explain.kernel_queries``), and the window a plane it shows (``app.exports``).
+Qt-free, and it never imports torch (a tensor comes as the argument): the kernel writes
+its tensors (the ``text`` query of ``app.explain.kernel_queries``), and the window a
+plane it shows (``app.exports``).
 
 * ``tensor_literal(t)`` is Python that a recipe may hold and that builds an equal
   tensor: ``torch.tensor([[1.0, 2.0]], dtype=torch.float32)``. Every element is written
@@ -17,19 +18,16 @@ from __future__ import annotations
 import csv
 import io
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    import torch
 
 #: Above this many elements a literal is refused: the recipe reader takes at most 500,000.
 LITERAL_LIMIT = 100_000
 
 
 # -- tensors -----------------------------------------------------------------------------------
-def tensor_literal(t: torch.Tensor) -> str:
+def tensor_literal(t: Any) -> str:
     """Python for ``t``: ``torch.tensor(...)`` with its dtype, readable by ``app.recipe.reader``.
 
     Raises ``ValueError`` above ``LITERAL_LIMIT`` elements or for dtypes a recipe
@@ -51,7 +49,7 @@ def tensor_literal(t: torch.Tensor) -> str:
     return f"torch.tensor({_nested(values, fmt)}, dtype={dtype})"
 
 
-def tensor_csv(t: torch.Tensor) -> str:
+def tensor_csv(t: Any) -> str:
     """Comma-separated values of a tensor of at most two dimensions, one line per row.
 
     A 0-D tensor is one value, a 1-D tensor one row. Floats keep every digit their dtype
@@ -80,7 +78,7 @@ def array_csv(values: np.ndarray, dtype: str | None = None) -> str:
     return out.getvalue()
 
 
-def _as_numpy(t: torch.Tensor) -> np.ndarray:
+def _as_numpy(t: Any) -> np.ndarray:
     if str(t.dtype) == "torch.bfloat16":
         return t.float().numpy()  # exact: every bfloat16 is a float32
     return t.numpy()
