@@ -224,3 +224,26 @@ def test_the_autograd_panel_shows_grad_of_a_leaf_used_in_a_function_or_a_loop(
     qtbot.waitUntil(lambda: _grad_shown(panel).size > 0, timeout=30_000)
     np.testing.assert_array_equal(_grad_shown(panel), want().numpy())
     assert panel.facts()["is_leaf"] == "True"
+
+
+@pytest.mark.gui
+def test_the_heatmap_of_a_loop_iteration_picked_in_the_viewer_is_that_iterations(
+        qtbot, run_in_kernel):
+    """An earlier iteration's small tensor comes with the loop's report (its summary):
+    the heatmap draws that iteration's values, not the last one's."""
+    from widgets.viewer.panel import ViewerPanel
+
+    doc = _run(run_in_kernel, "import torch\nw = torch.arange(24.0).reshape(4, 6)\n"
+                              "for i in range(3):\n    y = (w * (i - 1)).t()\n")
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    doc.select(_step_of(doc, "for"))
+    doc.settle()
+    panel.set_mode("heatmap")
+    panel.iterations.pick(0)
+    qtbot.waitUntil(lambda: panel.heatmap.values.shape == (6, 4), timeout=30_000)
+    want = (torch.arange(24.0).reshape(4, 6) * -1).t()  # iteration 0's y
+    np.testing.assert_array_equal(panel.heatmap.image_item.image, want.numpy())
+    assert panel.heatmap.levels() == (want.min().item(), want.max().item())
+    assert not panel.heatmap.pooled()  # small: drawn whole, no image asked for
