@@ -1,8 +1,8 @@
 """What can be told of torch without importing it.
 
 No torch value exists before torch is imported, so where it is not, a value is no tensor
-and no dtype. The window imports torch only after its first paint
-(``widgets.common.torch_ready``): code on its way there asks here, not with ``isinstance``.
+and no dtype. The window never imports torch: code that runs on both sides asks here, not
+with ``isinstance``.
 """
 
 from __future__ import annotations
@@ -10,11 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.kernel.summary import loaded_torch
-
-
-def torch_loaded() -> bool:
-    """Whether torch is imported, all of it (an import half done on a thread is not)."""
-    return loaded_torch() is not None
 
 
 def is_tensor(value: Any) -> bool:

@@ -1,7 +1,8 @@
-"""The window's start: its first frame is painted before torch is imported, and torch after.
+"""The window's start: its first frame is painted with no torch in its process, and its
+kernel, started after that paint, names its torch build for the status bar.
 
-Recipes run in the kernel, a process of its own; the window's process imports torch only
-after its first paint (``widgets.common.torch_ready``), so start-up does not wait for it.
+Recipes run in the kernel, a process of its own, which imports torch; the window never
+does, so start-up does not wait for it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # `tensor-lab` as launched, with the start-up report (make bench's) swapped for one that
-# says whether torch was in this process at the first paint, and when the warm-up is done.
+# says whether torch was in this process at the first paint, and what torch the kernel
+# said it runs once it had started.
 _FIRST_PAINT = textwrap.dedent("""
     import os
     import sys
@@ -27,14 +29,15 @@ _FIRST_PAINT = textwrap.dedent("""
             print("torch at first paint:", "torch" in sys.modules, flush=True)
             from PySide6.QtCore import QTimer
 
-            from widgets.common.torch_ready import torch_notifier
+            from widgets.common.kernel_devices import kernel_devices
 
-            def ready():
-                print("torch after the first paint:", "torch" in sys.modules, flush=True)
-                os._exit(0)
+            def said():
+                if kernel_devices().torch is not None:
+                    print("the kernel's torch:", kernel_devices().torch.version, flush=True)
+                    os._exit(0)
 
-            torch_notifier().ready.connect(ready)
-            QTimer.singleShot(60_000, lambda: os._exit(1))
+            kernel_devices().changed.connect(said)
+            QTimer.singleShot(120_000, lambda: os._exit(1))
         return first_paint
 
     launch._first_paint_report = report
@@ -42,39 +45,43 @@ _FIRST_PAINT = textwrap.dedent("""
 """)
 
 
-def test_the_first_paint_comes_before_torch_and_torch_after_it(tmp_path):
+def test_the_first_paint_comes_without_torch_and_the_kernel_names_its_torch(tmp_path):
+    import torch
+
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TENSOR_LAB_STARTUP_TIMING": "exit",
            "XDG_CONFIG_HOME": str(tmp_path / "config")}
     out = subprocess.run([sys.executable, "-c", _FIRST_PAINT], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=90)
+                         capture_output=True, text=True, timeout=150)
     assert "torch at first paint: False" in out.stdout, out.stdout + out.stderr
-    assert "torch after the first paint: True" in out.stdout, out.stdout + out.stderr
+    assert f"the kernel's torch: {torch.__version__}" in out.stdout, out.stdout + out.stderr
 
 
-# -- what waits for torch, in one process (torch is imported here already) -----------------
+# -- in one process (torch is imported here, as it is not in the window) -------------------
 def test_torch_values_are_told_without_importing_torch(monkeypatch):
     import torch
 
     import app.torch_loaded as loaded
 
-    assert loaded.torch_loaded()
     assert loaded.is_tensor(torch.zeros(1)) and not loaded.is_tensor([0.0])
     assert loaded.is_dtype(torch.float64) and not loaded.is_dtype("float64")
-    monkeypatch.setattr(loaded, "loaded_torch", lambda: None)  # as before the import
+    monkeypatch.setattr(loaded, "loaded_torch", lambda: None)  # as in the window
     assert not loaded.is_tensor(torch.zeros(1)) and not loaded.is_dtype(torch.float64)
 
 
-def test_the_gallery_is_read_once_torch_is_in(qtbot, monkeypatch):
+def test_the_gallery_is_read_once_the_kernel_has_answered(qtbot):
     import widgets.recipe.gallery_panel as gallery_panel
+    from app.devices import TorchBuild
     from app.recipe.document import Document
-    from widgets.common.torch_ready import torch_notifier
+    from widgets.common.kernel_devices import kernel_devices
 
-    monkeypatch.setattr(gallery_panel, "torch_loaded", lambda: False)
+    kernel_devices().set_torch(None)  # the window is starting: no kernel has said yet
     panel = gallery_panel.GalleryPanel(Document())
     qtbot.addWidget(panel)
     panel.ensure_scanned()
     assert not panel.scanning and panel.gallery is None
-    monkeypatch.undo()
-    with qtbot.waitSignal(panel.scanned, timeout=60_000):
-        torch_notifier().ready.emit()
+    try:
+        with qtbot.waitSignal(panel.scanned, timeout=60_000):
+            kernel_devices().set_torch(TorchBuild("9.9.0+test"))
+    finally:
+        kernel_devices().set_torch(None)
     assert panel.gallery is not None and panel.gallery.entries

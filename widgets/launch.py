@@ -85,14 +85,10 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
         print(f"tensor-lab: {install_hint(missing)}", file=sys.stderr)
         return 1
     prepare_environment()
-    # The window paints first and imports torch after (widgets.common.torch_ready); a
-    # screenshot has no first paint to hurry, and its views show what torch finds.
-    if screenshot:
-        import torch  # noqa: F401 - before PySide6, whose import hook slows later imports
     from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
-    from widgets.common.gui_gc import collect_on_gui_thread
+    from widgets.common.gui_gc import collect_on_gui_thread, freeze_start
     from widgets.common.theme import apply_theme
     from widgets.shell.settings_store import load_settings, save_settings
 
@@ -118,9 +114,9 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     if screenshot:
         return save_screenshot(window, screenshot, size)
     window.show()
-    from widgets.common.torch_ready import warm_torch
-
-    after_paint = [warm_torch]
+    # The window never imports torch; its kernel does, in its own process, from just after
+    # the first paint (a recipe held by the trust rule has it ready when it runs).
+    after_paint = [window.kernel_hook.warm, freeze_start]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
     if timing:  # first: with "exit" the process ends there
         after_paint.insert(0, _first_paint_report(quit_after=timing == "exit"))
@@ -188,7 +184,8 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
     return window
 
 
-#: The longest a screenshot waits for the kernel to run a trusted recipe's code, in seconds.
+#: The longest a screenshot waits for the kernel to run a trusted recipe's code and to
+#: name its torch, in seconds.
 SCREENSHOT_KERNEL_S = 120.0
 
 
@@ -200,16 +197,18 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from widgets.common.gc_pause import cyclic_gc_paused
+    from widgets.common.kernel_devices import kernel_devices
     from widgets.shell.opening import describe
 
     window.resize(*size)
     window.show()
+    window.kernel_hook.warm()  # a held recipe starts none: the status bar names its torch
     deadline = time.monotonic() + SCREENSHOT_KERNEL_S
     # Painting walks every widget: no cyclic collection may free a widget under it (see
     # widgets.common.gc_pause); the garbage goes after the picture is taken.
     with cyclic_gc_paused():
-        while (window.document.kernel_run is not None or window.document.asking) \
-                and time.monotonic() < deadline:
+        while (window.document.kernel_run is not None or window.document.asking
+               or kernel_devices().torch is None) and time.monotonic() < deadline:
             QApplication.processEvents()  # the kernel runs the code steps: their values
             time.sleep(0.02)
         for _ in range(3):  # let layouts and deferred plot updates settle

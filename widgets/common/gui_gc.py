@@ -119,9 +119,10 @@ def collect_on_gui_thread() -> GuiCollector:
 
 
 def freeze_start() -> None:
-    """Leave every object the start made (torch, Qt's modules, the window: some 400,000)
+    """Leave every object the start made (Qt's modules, the window: some 400,000)
     out of the collections to come: a full one went through them all, 200 to 800 ms on
-    the GUI thread, every few seconds of a long run's reports. Called once torch is in."""
+    the GUI thread, every few seconds of a long run's reports. Called once the window
+    has painted its first frame."""
     gc.freeze()
     if _collector is not None:
         _collector.forget_old()

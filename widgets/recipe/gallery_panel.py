@@ -35,12 +35,11 @@ from PySide6.QtWidgets import (
 from app.recipe.document import Document
 from app.recipe.gallery import RECIPES_DIR, Gallery, GalleryEntry, scan
 from app.recipe.lesson_markup import lesson_markdown
-from app.torch_loaded import torch_loaded
 from widgets.common.background import Job, start_job
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.highlighter import PygmentsHighlighter
+from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import add_tab, translated
-from widgets.common.torch_ready import torch_notifier
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 
@@ -72,9 +71,10 @@ class GalleryPanel(FollowsDocument, QWidget):
         ``en``, ``zh_CN`` ...: which half of each lesson to show.
     parent : QWidget, optional
 
-    The folder is read the first time the panel is shown (or ``ensure_scanned()`` is
-    called), once torch is imported (a recipe's ``torch.float64`` is read as the dtype;
-    the window imports torch after its first paint), and again on ``refresh()``.
+    The folder is read, off the GUI thread, the first time the panel is shown (or
+    ``ensure_scanned()`` is called) once the kernel has answered (the window's start is
+    over: its first paint does not share the CPU with the lessons' reading), and again on
+    ``refresh()``.
     """
 
     open_requested = Signal(str)
@@ -91,6 +91,7 @@ class GalleryPanel(FollowsDocument, QWidget):
         self._folder = os.fspath(folder)
         self._language = language
         self._thread: Job | None = None
+        self._waiting = False  # for the kernel to answer (``ensure_scanned``)
         self.gallery: Gallery | None = None
         """The lessons last read, or None before the first scan."""
         self._build()
@@ -203,10 +204,19 @@ class GalleryPanel(FollowsDocument, QWidget):
 
     def ensure_scanned(self) -> None:
         """Read the folder unless it was read already (or is being read)."""
-        if self.gallery is None and not torch_loaded():
-            torch_notifier().ready.connect(self.ensure_scanned)
-        elif self.gallery is None:
-            self.refresh()
+        if self.gallery is not None or self._waiting:
+            return
+        if kernel_devices().torch is None:  # the window is starting: read once it has
+            self._waiting = True
+            kernel_devices().changed.connect(self._on_kernel_said)
+            return
+        self.refresh()
+
+    def _on_kernel_said(self) -> None:
+        if kernel_devices().torch is not None:
+            kernel_devices().changed.disconnect(self._on_kernel_said)
+            self._waiting = False
+            self.ensure_scanned()
 
     def set_language(self, language: str) -> None:
         """Show titles and lessons in ``language`` (``en``, ``zh_CN``)."""
