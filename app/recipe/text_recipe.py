@@ -171,16 +171,19 @@ class SourceRecipe(Recipe):
         new = Recipe(tuple(meant), self._docstring)
         edited: str | None = self.source
         if key(body) != key(old.steps[index]):
-            edited = form_edit_text(self.source, old, new) \
-                or literals_text(self.source, old, index, body) \
-                or replaced_text(self.source, old, index, body)
+            edited = form_edit_text(self.source, old, new)  # only a call's literals
+            if edited is None:
+                edited = literals_text(self.source, old, index, body) \
+                    or replaced_text(self.source, old, index, body)
+                if edited is not None:  # (an op of nn or F may need its import)
+                    edited = with_imports(edited, Recipe((step,)))
         if edited is None:  # a step into or out of a block: a cut and an insert
             self.remove(index)
             self.insert(index, step)
             return
         if step.comment != body.comment:
             edited = comment_text(edited, old, index, step.comment)
-        self._take(with_imports(edited, new), tuple(steps), self._docstring, (index,))
+        self._take(edited, tuple(steps), self._docstring, (index,))
 
     def rename(self, index: int, new_name: str) -> None:
         """Rename step ``index`` in the text: the names that mean its binding change
