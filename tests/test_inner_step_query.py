@@ -7,6 +7,7 @@ from __future__ import annotations
 import torch
 
 import app.explain.inner_step_query  # noqa: F401 - registers the query
+from app.explain.op_facts import op_table
 from app.kernel import mirror
 from app.kernel.queries import Values, answer
 
@@ -14,7 +15,8 @@ from app.kernel.queries import Values, answer
 def _ask(source: str, namespace: dict, statement: int, samples: dict | None = None) -> dict:
     values = Values()
     values.source, values.namespace = source, namespace
-    return answer(values, "inner_step", {"statement": statement, "samples": samples or {}})
+    return answer(values, "inner_step", {"statement": statement, "samples": samples or {},
+                                         "ops": op_table(source)})
 
 
 def test_a_loop_reads_the_iterations_sample_for_its_counter_and_the_kernel_for_the_rest():
@@ -67,3 +69,14 @@ def test_a_function_is_never_run_and_other_statements_say_nothing():
     namespace = {"x": torch.ones(2), "noisy": noisy, "len": len}
     assert "not one return" in _ask(source, namespace, 1)["why"]
     assert _ask(source, namespace, 2) == {} and ran == []
+
+
+def test_an_op_the_window_does_not_name_is_never_called():
+    """The kernel calls only the ops the question names (the window's catalogue): without
+    them, the loop's statement is not an op statement at all."""
+    values = Values()
+    values.source, values.namespace = "for i in range(2):\n    y = torch.tril(x)\n", {
+        "x": torch.ones(2, 2), "i": 1}
+    found = answer(values, "inner_step", {"statement": 0, "samples": {"i": {"plain": 1}}})
+    assert "no op statement" in found["why"]
+

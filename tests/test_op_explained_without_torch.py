@@ -1,6 +1,7 @@
 """Op explained's window side runs no torch (#33): its modules import none, not even
 inside a function, and importing them loads none. The kernel works out what needs torch
-(``app.explain.provenance_query``, ``app.explain.inner_step_query``). Core tests."""
+(``app.explain.provenance_query``, ``app.explain.inner_step_query``), and those modules
+need none of the window's. Core tests."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW_SIDE = ["app/explain/step_view.py", "app/explain/provenance_data.py",
+               "app/explain/op_facts.py",
                "app/recipe/kernel_results.py", "app/tensor_copy.py",
                "widgets/explain/op_explained_controller.py",
                "widgets/explain/op_explained_view.py", "widgets/explain/explained_grid.py",
@@ -35,12 +37,27 @@ def test_op_explained_modules_import_no_torch_anywhere_in_them():
     assert found == {}
 
 
-def test_importing_op_explained_loads_no_torch():
-    modules = [p.removesuffix(".py").replace("/", ".") for p in WINDOW_SIDE]
-    code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
-            + "print('torch' in sys.modules)\n")
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter, in the repository, offscreen."""
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=120, env={"QT_QPA_PLATFORM": "offscreen",
                                                       "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False"
+    return out.stdout.strip()
+
+
+def test_importing_op_explained_loads_no_torch():
+    modules = [p.removesuffix(".py").replace("/", ".") for p in WINDOW_SIDE]
+    assert _fresh_python("import sys\n" + "".join(f"import {m}\n" for m in modules)
+                         + "print('torch' in sys.modules)\n") == "False"
+
+
+def test_op_explaineds_kernel_queries_import_without_the_windows_modules():
+    """They read statements with ``ast`` and get the ops they may call with each
+    question: they load with ``app.recipe``, ``app.expr``, ``app.catalog`` and Qt
+    unavailable (a kernel package will hold them, importing neither)."""
+    blocked = ("app.recipe", "app.expr", "app.catalog", "PySide6")
+    assert _fresh_python("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n"
+                                                  for m in blocked)
+                         + "import app.explain.provenance_query\n"
+                         + "import app.explain.inner_step_query\nprint('ok')\n") == "ok"

@@ -10,7 +10,9 @@ import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812 - as recipes spell it
 
-from app.explain.provenance import Provenance, sources, trace
+from app.explain import provenance
+from app.explain.op_facts import op_table
+from app.explain.provenance import Provenance
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
@@ -19,6 +21,15 @@ def expr(code: str, *names: str) -> str:
     """The statement ``y = <code>``, as a step's text (``names``: what it reads)."""
     del names
     return f"y = {code}"
+
+
+def sources(code: str, inputs: dict, index: tuple, **kw) -> dict:
+    """``provenance.sources`` with the ops of ``code`` named, as the window names them."""
+    return provenance.sources(code, inputs, index, ops=op_table(code), **kw)
+
+
+def trace(code: str, inputs: dict, index: tuple, **kw) -> Provenance:
+    return provenance.trace(code, inputs, index, ops=op_table(code), **kw)
 
 
 def value_of(statement: str, namespace: dict) -> object:

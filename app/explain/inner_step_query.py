@@ -2,7 +2,8 @@
 (the ``inner_step`` query; loaded by name with ``VIEW_QUERIES``).
 
 A top-level statement that is a ``for``/``while`` loop, or that calls a function of the
-recipe (``y = f(x)``), made its tensors where Op explained cannot see them. This query
+recipe (``y = f(x)``), made its tensors where Op explained cannot see them. The question
+names the ops of the recipe's text (``ops``, ``app.explain.op_facts.op_table``). This query
 finds the op statement they ran and the values it read, without running the recipe's
 code again:
 
@@ -30,13 +31,8 @@ import ast
 import types
 from typing import Any
 
-from app.explain.provenance_nodes import (
-    ProbeError,
-    copy_value,
-    forward,
-    names_read,
-    op_name,
-)
+from app.explain.provenance_data import OpFacts, call_key, facts_table
+from app.explain.provenance_nodes import copy_value, forward, names_read
 from app.explain.provenance_query import step_inputs
 from app.kernel.mirror import ASKED_CELLS, encode
 from app.kernel.queries import QueryError, Values, register
@@ -55,18 +51,19 @@ def _inner_step(values: Values, args: dict[str, Any]) -> dict[str, Any]:
         statement = tree.body[int(args["statement"])]
     except (SyntaxError, IndexError, ValueError) as e:
         raise QueryError(str(e)) from None
+    ops = facts_table(args.get("ops"))
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         try:
             if isinstance(statement, (ast.For, ast.While)):
                 found = _in_loop(statement, namespace, step_inputs(values, {
-                    "inputs": args.get("samples") or {}}))
+                    "inputs": args.get("samples") or {}}), ops)
             else:
-                found = _in_function(statement, tree, namespace)
+                found = _in_function(statement, tree, namespace, ops)
         except _NotHere as e:
             return {"why": str(e)} if str(e) else {}
         expr, inputs, made, name = found
         try:
-            value = forward(expr, {k: copy_value(v) for k, v in inputs.items()}).value
+            value = forward(expr, {k: copy_value(v) for k, v in inputs.items()}, ops).value
         except Exception as e:  # noqa: BLE001 - said to the view, as torch says it
             return {"why": f"{type(e).__name__}: {e}"}
     out: dict[str, Any] = {
@@ -84,27 +81,12 @@ class _NotHere(Exception):
     """Why a statement has no op statement to explain."""
 
 
-def _op_expression(expr: ast.expr) -> bool:
-    """Whether Op explained can work out ``expr`` (a catalogue call or an operator at its
-    top)."""
-    if not isinstance(expr, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript)):
-        return False
-    try:
-        if isinstance(expr, ast.Call):
-            op_name(ast.Call(expr.func if not isinstance(expr.func, ast.Attribute)
-                             or _is_module(expr.func) else
-                             ast.Attribute(ast.Name("_p0", ast.Load()), expr.func.attr,
-                                           ast.Load()), [], []))
-    except ProbeError:
-        return False
-    return True
-
-
-def _is_module(func: ast.Attribute) -> bool:
-    root: ast.expr = func
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    return isinstance(root, ast.Name) and root.id in ("torch", "F", "nn")
+def _op_expression(expr: ast.expr, ops: dict[str, OpFacts]) -> bool:
+    """Whether Op explained can work out ``expr``: an op ``ops`` names, or an operator, at
+    its top."""
+    if isinstance(expr, ast.Call):
+        return call_key(expr.func) in ops
+    return isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript))
 
 
 def _bound_names(statements: list[ast.stmt]) -> list[set[str]]:
@@ -119,10 +101,10 @@ def _bound_names(statements: list[ast.stmt]) -> list[set[str]]:
     return out
 
 
-def _in_loop(loop: ast.For | ast.While, namespace: dict[str, Any],
-             sample: dict[str, Any]) -> tuple[ast.expr, dict[str, Any], Any, str | None]:
+def _in_loop(loop: ast.For | ast.While, namespace: dict[str, Any], sample: dict[str, Any],
+             ops: dict[str, OpFacts]) -> tuple[ast.expr, dict[str, Any], Any, str | None]:
     body = loop.body
-    at = next((i for i in range(len(body) - 1, -1, -1) if _simple(body[i])), None)
+    at = next((i for i in range(len(body) - 1, -1, -1) if _simple(body[i], ops)), None)
     if at is None:
         raise _NotHere("the loop's body has no op statement of one name")
     statement = body[at]
@@ -149,11 +131,11 @@ def _in_loop(loop: ast.For | ast.While, namespace: dict[str, Any],
     return expr, inputs, made, name
 
 
-def _simple(statement: ast.stmt) -> bool:
+def _simple(statement: ast.stmt, ops: dict[str, OpFacts]) -> bool:
     if isinstance(statement, ast.Assign):
         return len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name) \
-            and _op_expression(statement.value)
-    return isinstance(statement, ast.Expr) and _op_expression(statement.value)
+            and _op_expression(statement.value, ops)
+    return isinstance(statement, ast.Expr) and _op_expression(statement.value, ops)
 
 
 def _target(statement: ast.stmt) -> str | None:
@@ -170,7 +152,7 @@ def _called(statement: ast.stmt) -> str | None:
 
 
 def _in_function(statement: ast.stmt, tree: ast.Module, namespace: dict[str, Any],
-                 ) -> tuple[ast.expr, dict[str, Any], Any, str | None]:
+                 ops: dict[str, OpFacts]) -> tuple[ast.expr, dict[str, Any], Any, str | None]:
     function = _called(statement)
     call = getattr(statement, "value", None)
     fn = namespace.get(function) if function is not None else None
@@ -184,7 +166,7 @@ def _in_function(statement: ast.stmt, tree: ast.Module, namespace: dict[str, Any
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # its docstring
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None \
-            or not _op_expression(body[0].value):
+            or not _op_expression(body[0].value, ops):
         raise _NotHere(f"{function}'s body is not one return of an op expression")
     expr = body[0].value
     params = [a.arg for a in defs[-1].args.posonlyargs + defs[-1].args.args]
@@ -199,7 +181,7 @@ def _in_function(statement: ast.stmt, tree: ast.Module, namespace: dict[str, Any
             arg = given[p]
             try:
                 inputs[p] = forward(arg, {n: copy_value(namespace[n]) for n in names_read(arg)
-                                          if n in namespace}).value
+                                          if n in namespace}, ops).value
             except Exception as e:  # noqa: BLE001
                 raise _NotHere(f"{p}: {type(e).__name__}: {e}") from None
         elif p in defaults:

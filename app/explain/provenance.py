@@ -32,7 +32,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.explain.provenance_data import Index, Provenance
+from app.explain.provenance_data import Index, Provenance, facts_table
 from app.explain.provenance_nodes import (
     OpNode,
     copy_value,
@@ -53,7 +53,8 @@ __all__ = ["Provenance", "sources", "trace"]
 
 
 def sources(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
-            part: int | None = None) -> dict[str, list[Index]]:
+            part: int | None = None, ops: Mapping[str, Any] | None = None,
+            ) -> dict[str, list[Index]]:
     """Indices of the input elements that output element ``out_index`` comes from.
 
     Parameters
@@ -67,6 +68,9 @@ def sources(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *
         The output element, one index per dimension (``()`` for a 0-D result).
     part : int, optional
         For ops that return several tensors (``chunk``, ``split``), which one.
+    ops : mapping, optional
+        The calls it may make: ``OpFacts`` (or their data) by ``call_key``, as the window
+        names them from its catalogue (``app.explain.op_facts.op_table``); none by default.
 
     Returns
     -------
@@ -75,11 +79,11 @@ def sources(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *
         holds several tensors (the result of ``chunk`` or ``split``) gives the part number
         as each index's first entry.
     """
-    return trace(expr, inputs, out_index, part=part).sources
+    return trace(expr, inputs, out_index, part=part, ops=ops).sources
 
 
 def trace(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
-          part: int | None = None) -> Provenance:
+          part: int | None = None, ops: Mapping[str, Any] | None = None) -> Provenance:
     """Like ``sources``, and also the index and mask entries that were used."""
     import torch
 
@@ -87,7 +91,7 @@ def trace(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
         expr = expression_of(expr)
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         namespace = {k: copy_value(inputs[k]) for k in names_read(expr) if k in inputs}
-        root = forward(expr, namespace)
+        root = forward(expr, namespace, facts_table(ops))
         outputs = tensors_in(root.value)
         if not outputs:
             raise ValueError("the expression's value is not a tensor")

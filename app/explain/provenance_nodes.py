@@ -6,12 +6,12 @@ evaluates them bottom up. Each node keeps a *template*: its own ``ast`` with eve
 replaced by a placeholder name ``_p<i>``, compiled, so that ``app.explain.provenance_rules``
 can evaluate it again with operands of its choosing (``local_namespace``, ``evaluate``).
 
-Only catalogue entries (``app.catalog``, by the dotted name the code spells: ``torch.tril``,
-``F.softmax``, ``Tensor.view``), Python's operators, subscripts and a tensor's own
-attributes are evaluated, never a function of the recipe's. Every node is worked out first
-on torch's ``meta`` device, which knows shapes and allocates nothing: a node that would make
-a value of more than ``MAX_CELLS`` elements (``torch.ones(10**5, 10**5)``) is refused before
-anything is made.
+Only the ops the window names (``ops``: ``OpFacts`` from its catalogue, by the dotted name
+the code spells: ``torch.tril``, ``F.softmax``, ``Tensor.view``), Python's operators,
+subscripts and a tensor's own attributes are evaluated, never a function of the recipe's.
+Every node is worked out first on torch's ``meta`` device, which knows shapes and allocates
+nothing: a node that would make a value of more than ``MAX_CELLS`` elements
+(``torch.ones(10**5, 10**5)``) is refused before anything is made.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.catalog import CATALOG
+from app.explain.provenance_data import MODULES, OpFacts, call_key, module_path
 from app.kernel.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
@@ -36,8 +36,6 @@ BOUNDED_BY_VALUES = frozenset({"nonzero", "argwhere", "masked_select", "unique",
 TENSOR_ATTRIBUTES = frozenset({"grad", "T", "mT", "H", "mH", "shape", "dtype", "device",
                                "is_leaf", "requires_grad", "grad_fn", "data", "ndim",
                                "is_cuda"})
-#: The modules a call's dotted name may start with, as recipes spell them.
-MODULES = {"torch": "torch", "F": "torch.nn.functional", "nn": "torch.nn"}
 
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
               ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
@@ -62,6 +60,7 @@ class OpNode:
     name: str | None = None  # a leaf that reads a name of the recipe: that name
     template: ast.expr | None = None  # node with each operand replaced by Name("_p<i>")
     code: Any = field(default=None, repr=False)  # the template, compiled
+    facts: OpFacts | None = None  # a call's op
 
 
 def expression_of(code: str) -> ast.expr:
@@ -86,21 +85,23 @@ def names_read(expr: ast.expr) -> list[str]:
     return found
 
 
-def forward(expr: ast.expr, namespace: dict[str, Any]) -> OpNode:
-    """``expr`` split into nodes and evaluated, operands first, in ``namespace``."""
+def forward(expr: ast.expr, namespace: dict[str, Any], ops: dict[str, OpFacts]) -> OpNode:
+    """``expr`` split into nodes and evaluated, operands first, in ``namespace``; ``ops``:
+    the calls it may make."""
     if isinstance(expr, ast.Name) and expr.id not in MODULES:
         if expr.id not in namespace:
             raise NameError(f"name '{expr.id}' is not defined")
         return OpNode(expr, "", [], namespace[expr.id], name=expr.id)
-    if isinstance(expr, ast.Constant) or _module_path(expr) is not None:
+    if isinstance(expr, ast.Constant) or module_path(expr) is not None:
         return OpNode(expr, "", [], _run(_compile(expr), {}))
     number = _number(expr)
     if number is not None:
         return OpNode(expr, "", [], number)
-    template, parts = _split(expr)
-    operands = [forward(p, namespace) for p in parts]
-    node = OpNode(expr, op_name(template), operands, None, template=template,
-                  code=_compile(template))
+    template, parts = _split(expr, ops)
+    operands = [forward(p, namespace, ops) for p in parts]
+    op = op_name(template, ops)
+    node = OpNode(expr, op, operands, None, template=template, code=_compile(template),
+                  facts=ops.get(op) if isinstance(template, ast.Call) else None)
     node.value = evaluate(node, local_namespace(operands))
     return node
 
@@ -125,23 +126,12 @@ def _compile(expr: ast.expr) -> Any:
     return compile(tree, "<provenance>", "eval")
 
 
-def _module_path(expr: ast.expr) -> str | None:
-    """``torch.nn.functional.softmax`` for an attribute chain from a module's name."""
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if isinstance(expr, ast.Name) and expr.id in MODULES:
-        return ".".join([expr.id, *reversed(parts)])
-    return None
-
-
-def _split(expr: ast.expr) -> tuple[ast.expr, list[ast.expr]]:
+def _split(expr: ast.expr, ops: dict[str, OpFacts]) -> tuple[ast.expr, list[ast.expr]]:
     """``expr`` with its operands (sub-expressions that are nodes themselves) taken out."""
     parts: list[ast.expr] = []
 
     def sub(e: ast.expr | None) -> ast.expr | None:
-        if e is None or isinstance(e, ast.Constant) or _module_path(e) is not None:
+        if e is None or isinstance(e, ast.Constant) or module_path(e) is not None:
             return e
         if isinstance(e, (ast.Tuple, ast.List)):
             return type(e)(elts=[sub(i) for i in e.elts], ctx=ast.Load())
@@ -153,7 +143,7 @@ def _split(expr: ast.expr) -> tuple[ast.expr, list[ast.expr]]:
     template: ast.expr
     if isinstance(expr, ast.Call):
         func = expr.func
-        if _module_path(func) is None:
+        if module_path(func) is None:
             if not isinstance(func, ast.Attribute):
                 raise ProbeError(f"'{ast.unparse(func)}' is not worked out here")
             func = ast.Attribute(sub(func.value), func.attr, ast.Load())
@@ -173,23 +163,17 @@ def _split(expr: ast.expr) -> tuple[ast.expr, list[ast.expr]]:
         template = type(expr)(elts=[sub(i) for i in expr.elts], ctx=ast.Load())
     else:
         raise ProbeError(f"{type(expr).__name__} is not worked out here")
-    op_name(template)  # refuses what is not worked out, before anything runs
+    op_name(template, ops)  # refuses what is not worked out, before anything runs
     return template, parts
 
 
-def op_name(template: ast.expr) -> str:
+def op_name(template: ast.expr, ops: dict[str, OpFacts]) -> str:
     """What a node does, as the catalogue and the rules name it; ``ProbeError`` for a call
-    or an attribute not worked out here."""
+    ``ops`` does not name, or an attribute not worked out here."""
     if isinstance(template, ast.Call):
-        path = _module_path(template.func)
-        if path is not None:
-            head, _, name = path.rpartition(".")
-            op = f"{'F' if head == 'torch.nn.functional' else head}.{name}"
-        else:
-            op = f"Tensor.{template.func.attr}"  # type: ignore[attr-defined]
-        spec = CATALOG.get(op)
-        if spec is None or spec.namespace == "builtins":
-            raise ProbeError(f"'{op}' is not worked out here")
+        op = call_key(template.func)
+        if op is None or op not in ops:
+            raise ProbeError(f"'{op or ast.unparse(template.func)}' is not worked out here")
         return op
     if isinstance(template, ast.BinOp):
         return _OPERATORS.get(type(template.op), "?")
@@ -206,9 +190,9 @@ def op_name(template: ast.expr) -> str:
     return "list" if isinstance(template, ast.List) else "tuple"
 
 
-def spec_of(node: OpNode):
-    """The catalogue entry of a call node, or None."""
-    return CATALOG.get(node.op) if isinstance(node.template, ast.Call) else None
+def spec_of(node: OpNode) -> OpFacts | None:
+    """The op of a call node, or None."""
+    return node.facts
 
 
 def evaluate(node: OpNode, namespace: dict[str, Any]) -> Any:

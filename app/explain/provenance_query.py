@@ -10,10 +10,12 @@
   and stack the number of the source of each output element (``labels``: the parameter
   that holds the sources).
 
-The values a statement read come with the question (``inputs``: the copies the window
-holds, ``mirror.encode``'s data), or, for the tensors too large to travel with its report,
-from the kernel's stamps of statement ``statement`` of run ``run`` (``Values.large``), as
-long as no later statement changed them. A loop's iteration or a function's call gives its
+Each question names the ops the kernel may call (``ops``: ``OpFacts`` data from the
+window's catalogue, ``app.explain.op_facts.op_table``). The values a statement read come
+with the question (``inputs``: the copies the window holds, ``mirror.encode``'s data), or,
+for the tensors too large to travel with its report, from the kernel's stamps of statement
+``statement`` of run ``run`` (``Values.large``), as long as no later statement changed
+them. A loop's iteration or a function's call gives its
 own ``inputs`` and ``code``. Nothing the recipe holds is changed, and the random state is
 kept.
 """
@@ -23,8 +25,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from app.catalog import CATALOG
 from app.explain.provenance import trace
+from app.explain.provenance_data import OpFacts, facts_table
 from app.explain.provenance_nodes import (
     ProbeError,
     copy_value,
@@ -61,7 +63,7 @@ def _provenance(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     part = args.get("part")
     try:
         found = trace(str(args["code"]), inputs, tuple(int(i) for i in args["index"]),
-                      part=None if part is None else int(part))
+                      part=None if part is None else int(part), ops=args.get("ops"))
     except Exception as e:  # noqa: BLE001 - said to the view, as torch says it
         raise QueryError(f"{type(e).__name__}: {e}") from None
     return found.as_data()
@@ -71,10 +73,11 @@ def _step_parts(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     inputs = step_inputs(values, args)
+    ops = facts_table(args.get("ops"))
     out: dict[str, Any] = {"operands": {}, "offsets": {}, "labels": None}
     try:
         expr = expression_of(str(args["code"]))
-        bound = operands_of(expr)
+        bound = operands_of(expr, ops)
     except (SyntaxError, ValueError) as e:
         raise QueryError(str(e)) from None
     with torch.random.fork_rng(devices=[]), torch.no_grad():
@@ -82,7 +85,7 @@ def _step_parts(values: Values, args: dict[str, Any]) -> dict[str, Any]:
             if pname not in bound:
                 continue
             try:
-                value = _value_of(bound[pname], inputs)
+                value = _value_of(bound[pname], inputs, ops)
             except Exception:  # noqa: BLE001, S112 - an operand that fails is shown as missing
                 continue
             data = encode(value, ASKED_CELLS)
@@ -93,13 +96,13 @@ def _step_parts(values: Values, args: dict[str, Any]) -> dict[str, Any]:
         labels = args.get("labels")
         if labels in bound and isinstance(expr, ast.Call):
             try:
-                out["labels"] = _labels(expr, bound[labels], inputs)
+                out["labels"] = _labels(expr, bound[labels], inputs, ops)
             except Exception:  # noqa: BLE001, S110 - no colours rather than no answer
                 pass
     return out
 
 
-def operands_of(expr: ast.expr) -> dict[str, ast.expr]:
+def operands_of(expr: ast.expr, ops: dict[str, OpFacts]) -> dict[str, ast.expr]:
     """A step's top-level operands by parameter name: the catalogue's names for a call
     (the receiver of a method call among them), ``left``/``right`` for an operator,
     ``operand`` for a unary one."""
@@ -111,33 +114,33 @@ def operands_of(expr: ast.expr) -> dict[str, ast.expr]:
         return {"operand": expr.operand}
     if isinstance(expr, ast.Call):
         try:
-            op = op_name(expr)
+            op = op_name(expr, ops)
         except ProbeError:
             return {}
-        spec = CATALOG.get(op)
-        return bind(spec, expr, method=op.startswith("Tensor."))
+        return bind(ops[op], expr, method=op.startswith("Tensor."))
     return {}
 
 
-def _labels(call: ast.Call, sources_node: ast.expr, inputs: dict[str, Any]) -> Any:
+def _labels(call: ast.Call, sources_node: ast.expr, inputs: dict[str, Any],
+            ops: dict[str, OpFacts]) -> Any:
     """The number of the source each output element of cat or stack comes from: the
     call made again on tensors filled with each source's number."""
     import torch
 
-    sources = _value_of(sources_node, inputs)
+    sources = _value_of(sources_node, inputs, ops)
     placeholder = ast.Name("_sources", ast.Load())
     again = ast.Call(call.func, [placeholder if a is sources_node else a for a in call.args],
                      [ast.keyword(k.arg, placeholder if k.value is sources_node else k.value)
                       for k in call.keywords])
     made = _value_of(again, {**inputs, "_sources": [
-        torch.full(t.shape, k, dtype=torch.float64) for k, t in enumerate(sources)]})
+        torch.full(t.shape, k, dtype=torch.float64) for k, t in enumerate(sources)]}, ops)
     return made.to(torch.int64).numpy().copy()
 
 
-def _value_of(expr: ast.expr, inputs: dict[str, Any]) -> Any:
+def _value_of(expr: ast.expr, inputs: dict[str, Any], ops: dict[str, OpFacts]) -> Any:
     """The value of ``expr``, worked out node by node on copies of ``inputs``."""
     return forward(expr, {k: copy_value(inputs[k]) for k in names_read(expr)
-                          if k in inputs}).value
+                          if k in inputs}, ops).value
 
 
 def _warm_meta() -> None:

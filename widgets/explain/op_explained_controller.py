@@ -19,6 +19,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from app.explain.op_facts import op_table
 from app.explain.provenance_data import Provenance
 from app.explain.step_view import (
     StepView,
@@ -302,6 +303,7 @@ class OpExplainedController(FollowsDocument, QObject):
                 self._refresh_if_shown()
         if not self._document.ask("inner_step", {
                 "run": value.run_id, "statement": value.statement,
+                "ops": op_table(self._document.text),
                 "samples": sample_data(value.loop, iteration) if value.loop and kept else {}},
                 while_alive(self, answered)):
             self._inner = None
@@ -368,7 +370,8 @@ class OpExplainedController(FollowsDocument, QObject):
                 self._refresh_if_shown()
         if not self._document.ask("step_parts", {
                 "run": value.run_id, "statement": value.statement, "code": sv.code,
-                "inputs": sent_inputs(sv), "operands": list(sv.operands()),
+                "ops": op_table(sv.code), "inputs": sent_inputs(sv),
+                "operands": list(sv.operands()),
                 "labels": "tensors" if sv.op in ("cat", "stack") else None},
                 while_alive(self, answered)):
             self._parts = None
@@ -501,7 +504,8 @@ class OpExplainedController(FollowsDocument, QObject):
         asked = (key[0], part, key[2])
         self._asking = self._document.ask("provenance", {
             "run": value.run_id, "statement": value.statement, "code": sv.code,
-            "inputs": sent_inputs(sv), "index": list(key[2]), "part": part},
+            "ops": op_table(sv.code), "inputs": sent_inputs(sv), "index": list(key[2]),
+            "part": part},
             while_alive(self, lambda data, error: self._on_kernel_traced(asked, data, error)))
 
     def _on_kernel_traced(self, key: tuple, data: dict, error: str) -> None:
