@@ -85,6 +85,14 @@ def sources(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *
 def trace(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
           part: int | None = None, ops: Mapping[str, Any] | None = None) -> Provenance:
     """Like ``sources``, and also the index and mask entries that were used."""
+    return Provenance.from_data(trace_data(expr, inputs, out_index, part=part, ops=ops))
+
+
+def trace_data(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
+               part: int | None = None, ops: Mapping[str, Any] | None = None,
+               ) -> dict[str, Any]:
+    """``trace``'s answer as the ``provenance`` query sends it (``Provenance.from_data``
+    reads it): a bool mask of each input, not a list per element."""
     import torch
 
     if isinstance(expr, str):
@@ -109,7 +117,7 @@ def trace(expr: ast.expr | str, inputs: Mapping[str, Any], out_index: Index, *,
         masks[which][index] = True
         found = _Found(namespace)
         _backward(root, masks, "sources", found)
-        return found.result()
+        return found.data()
 
 
 # -- the backward pass ---------------------------------------------------------------------
@@ -128,21 +136,14 @@ class _Found:
             for a, b in zip(have, masks, strict=True):
                 a |= b
 
-    def result(self) -> Provenance:
-        def indices(name: str, masks: list[torch.Tensor]) -> list[Index]:
-            # an input holding several tensors (from chunk or split) prefixes the part
-            prefix = isinstance(self.namespace.get(name), (list, tuple))
-            out: list[Index] = []
-            for part, m in enumerate(masks):
-                out.extend(((part,) if prefix else ()) + tuple(int(i) for i in row)
-                           for row in m.nonzero().tolist())
-            return out
-
-        from_data = {name: indices(name, m) for name, m in self.masks["sources"].items()}
-        chosen_by = {name: indices(name, m) for name, m in self.masks["used"].items()}
-        for name in chosen_by:
-            from_data.setdefault(name, [])
-        return Provenance(from_data, {name: e for name, e in chosen_by.items() if e})
+    def data(self) -> dict[str, Any]:
+        """As a query answers (``Provenance.from_data``): bool masks as numpy arrays."""
+        return {role: {name: [m.numpy().copy() for m in masks]
+                       for name, masks in found.items()}
+                for role, found in self.masks.items()} | {"parts": [
+                    # an input holding several tensors (from chunk or split) has parts
+                    name for name, value in self.namespace.items()
+                    if isinstance(value, (list, tuple))]}
 
 
 def _backward(node: OpNode, masks: list[torch.Tensor], role: str, found: _Found) -> None:

@@ -12,6 +12,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import numpy as np
+
 Index = tuple[int, ...]
 
 
@@ -32,18 +34,29 @@ class Provenance:
     sources: dict[str, list[Index]] = field(default_factory=dict)
     used: dict[str, list[Index]] = field(default_factory=dict)
 
-    def as_data(self) -> dict[str, Any]:
-        """As a query's answer carries it (lists, not tuples)."""
-        return {"sources": {n: [list(i) for i in idx] for n, idx in self.sources.items()},
-                "used": {n: [list(i) for i in idx] for n, idx in self.used.items()}}
-
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Provenance:
-        """The answer ``as_data`` made."""
+        """The provenance a query's answer holds: for each role (``sources``, ``used``) and
+        name, one bool mask per tensor the name holds (numpy arrays: raw frames, not a
+        list per element), and ``parts``, the names that hold several tensors (their
+        indices start with the part's number)."""
+        parts = set(data.get("parts", ()))
+
         def indices(found: dict) -> dict[str, list[Index]]:
-            return {str(n): [tuple(int(k) for k in i) for i in idx]
-                    for n, idx in (found or {}).items()}
-        return cls(indices(data.get("sources", {})), indices(data.get("used", {})))
+            out: dict[str, list[Index]] = {}
+            for name, masks in (found or {}).items():
+                rows: list[Index] = []
+                for part, mask in enumerate(masks):
+                    head = (part,) if name in parts else ()
+                    rows.extend(head + tuple(r) for r in np.argwhere(mask).tolist())
+                out[str(name)] = rows
+            return out
+
+        used = {n: i for n, i in indices(data.get("used", {})).items() if i}
+        found = indices(data.get("sources", {}))
+        for name in data.get("used", {}):
+            found.setdefault(str(name), [])
+        return cls(found, used)
 
 
 #: The modules a call's dotted name may start with, as recipes spell them.

@@ -2,8 +2,8 @@
 ``app.explain.kernel_queries`` is: ``widgets.common.kernel_hook.VIEW_QUERIES``).
 
 - ``provenance``: which input elements output element ``index`` (of output ``part``) of a
-  statement ``code`` comes from (``app.explain.provenance.trace``), worked out on the values
-  it read as they were before it ran;
+  statement ``code`` comes from (``app.explain.provenance.trace_data``: a bool mask of each
+  input), worked out on the values it read as they were before it ran;
 - ``step_parts``: what Op explained's extras draw that needs torch: the value of each
   operand of ``code`` that ``operands`` names (by parameter: ``input``, ``min``,
   ``tensors``, ``left``...), copied (``mirror.encode``) with its storage offset, and for cat
@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from app.explain.provenance import trace
+from app.explain.provenance import trace_data
 from app.explain.provenance_data import OpFacts, facts_table
 from app.explain.provenance_nodes import (
     ProbeError,
@@ -62,11 +62,10 @@ def _provenance(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     inputs = step_inputs(values, args)
     part = args.get("part")
     try:
-        found = trace(str(args["code"]), inputs, tuple(int(i) for i in args["index"]),
-                      part=None if part is None else int(part), ops=args.get("ops"))
+        return trace_data(str(args["code"]), inputs, tuple(int(i) for i in args["index"]),
+                          part=None if part is None else int(part), ops=args.get("ops"))
     except Exception as e:  # noqa: BLE001 - said to the view, as torch says it
         raise QueryError(f"{type(e).__name__}: {e}") from None
-    return found.as_data()
 
 
 def _step_parts(values: Values, args: dict[str, Any]) -> dict[str, Any]:
