@@ -1,47 +1,20 @@
-"""Values as JSON can hold them: tensors with shape, dtype and nested values; NaN as "nan"."""
+"""Values as JSON can hold them: NaN as "nan", complex numbers as pairs, tuples as lists.
+
+Both sides use it, and it imports no torch: the kernel's report of a recipe's tensors is
+``app.kernel.tensor_json``'s, which hands its tensors to ``plain`` as ``other``.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-import torch
 
-#: A sparse tensor with at most this many elements is reported dense, like any other;
-#: past it, by its stored entries (``coo``).
-REPORT_DENSE = 1 << 16
-
-
-def tensor_report(t: torch.Tensor) -> dict[str, Any]:
-    """Shape, dtype, device and nested values of one tensor.
-
-    A tensor of another kind (``app.tensor_kinds``) says so (``kind``, ``layout`` and
-    its own facts) and gives what values it can: a quantized one's dequantized, a sparse
-    one's dense while small (else ``coo``: its stored indices and values), each of a
-    nested one's ``components``; a meta one has none, and ``no_values`` says why. Its
-    ``shape`` is None where it has none (nested).
-    """
-    from app import tensor_kinds
-
-    extra = tensor_kinds.facts(t)
-    what = extra.get("kind", "strided")
-    out = {"shape": None if what == "nested" else list(t.shape), "dtype": str(t.dtype),
-           "device": str(t.device), **extra}
-    if what == "nested":
-        out["components"] = [tensor_report(c) for c in t.detach().unbind()]
-        return out
-    data = tensor_kinds.dense(t, REPORT_DENSE)
-    if data is None and what == "sparse":
-        out["coo"] = {k: plain(v) for k, v in tensor_kinds.coo(t).items()}
-    elif data is None:
-        out["no_values"] = tensor_kinds.no_values(t, REPORT_DENSE)
-    else:
-        out["values"] = plain((data if data.device.type == "cpu" else data.cpu()).tolist())
-    return out
-
-
-def plain(value: Any) -> Any:
-    """``value`` with NaN and infinities as the strings "nan", "inf", "-inf"."""
+def plain(value: Any, other: Callable[[Any], Any] = str) -> Any:
+    """``value`` with NaN and infinities as the strings "nan", "inf", "-inf", a complex
+    number as ``[real, imag]`` and a tuple (``torch.Size`` too) as a list; a value JSON
+    cannot hold (inside a list too) as ``other`` makes it (its ``str``)."""
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"
@@ -50,10 +23,8 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, complex):
         return [plain(value.real), plain(value.imag)]
-    if isinstance(value, (list, tuple, torch.Size)):
-        return [plain(v) for v in value]
-    if isinstance(value, torch.Tensor):
-        return tensor_report(value)
+    if isinstance(value, (list, tuple)):
+        return [plain(v, other) for v in value]
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    return str(value)
+    return other(value)

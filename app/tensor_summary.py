@@ -1,7 +1,7 @@
 """What the window shows of a tensor from a kernel's summary of it, without torch.
 
 A small tensor's summary (``app.kernel.summary``) carries its values, and its statistics
-as ``app.tensor_info.tensor_stats`` gave them in the kernel; here they become the
+as ``app.kernel.tensor_info.tensor_stats`` gave them in the kernel; here they become the
 viewer's facts, statistics and planes, as numpy arrays. The helpers that turn numbers
 into text live here too, so the kernel's texts and the window's are made by one code.
 """

@@ -18,7 +18,7 @@ from app.kernel.events import Answered, Ended, RunMessage
 from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
 from app.kernel.session import KernelSession
 from app.kernel.supervisor import Kernel
-from app.tensor_info import tensor_facts, tensor_stats
+from app.kernel.tensor_info import tensor_facts, tensor_stats
 from tests.conftest import finish
 
 BIG = "import torch\ntorch.manual_seed(0)\nbig = torch.randn(3000, 2000)\nsmall = big[:2, :3] * 2\n"

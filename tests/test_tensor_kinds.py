@@ -18,7 +18,7 @@ import torch
 from app.kernel import protocol
 from app.kernel.events import Ended, RunMessage
 from app.kernel.session import KernelSession
-from app.tensor_info import tensor_facts, tensor_stats
+from app.kernel.tensor_info import tensor_facts, tensor_stats
 from tests.test_cli import tensor_lab
 from tests.test_kernel_queries import _ask, _events
 

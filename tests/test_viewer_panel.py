@@ -10,9 +10,9 @@ from PySide6.QtGui import QImage, QPainter
 
 from app.expr import Call, Const, Ref
 from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
+from app.kernel.tensor_info import tensor_stats
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
-from app.tensor_info import tensor_stats
 from widgets.common.background import wait_for_jobs
 from widgets.viewer.heatmap_view import HeatmapView
 from widgets.viewer.panel import ViewerPanel

@@ -21,8 +21,8 @@ import torch
 
 from app.explain.heatmap import pooled
 from app.kernel.summary import summarize
-from app.tensor_info import plane as tensor_plane
-from app.tensor_info import plane_array, tensor_stats
+from app.kernel.tensor_info import plane as tensor_plane
+from app.kernel.tensor_info import plane_array, tensor_stats
 from app.tensor_summary import plane, summary_array, summary_stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,9 +164,9 @@ def test_a_loop_iterations_small_tensor_shows_without_torch(qtbot, run_in_kernel
                                                             monkeypatch):
     """An earlier iteration's tensor comes as its summary: grid, facts and statistics show
     with ``import torch`` failing in the window."""
+    from app.kernel.tensor_info import tensor_facts
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
-    from app.tensor_info import tensor_facts
     from widgets.viewer.panel import ViewerPanel
 
     doc = run_in_kernel(Document(read_recipe(

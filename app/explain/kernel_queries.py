@@ -121,8 +121,8 @@ def _heatmap(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     ``tensor`` query) at about ``cells`` pixels: ``image`` (block means, NaN where a
     block holds a NaN or an inf), ``levels`` (the whole plane's finite range) and
     ``block`` (the cells of the plane each pixel stands for, rows and columns)."""
-    from app import tensor_kinds
-    from app.tensor_info import plane
+    from app.kernel import tensor_kinds
+    from app.kernel.tensor_info import plane
 
     name = str(args["name"])
     value = values.get(int(args.get("run", 0)), int(args["statement"]), name)

@@ -56,7 +56,7 @@ def encode(value: Any, cells: int = MIRROR_CELLS) -> dict | None:
 
 
 def _tensor(torch: Any, t: Any, cells: int) -> dict | None:
-    from app.tensor_kinds import kind
+    from app.kernel.tensor_kinds import kind
 
     if kind(t) != "strided" or t.numel() > cells:  # sparse, meta, nested, quantized
         return None

@@ -4,7 +4,7 @@ Runs in the kernel process, on its reader thread: a view may ask while the recip
 runs (a finished step's tensor, shown while a training loop goes on). Large tensors stay
 in the kernel, as in spyder-kernels; a view asks for the part it shows:
 
-- ``tensor``: a tensor's facts and statistics (``app.tensor_info``) and one 2-D
+- ``tensor``: a tensor's facts and statistics (``app.kernel.tensor_info``) and one 2-D
   plane of it, at most ``cells`` cells (``MAX_PLANE_CELLS`` at most): past that, an even
   sample of its rows and columns, whose steps the answer gives. A heatmap asks for about
   its own resolution; the grid for every cell.
@@ -121,8 +121,8 @@ def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
     if torch is None or not isinstance(value, torch.Tensor):
         raise QueryError(f"{args['name']} is not a tensor")
-    from app import tensor_kinds
-    from app.tensor_info import plane, plane_array, tensor_facts, tensor_stats
+    from app.kernel import tensor_kinds
+    from app.kernel.tensor_info import plane, plane_array, tensor_facts, tensor_stats
 
     out: dict[str, Any] = {"facts": tensor_facts(value),  # its graph too
                            "shape": None if value.is_nested else list(value.shape)}
@@ -160,7 +160,7 @@ def _tensor_stats(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
     if torch is None or not isinstance(value, torch.Tensor):
         raise QueryError(f"{args['name']} is not a tensor")
-    from app.tensor_info import tensor_stats
+    from app.kernel.tensor_info import tensor_stats
 
     return {"stats": tensor_stats(value.detach())}
 

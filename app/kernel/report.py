@@ -56,7 +56,7 @@ class RunReport:
             if name.startswith("__") or isinstance(value, types.ModuleType):
                 continue
             if torch is not None and isinstance(value, torch.Tensor):
-                from app.json_values import tensor_report
+                from app.kernel.tensor_json import tensor_report
 
                 try:
                     tensors[name] = tensor_report(value)
@@ -65,7 +65,7 @@ class RunReport:
                                      "no_values": f"{type(e).__name__}: {e}"}
             elif isinstance(value, bool | int | float | complex | str | list | tuple) \
                     or value is None:
-                from app.json_values import plain
+                from app.kernel.tensor_json import plain
 
                 values[name] = plain(value)
             elif not isinstance(value, _DEFINITIONS):  # a grad_fn, a module: its repr

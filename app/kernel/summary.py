@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from app import tensor_kinds
+from app.kernel import tensor_kinds
 from app.kernel.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
@@ -120,7 +120,7 @@ def _tensor(t: Any) -> dict[str, Any]:
             # the window shows them without torch (``app.tensor_summary.summary_stats``;
             # a real 0-d tensor's it works out from its value: a loop's samples of one
             # share their summary but for the value)
-            from app.tensor_info import tensor_stats
+            from app.kernel.tensor_info import tensor_stats
 
             out["stats"] = [list(s) for s in tensor_stats(data)]
     return out

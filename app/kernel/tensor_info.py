@@ -34,7 +34,7 @@ def tensor_facts(t: torch.Tensor) -> list[tuple[str, str]]:
         storage offset, is_contiguous, requires_grad, is_leaf and grad_fn (the
         node's class name, or ``None``).
     """
-    from app import tensor_kinds
+    from app.kernel import tensor_kinds
 
     what = tensor_kinds.kind(t)
     extra = tensor_kinds.facts(t)
@@ -77,7 +77,7 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     complex tensors are summarised by magnitude, and their labels say ``|z|``.
     Where a statistic has no values to work on (an empty tensor, no finite
     element, std of fewer than two) it reads ``"—"``. Other kinds of tensor
-    (``app.tensor_kinds.elements``): a quantized one is summarised dequantized, a sparse
+    (``app.kernel.tensor_kinds.elements``): a quantized one is summarised dequantized, a sparse
     one with its zeros (every statistic ``"—"`` past ``DENSE_LIMIT`` elements), a
     nested one over all its components; a meta tensor has no values, so every statistic
     reads ``"—"``.
@@ -94,7 +94,7 @@ def tensor_stats(t: torch.Tensor) -> list[tuple[str, str]]:
     """
     import torch
 
-    from app.tensor_kinds import elements
+    from app.kernel.tensor_kinds import elements
 
     labels = ["min", "max", "mean", "std"]
     if t.is_complex():
