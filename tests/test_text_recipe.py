@@ -168,3 +168,13 @@ def test_restoring_the_same_steps_keeps_the_text_itself() -> None:
     recipe = _source_recipe(LESSON)
     recipe.restore((read_recipe(LESSON).steps, read_recipe(LESSON).docstring))
     assert recipe.source == LESSON
+
+
+def test_a_new_recipe_is_import_torch_and_steps_built_from_forms_follow_it() -> None:
+    assert SourceRecipe().source == "import torch\n"
+    built = SourceRecipe([Step("x", Call("torch.ones", (Const(2),))),
+                          Step("y", Call("nn.Linear", (Const(2), Const(1))), comment="a layer")],
+                         "Title")
+    assert built.source == ('"""Title"""\nimport torch\nimport torch.nn as nn\n\n'
+                            "x = torch.ones(2)\n# a layer\ny = nn.Linear(2, 1)\n")
+    assert read_recipe(built.source) == built

@@ -39,14 +39,15 @@ from app.recipe.writer import docstring_literal, imports_needed
 
 
 def new_text(recipe: Recipe) -> str:
-    """The text of a recipe that has none yet: its docstring, the imports its steps need,
-    and each step's new statement (a recipe built from steps, not read)."""
+    """The text of a recipe that has none yet: its docstring, the imports its steps need
+    (``import torch`` at least: a new recipe's text), and each step's new statement (a
+    recipe built from steps, not read)."""
     steps, docstring = recipe.steps, recipe.docstring
     head = [docstring_literal(docstring)] if docstring else []
-    head += [f"import {line}" for line in imports_needed(recipe)] if steps else []
-    text = "\n".join(head) + "\n" if head else ""
+    head += [f"import {line}" for line in imports_needed(recipe)]  # a new one: import torch
+    text = "\n".join(head) + "\n"
     if steps:
-        text += ("\n" if head else "") + written_lines(list(steps), "\n")
+        text += "\n" + written_lines(list(steps), "\n")
     return text
 
 
