@@ -295,3 +295,10 @@ def test_every_card_role_is_in_the_interface_language(qtbot, make_view, chinese)
         doc.settle()
         qtbot.waitUntil(lambda shown=cards: [c.title.text() for c in view.input_cards]
                         == shown, timeout=10_000)
+
+
+def test_an_element_from_many_names_the_first_four_and_counts_the_rest(qtbot, make_view):
+    view, _, _ = make_view("x = torch.arange(12.0).view(2, 6)\ny = torch.softmax(x, dim=1)\n")
+    explain(qtbot, view, (1, 2))  # softmax along a row: all 6 elements of x's row 1
+    assert view.provenance.sources == {"x": [(1, j) for j in range(6)]}
+    assert "x[1, 0], x[1, 1], x[1, 2], x[1, 3] and 2 more" in view.hint.text()

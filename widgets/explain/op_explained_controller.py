@@ -11,6 +11,7 @@ keep the ``OpView`` translation context.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -545,8 +546,9 @@ class OpExplainedController(FollowsDocument, QObject):
     def _provenance_text(self, found: Provenance) -> str:
         assert self.active is not None
         head = self._view.output_element_text(*self.active)
-        sources = [self._element_text(n, i) for n, idxs in found.sources.items()
-                   for i in idxs]
+        count = sum(len(idxs) for idxs in found.sources.values())
+        sources = [self._element_text(n, i) for n, i in itertools.islice(
+            ((n, i) for n, idxs in found.sources.items() for i in idxs), _MAX_LISTED)]
         if not self._view.input_cards:
             return QCoreApplication.translate(
                 "OpView", "{0}: a new tensor, made by the op rather than taken from other "
@@ -555,10 +557,10 @@ class OpExplainedController(FollowsDocument, QObject):
             return QCoreApplication.translate(
                 "OpView", "{0} comes from no input element: the op made it (a zero, a fill "
                 "value).").format(head)
-        listed = ", ".join(sources[:_MAX_LISTED])
-        if len(sources) > _MAX_LISTED:
+        listed = ", ".join(sources)
+        if count > _MAX_LISTED:  # only those listed are named (an element may come from
             listed += QCoreApplication.translate("OpView", " and {0} more").format(
-                len(sources) - _MAX_LISTED)
+                count - _MAX_LISTED)  # every element of a large input)
         text = QCoreApplication.translate("OpView", "{0} comes from {1}.").format(head, listed)
         used = []
         for name, idxs in found.used.items():
