@@ -122,12 +122,14 @@ def test_an_idle_session_waits_on_its_transport_without_looking():
         session.close()
 
 
-def test_a_session_reads_its_kernel_on_one_thread_of_its_own():
+def test_a_session_reads_its_kernel_on_one_thread_of_its_own(tmp_path):
+    """A real kernel's session adds one thread to the window: its reader, which is also
+    the memory budget's watch (a thread of its own measured the kernel before)."""
     before = set(threading.enumerate())
-    session = KernelSession(transport=_EchoKernel)
+    session = KernelSession(run_timeout=None)
     try:
-        run_id = session.run("x = 1\n", "/r.py")
-        _until(session, lambda e: isinstance(e, Ended) and e.run_id == run_id)
+        run_id = session.run("x = 1\n", str(tmp_path / "r.py"), str(tmp_path))
+        _until(session, lambda e: isinstance(e, Ended) and e.run_id == run_id, 120)
         started = [t.name for t in set(threading.enumerate()) - before]
     finally:
         session.close()

@@ -10,9 +10,10 @@ The supervisor owns the kill path and the budgets, in one place:
   if the kernel has not stopped within ``STOP_GRACE_S`` it ends the whole group.
 - **Time**: ``wait(timeout)`` stops a run that goes past its time.
 - **Memory**: the budget is on top of the kernel's size when its first run starts: the
-  kernel caps its own data there (``app.kernel.budget``), and a watch thread here also
-  ends a kernel whose resident size grows more than the budget past its size then
-  (``Ready.resident``).
+  kernel caps its own data there (``app.kernel.budget``), and a watch here also ends a
+  kernel whose resident size grows more than the budget past its size then
+  (``Ready.resident``): ``receive`` measures it every ``WATCH_INTERVAL_S`` while it
+  waits (the reader that waits on the kernel is the watch; no thread of its own).
 - **Protocol**: the first message the kernel gets is ``Hello`` with this side's
   ``protocol.VERSION`` (a kernel of another version answers ``Ready`` and exits); a
   kernel whose ``Ready`` speaks another version is ended (``VersionMismatch``), before
@@ -20,7 +21,7 @@ The supervisor owns the kill path and the budgets, in one place:
 
 ``Kernel`` is the window's ``Transport`` (``app.kernel.transport``) to a kernel on this
 machine: a reader blocked in ``receive`` wakes for a message, for ``wake``, for the
-kernel's exit (its pidfd, where Linux has one) and for the memory watch's verdict.
+kernel's exit (its pidfd, where Linux has one), and for the memory watch's look.
 """
 
 from __future__ import annotations
@@ -118,13 +119,11 @@ class Kernel(Transport):
         #: that came while a time limit stopped the run.
         self.report: dict | None = None
         self._stop_grace = STOP_GRACE_S
-        self._over_budget = threading.Event()
+        self._over_budget = False
         #: The kernel's resident bytes when its budget started (its ``Ready``): until
         #: then no recipe code has run, and the watch has nothing to measure from.
         self._resident_at_start: int | None = None
-        self._watch = threading.Thread(target=self._watch_memory, daemon=True,
-                                       name="tensor-lab-memory-watch")
-        self._watch.start()
+        self._watched_at = 0.0  # when the watch last measured the kernel
 
     # -- talking -----------------------------------------------------------------------------
     def send(self, message: Any) -> None:
@@ -141,7 +140,7 @@ class Kernel(Transport):
 
     @property
     def over_budget(self) -> bool:
-        return self._over_budget.is_set()
+        return self._over_budget
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         if wait:
@@ -152,9 +151,22 @@ class Kernel(Transport):
         """The next message, or None when none came within ``timeout`` seconds or ``wake``
         was called. ``EOFError`` once the kernel has ended and nothing is left to read.
         ``VersionMismatch`` when the kernel's ``Ready`` says it speaks another version of
-        the protocol: the kernel is ended then, and nothing more is read from it."""
-        if not self._conn.poll(timeout):
-            return None
+        the protocol: the kernel is ended then, and nothing more is read from it. While
+        it waits, it watches the kernel's memory: past the budget, ``over_budget`` is
+        True and it returns None."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if self._watch_memory():
+                return None
+            wait = self._next_watch_s()
+            if deadline is not None:
+                left = max(0.0, deadline - time.monotonic())
+                wait = left if wait is None else min(wait, left)
+            self._conn.woken = False
+            if self._conn.poll(wait):
+                break
+            if self._conn.woken or deadline is not None and time.monotonic() >= deadline:
+                return None
         message = protocol.receive(self._conn)
         if isinstance(message, protocol.Ready):
             if message.version != protocol.VERSION:  # its messages may mean other things
@@ -289,11 +301,13 @@ class Kernel(Transport):
                     return Ending(self._exit_code(1), "timeout")
                 self.kill()  # (after Done, only the recipe's threads are left: no interrupt)
                 return Ending(1, "timeout")
-            if self._over_budget.is_set():  # (the kernel said nothing: the caller says why)
+            if self._over_budget:  # (the kernel said nothing: the caller says why)
                 self.kill()
                 return Ending(1, "memory")
             if done is not None:  # as python, wait for its threads and atexit, in the time
-                self.process.join(min(left, 0.1) if left is not None else 0.1)
+                self.process.join(min(left, WATCH_INTERVAL_S) if left is not None
+                                  else WATCH_INTERVAL_S)
+                self._watch_memory()
                 if not self.alive:
                     return Ending(self._exit_code(done.exit_code),
                                   "memory" if done.out_of_memory else "", done.out_of_memory, got)
@@ -321,12 +335,22 @@ class Kernel(Transport):
         code = self.process.exitcode  # negative: the signal that ended it
         return Ending(code if code is not None else 1, "" if code == 0 else "died")
 
-    def _watch_memory(self) -> None:
-        while self.process.is_alive():
-            start = self._resident_at_start
-            size = resident_bytes(self.process.pid) if self.process.pid else None
-            if start is not None and size is not None and size - start > self.memory_budget:
-                self._over_budget.set()
-                self.wake()  # the reader ends the kernel and says why
-                return
-            time.sleep(WATCH_INTERVAL_S)
+    def _watching(self) -> bool:
+        return self._resident_at_start is not None and not self._over_budget
+
+    def _next_watch_s(self) -> float | None:
+        """How long until the watch measures again (None: it has nothing to measure)."""
+        if not self._watching():
+            return None
+        return max(0.0, self._watched_at + WATCH_INTERVAL_S - time.monotonic())
+
+    def _watch_memory(self) -> bool:
+        """Measure the kernel, if ``WATCH_INTERVAL_S`` has passed since the last time;
+        True when it has grown past its budget (``over_budget``)."""
+        if not self._watching() or self._next_watch_s():
+            return self._over_budget
+        self._watched_at = time.monotonic()
+        size = resident_bytes(self.process.pid) if self.process.pid else None
+        if size is not None and size - self._resident_at_start > self.memory_budget:
+            self._over_budget = True
+        return self._over_budget

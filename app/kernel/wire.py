@@ -83,6 +83,8 @@ class Wire:
         #: Whether ``wake`` ends a waiting ``poll`` (else a waiting reader must bound its
         #: waits itself: where descriptors cannot be polled).
         self.wakes = self._wake_w is not None
+        #: Set when a ``poll`` returned because of ``wake`` (its caller clears it).
+        self.woken = False
         self._buffer = bytearray()
         self._since = 0.0  # when the buffer last grew
         self._eof = False
@@ -151,6 +153,7 @@ class Wire:
             if not any(fd == self._fd for fd, _ in ready):
                 if any(fd == self._wake_r for fd, _ in ready):
                     self._drain_wakes()
+                    self.woken = True
                     return False
                 self._eof = True  # its process has ended, and the pipe holds nothing
                 continue
