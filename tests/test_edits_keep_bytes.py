@@ -241,3 +241,30 @@ def test_a_text_that_is_not_python_is_kept_and_a_new_step_goes_after_it() -> Non
     recipe = SourceRecipe((), "", "x = (\n")
     recipe.append(Step("y", Call("torch.ones", (Const(2),))))
     assert recipe.source == "x = (\ny = torch.ones(2)\n"
+
+
+BLOCK = ("import torch\n"
+         "x = torch.ones(2, requires_grad=True)\n"
+         "with torch.no_grad():\n"
+         "    a = x * 2\n"
+         "    # b's\n"
+         "    b = x + 1\n"
+         "y = x.sum()\n")
+
+
+def test_a_step_put_inside_a_block_from_outside_splits_the_block_there() -> None:
+    recipe = _recipe(BLOCK)
+    recipe.insert(2, Step(None, Call("Tensor.retain_grad", (Ref("x"),))))
+    assert recipe.source == BLOCK.replace(
+        "    # b's", "x.retain_grad()\nwith torch.no_grad():\n    # b's")
+    assert [(s.label, s.block) for s in recipe.steps] == [
+        ("x", ""), ("a", "no_grad"), (".retain_grad", ""), ("b", "no_grad"), ("y", "")]
+
+
+def test_a_step_moved_into_another_block_leaves_no_empty_block() -> None:
+    recipe = _recipe(BLOCK.replace("    # b's", "x.retain_grad()\nwith torch.no_grad():\n"
+                                                "    # b's"))
+    recipe.move(3, 1)  # b, alone in the second block, before a
+    assert recipe.source == ("import torch\nx = torch.ones(2, requires_grad=True)\n"
+                             "with torch.no_grad():\n    # b's\n    b = x + 1\n"
+                             "    a = x * 2\nx.retain_grad()\ny = x.sum()\n")

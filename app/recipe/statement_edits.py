@@ -302,6 +302,33 @@ def put_after_line(source: str, old: Recipe, index: int, steps: list[Step],
     return head + written + source[offset:]
 
 
+def split_block_text(source: str, old: Recipe, index: int, written: str) -> str | None:
+    """``written`` (a step outside any block) put in before step ``index``, which is in
+    the same ``with`` block as the step before it: the block ends there and a ``with``
+    of the same kind opens again after the new lines, so that the steps after it keep
+    their place in it. None where step ``index`` is not such a step."""
+    steps = old.steps
+    if not 0 < index < len(steps) or not steps[index].block \
+            or steps[index - 1].block != steps[index].block:
+        return None
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = statement_of(tree, steps, index)
+    if node is None:
+        return None
+    at, newline = Positions(source), newline_of(source)
+    top = first_line(node)
+    if source[at.starts[top - 1]:at.offset(top, node.col_offset)].strip(" \t"):
+        return None  # it shares its line with the step before it
+    while top > 1 and source[at.starts[top - 2]:at.starts[top - 1]].strip().startswith("#"):
+        top -= 1
+    offset = at.starts[top - 1]
+    header = f"with torch.{steps[index].block}():{newline}"
+    return source[:offset] + written + header + source[offset:]
+
+
 def docstring_text(source: str, docstring: str) -> str | None:
     """``source`` with its docstring made ``docstring``: the docstring's node replaced (a
     new one put first, an empty one cut with its lines); None for a text that does not

@@ -33,6 +33,7 @@ from app.recipe.statement_edits import (
     newline_of,
     put_after_line,
     replaced_text,
+    split_block_text,
 )
 from app.recipe.step_edits import key, rename_text, step_edit_text, with_imports, written_lines
 from app.recipe.writer import docstring_literal, imports_needed
@@ -123,9 +124,10 @@ class SourceRecipe(Recipe):
         meant.insert(index, step)
         new = Recipe(tuple(meant), self._docstring)
         edited = step_edit_text(self.source, old, new)
-        if edited is None and index > 0:  # after a statement that shares its line
+        if edited is None and index > 0:  # inside a block, or after a shared line
             written = written_lines([step], newline_of(self.source))
-            edited = put_after_line(self.source, old, index - 1, [step], written)
+            edited = (None if step.block else split_block_text(self.source, old, index, written)) \
+                or put_after_line(self.source, old, index - 1, [step], written)
             edited = None if edited is None else with_imports(edited, new)
         if edited is None:
             raise ValueError(f"no place in the text for a step at {index}")
