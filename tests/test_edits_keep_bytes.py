@@ -268,3 +268,11 @@ def test_a_step_moved_into_another_block_leaves_no_empty_block() -> None:
     assert recipe.source == ("import torch\nx = torch.ones(2, requires_grad=True)\n"
                              "with torch.no_grad():\n    # b's\n    b = x + 1\n"
                              "    a = x * 2\nx.retain_grad()\ny = x.sum()\n")
+
+
+def test_a_step_on_its_blocks_header_line_is_cut_as_pass() -> None:
+    text = "import torch\nx = torch.ones(2)\nwith torch.no_grad(): y = x * 2  # one line\nz = x\n"
+    recipe = _recipe(text)
+    recipe.remove(1)
+    assert recipe.source == text.replace("y = x * 2", "pass")
+    assert [s.label for s in recipe.steps] == ["x", "z"]

@@ -260,7 +260,8 @@ def _with_comment(text: str, at: Positions, line: int, indent: str, comment: str
 
 def cut_text(source: str, old: Recipe, index: int) -> str | None:
     """``source`` with step ``index``'s statement cut from a line it shares with another
-    (``a = 1; b = 2``): the statement and its ``;``; None where that is not so."""
+    (``a = 1; b = 2``): the statement and its ``;``; a statement that shares its line
+    with a block's header becomes ``pass``. None where the text has no statement for it."""
     try:
         tree = parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -279,7 +280,7 @@ def cut_text(source: str, old: Recipe, index: int) -> str | None:
     before = source[:start].rstrip(" \t")
     if before.endswith(";"):
         return before[:-1] + source[end:]
-    return None
+    return replace_span(source, start, end, "pass")  # (with torch.no_grad(): x = 1)
 
 
 def put_after_line(source: str, old: Recipe, index: int, steps: list[Step],
