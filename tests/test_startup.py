@@ -24,7 +24,7 @@ _FIRST_PAINT = textwrap.dedent("""
 
     import widgets.launch as launch
 
-    def report(quit_after):
+    def report(_mode):
         def first_paint():
             print("torch at first paint:", "torch" in sys.modules, flush=True)
             from PySide6.QtCore import QTimer
@@ -85,3 +85,18 @@ def test_the_gallery_is_read_once_the_kernel_has_answered(qtbot):
     finally:
         kernel_devices().set_torch(None)
     assert panel.gallery is not None and panel.gallery.entries
+
+
+def test_the_bench_reports_name_what_the_window_imported_and_its_peak_memory():
+    import resource
+
+    import numpy  # noqa: F401 - imported here, as in the window
+
+    from widgets.startup_report import peak_rss_mib, third_party_modules
+
+    modules = third_party_modules()
+    assert "numpy" in modules and "json" not in modules and "os" not in modules
+    assert not any(m.split(".")[0] in ("app", "widgets", "tests") for m in modules)
+    with open("/proc/self/status", encoding="ascii") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+    assert rss <= peak_rss_mib() <= resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

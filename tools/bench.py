@@ -23,8 +23,11 @@ Figures (names for ``--only``):
   64x64 one, and the memory that costs.
 - ``op``: change ``tril``'s diagonal on a 1000x1000 tensor in the Ops panel, until the
   window's last view has repainted (``painted_until_quiet``).
-- ``startup``: process start to first paint against importing torch, PySide6 and
-  pyqtgraph.
+- ``startup``: process start to first paint against a process that imports only what
+  the window has imported by its first paint (the modules neither the standard library's
+  nor the lab's, as the window lists them: no torch, which only its kernel imports); and
+  ``window memory``, the window process's peak RSS once its kernel has started, before
+  any recipe runs (it opens one held by the trust rule), the kernel's own not counted.
 - ``recipe``: a training loop's time under ``tensor-lab run`` (the kernel) against
   ``python`` (``tools/bench_kernel.py``).
 - ``scale`` (``tools/bench_scale.py``): a recipe of 5,000 top-level statements run in the
@@ -432,29 +435,57 @@ def bench_startup(pairs: int) -> list[Figure]:
     # an environment that forbids it would have every start compile the app from source.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
 
-    def timed(args: list[str], marker: str) -> float:
-        # The child's own report: from its process start to the marker.
-        out = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True,
-                             timeout=120)
+    def said(args: list[str], marker: str, mode: str = "exit") -> str:
+        # The child's own report (widgets.startup_report): the rest of its marker's line.
+        out = subprocess.run(args, env={**env, "TENSOR_LAB_STARTUP_TIMING": mode}, cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
         for line in out.stdout.splitlines():
             if line.startswith(marker):
-                return float(line.split()[-2])
+                return line.removeprefix(marker)
         raise RuntimeError(f"{args} printed no {marker!r}: {out.stdout}{out.stderr}")
 
-    bare_args = [sys.executable, "-c", _SINCE_START + "import torch, PySide6.QtWidgets, "
-                 "pyqtgraph\nprint(f'imported after {since_start():.3f} s', flush=True)\n"
-                 "os._exit(0)"]
+    def timed(args: list[str], marker: str) -> float:
+        return float(said(args, marker).split()[-2])
+
     app_args = [sys.executable, "-m", "widgets"]
+    modules = said(app_args, "modules:", "modules").split()  # also warms the file cache
+    if any(m.split(".")[0] == "torch" for m in modules):
+        raise RuntimeError("the window imported torch before its first paint")
+    bare_args = [sys.executable, "-c", _SINCE_START + "import importlib\n"
+                 f"for name in {modules!r}:\n"
+                 "    try:\n        importlib.import_module(name)\n"
+                 "    except Exception:\n        pass\n"
+                 "print(f'imported after {since_start():.3f} s', flush=True)\nos._exit(0)"]
     timed(bare_args, "imported after")  # warm the file cache
-    timed(app_args, "first paint after")
     bare, app = interleave(lambda: timed(bare_args, "imported after"),
                            lambda: timed(app_args, "first paint after"),
                            max(pairs, STARTUP_PAIRS))
     ratios = [a / b for a, b in zip(app, bare, strict=True)]
+    top = sorted({m.split(".")[0] for m in modules})
     return [figure("start-up", f"{statistics.median(bare):.2f} s imports",
                    f"{statistics.median(app):.2f} s first paint", statistics.median(ratios), "",
-                   "<= 1.15", f"process start to first paint, offscreen; {len(ratios)} pairs "
-                             f"(ratios {min(ratios):.2f} to {max(ratios):.2f})")]
+                   "<= 1.15", f"process start to first paint, offscreen, against importing "
+                             f"what the window has by then ({', '.join(top)}); "
+                             f"{len(ratios)} pairs (ratios {min(ratios):.2f} to "
+                             f"{max(ratios):.2f}; imports {min(bare):.2f} to {max(bare):.2f} "
+                             f"s, first paint {min(app):.2f} to {max(app):.2f} s)"),
+            window_memory(said, app_args, pairs)]
+
+
+def window_memory(said: Callable[..., str], app_args: list[str], pairs: int) -> Figure:
+    """The window's peak RSS, in MiB, once its kernel has started, on a held recipe."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:  # from elsewhere: held, not run
+        held = shutil.copy(ROOT / "recipes" / "welcome.py", Path(folder) / "welcome.py")
+        peaks = [float(said(app_args + [held], "window peak RSS", "memory").split()[0])
+                 for _ in range(max(pairs, 5))]
+    return figure("window memory", "-", f"{statistics.median(peaks):.0f} MiB",
+                  statistics.median(peaks), " MiB", "<= 200",
+                  f"the window process's peak RSS once its kernel has started, before any "
+                  f"recipe runs (the welcome recipe from elsewhere, held); {len(peaks)} "
+                  f"starts ({min(peaks):.0f} to {max(peaks):.0f} MiB)")
 
 
 def _bench_recipe(pairs: int) -> list[Figure]:

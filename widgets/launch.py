@@ -118,8 +118,8 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     # the first paint (a recipe held by the trust rule has it ready when it runs).
     after_paint = [window.kernel_hook.warm, freeze_start]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
-    if timing:  # first: with "exit" the process ends there
-        after_paint.insert(0, _first_paint_report(quit_after=timing == "exit"))
+    if timing:  # first: with "exit" the process ends there (widgets.startup_report)
+        after_paint.insert(0, _first_paint_report(timing))
     after_first_paint(app, *after_paint)
     from widgets.shell.autosave_hook import start_autosave
 
@@ -129,17 +129,11 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     return code
 
 
-def _first_paint_report(quit_after: bool) -> Callable[[], None]:
-    """What prints "first paint after X s" (``make bench``).
+def _first_paint_report(mode: str) -> Callable[[], None]:
+    """What prints "first paint after X s" (``make bench``), and more by ``mode``."""
+    from widgets.startup_report import first_paint_report
 
-    With ``quit_after`` the process then leaves at once, skipping interpreter teardown.
-    """
-    def report() -> None:
-        print(f"first paint after {since_start():.3f} s", flush=True)
-        if quit_after:
-            os._exit(0)
-
-    return report
+    return first_paint_report(mode, since_start)
 
 
 def after_first_paint(app, *callbacks: Callable[[], None]) -> None:
