@@ -4,11 +4,12 @@
 today the local process and its pipe, ``supervisor.Kernel``) and reads it on one thread
 of its own, which blocks on the transport until the kernel says something, the window
 sends a command (it ``wake``-s the reader), or a run's time limit comes: no loop looks
-at anything on a timer. The window calls methods that return at once (``run``, ``ask``,
-``stop``, ``restart``); the reader puts plain events in one queue (``events.EventQueue``,
-which merges an output flood) and tells the window (``on_events``), which takes them on
-its own thread with ``poll``. A run is its
-``RunMessage``s, then one ``Ended``; a new run stops the old one first, so nothing of the
+for messages on a timer (the local transport measures the kernel's memory every
+``supervisor.WATCH_INTERVAL_S`` while it waits: the budget's own clock). The window calls
+methods that return at once (``run``, ``ask``, ``stop``, ``restart``); the reader puts
+plain events in one queue (``events.EventQueue``, which merges an output flood) and tells
+the window (``on_events``), which takes them on its own thread with ``poll``. A run is
+its ``RunMessage``s, then one ``Ended``; a new run stops the old one first, so nothing of the
 old one comes after the new one's first event. Stop interrupts (the namespace kept); a
 kernel still busy after ``STOP_GRACE_S`` (a long C++ op) is ended, and a fresh one re-runs
 the finished statements (``Restoring``). A kernel that crashes, goes past its memory budget
@@ -86,7 +87,7 @@ def _death_text(code: int | None) -> str:
 
 
 class KernelSession:
-    """The window's one kernel, served from a background thread; no method blocks but ``close``.
+    """The window's one kernel, read by a thread of its own; no method blocks but ``close``.
 
     Parameters
     ----------
