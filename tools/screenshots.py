@@ -43,11 +43,15 @@ SHOTS = (
 
 def settle(app, seconds: float = 0.3, document=None) -> None:
     """Let layouts, deferred shows and queued signals run; with ``document``, first until
-    its kernel has run it and answered every view (a busy machine starts the kernel
-    slowly: a fixed wait took the picture of "Starting the kernel…")."""
+    its kernel has run it, answered every view and named its torch for the status bar (a
+    busy machine starts the kernel slowly: a fixed wait took the picture of "Starting the
+    kernel…")."""
+    from widgets.common.kernel_devices import kernel_devices
+
     end = time.monotonic() + 120
     while document is not None and (document.kernel_run is not None or document.asking
-                                    or document.waiting_since is not None) \
+                                    or document.waiting_since is not None
+                                    or kernel_devices().torch is None) \
             and time.monotonic() < end:
         app.processEvents()
         time.sleep(0.01)
@@ -114,7 +118,6 @@ WINDOW_SHOTS = tuple(
 
 
 def take_window(shot: WindowShot, out_dir: Path) -> Path:
-    import torch  # noqa: F401 - in, as for tensor-lab --screenshot: the status bar says its build
     from PySide6.QtWidgets import QApplication
 
     from app.recipe.document import Document
