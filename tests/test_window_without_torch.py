@@ -1,6 +1,7 @@
 """The window never imports torch: ``tensor-lab --screenshot`` on a recipe paints every
 view from what its kernel answers, and ``torch`` is not in the window's ``sys.modules``
-after it (#33). Torch runs in the kernel, a process of its own.
+after it; nor after a tour of the window as a user opens it, every view tab on every
+step, then the gallery (#33). Torch runs in the kernel, a process of its own.
 
 End to end, in a subprocess: the window process is ``tensor-lab`` itself, with an import
 hook that names the window's own module that first imported torch, if one did.
@@ -34,13 +35,54 @@ _WINDOW = textwrap.dedent("""
                 TorchWatch.importer = " <- ".join(reversed(ours[-4:])) or "?"
             return None
 
-    sys.meta_path.insert(0, TorchWatch())
-    import widgets.launch as launch
+    def said():
+        print("torch in the window:", "torch" in sys.modules, flush=True)
+        print("imported by:", TorchWatch.importer, flush=True)
 
-    code = launch.main(sys.argv[1:])
-    print("torch in the window:", "torch" in sys.modules, flush=True)
-    print("imported by:", TorchWatch.importer, flush=True)
-    sys.exit(code)
+    if __name__ == "__main__":  # (not in the kernel, which spawn starts from this file)
+        sys.meta_path.insert(0, TorchWatch())
+        import widgets.launch as launch
+
+        if sys.argv[1:2] == ["--tour"]:
+            launch._first_paint_report = lambda _mode: tour
+            sys.argv.pop(1)
+        code = launch.main(sys.argv[1:])
+        said()
+        sys.exit(code)
+""")
+
+# After the first paint: once the kernel has run the recipe and named its torch, each view
+# tab in turn shows each step, then the gallery opens.
+_TOUR = textwrap.dedent("""
+    import os
+    import time
+
+    def tour():
+        from PySide6.QtWidgets import QApplication
+
+        from widgets.common.kernel_devices import kernel_devices
+
+        window = next(w for w in QApplication.topLevelWidgets() if hasattr(w, "views"))
+        document = window.document
+
+        def settle(busy, seconds):
+            end = time.monotonic() + seconds
+            while busy() and time.monotonic() < end:
+                QApplication.processEvents()
+                time.sleep(0.01)
+
+        settle(lambda: document.kernel_run is not None or document.asking
+               or kernel_devices().torch is None, 120)
+        for tab in range(window.views.count()):
+            window.views.setCurrentIndex(tab)
+            for step in document.recipe.steps:
+                document.select_name(step.name)
+                settle(lambda: True, 0.1)
+                settle(lambda: document.asking, 30)
+        window.show_gallery()
+        settle(lambda: window.gallery.gallery is None, 60)
+        said()
+        os._exit(0)
 """)
 
 
@@ -56,3 +98,14 @@ def test_a_screenshot_of_the_window_imports_no_torch(tmp_path, recipe):
                          timeout=300)
     assert out.returncode == 0 and shot.stat().st_size > 0, out.stdout + out.stderr
     assert "torch in the window: False" in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize("recipe", [None, "recipes/nn_lenet.py"])
+def test_a_tour_of_every_view_and_the_gallery_imports_no_torch(tmp_path, recipe):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TENSOR_LAB_STARTUP_TIMING": "1",
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    args = [sys.executable, "-c", _TOUR + _WINDOW, "--tour"] + (
+        [str(ROOT / recipe)] if recipe else [])
+    out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert "torch in the window: False" in out.stdout, out.stdout + out.stderr[-2000:]
