@@ -14,6 +14,7 @@ from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.model import Step
 from app.recipe.reader import read_recipe
+from tests.kernel_values import as_torch, kernel_value
 from widgets.ops.op_panel import OpPanel, bind_op, build_call, call_keywords, op_spec
 from widgets.viewer.panel import ViewerPanel
 
@@ -58,8 +59,7 @@ def apply(qtbot, panel: OpPanel) -> None:
 
 def value(doc: Document, name: str) -> torch.Tensor:
     """What the kernel made of ``name`` (its copy in the window), once it has run."""
-    doc.settle()
-    return doc.run.result_for(name).value.output
+    return kernel_value(doc, name)
 
 
 # -- applying ops ---------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def test_apply_in_place_add_is_a_bare_statement(qtbot, make_panel):
     step = doc.recipe.steps[-1]
     assert step.name is None and step.expr == Call("Tensor.add_", (Ref("v"), Const(1.5)))
     doc.settle()  # the bare call's value is what the kernel copied after it ran
-    assert torch.equal(doc.run.results[-1].value.output, torch.zeros(3).add_(1.5))
+    assert torch.equal(as_torch(doc.run.results[-1].value.output), torch.zeros(3).add_(1.5))
     assert panel.editing == 1 and not panel.name_edit.isEnabled()
 
 

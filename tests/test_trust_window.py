@@ -47,7 +47,8 @@ def test_a_file_from_elsewhere_opens_held_and_runs_after_run(window, elsewhere):
     window.trust_bar.run_button.click()
     window.settle()
     assert not window.document.held and window.document.run.ok
-    assert window.document.run.result_for("y").value.output.tolist() == [[0, 1, 2], [3, 4, 5]]
+    y = window.document.run.result_for("y").value.output
+    assert y.values.tolist() == [[0, 1, 2], [3, 4, 5]]
     assert not window.trust_bar.isVisible()
 
 
