@@ -3,6 +3,7 @@ thread that waits on the transport and never looks at anything on a timer."""
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -10,10 +11,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from app.kernel import protocol
 from app.kernel.events import Answered, Ended, KernelReady, RunMessage
 from app.kernel.session import KernelSession
 from app.kernel.transport import Transport
+from app.kernel.wire import Wire
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,3 +175,49 @@ def test_the_hook_takes_the_kernels_events_when_told_with_no_timer_running(qtbot
         assert [t for t in hook.findChildren(QTimer) if t.isActive()] == []
     finally:
         hook.close()
+
+
+class _TwoPipes:
+    """A peer's output and input as two descriptors (a process's stdout and stdin)."""
+
+    def __init__(self, read_fd: int, write_fd: int):
+        self._read, self._write = read_fd, write_fd
+
+    def fileno(self) -> int:
+        return self._read
+
+    def write_fileno(self) -> int:
+        return self._write
+
+    def close(self) -> None:
+        os.close(self._read)
+        os.close(self._write)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="descriptors are polled")
+def test_the_wire_frames_two_descriptors_and_wakes_a_waiting_reader():
+    """What the SSH transport needs of the wire: frames over a process's stdin and stdout
+    (here two pipes), a read that waits with no timeout, ``wake`` from another thread,
+    and the end of the peer's process (a descriptor readable once it has ended)."""
+    there_r, here_w = os.pipe()  # what this side writes, the peer reads
+    here_r, there_w = os.pipe()
+    ended_r, ended_w = os.pipe()
+    here = Wire(_TwoPipes(here_r, here_w), wakeable=True, ended=ended_r)
+    there = Wire(_TwoPipes(there_r, there_w))
+    try:
+        protocol.send(here, protocol.Hello(protocol.VERSION))
+        assert protocol.receive(there) == protocol.Hello(protocol.VERSION)
+        protocol.send(there, protocol.Done(0))
+        assert here.poll(None) and protocol.receive(here) == protocol.Done(0)
+
+        start = time.monotonic()
+        threading.Timer(0.2, here.wake).start()
+        assert here.poll(None) is False and here.woken  # woken, not timed out
+        assert 0.15 < time.monotonic() - start < 5
+
+        os.close(ended_w)  # the peer's process ends, with its pipes still open
+        with pytest.raises(EOFError):
+            here.poll(None)
+    finally:
+        here.close()
+        there.close()

@@ -56,7 +56,9 @@ class Wire:
     Parameters
     ----------
     conn : Connection
-        The pipe's end.
+        The pipe's end; or any object with ``fileno`` (read from) and ``close``, and a
+        ``write_fileno`` where frames are written to another descriptor (a process's
+        stdout and stdin: the SSH transport's).
     wakeable : bool
         Keep a wake-up pipe, so that ``wake`` ends a ``poll`` that waits (``wakes``).
     ended : int, optional
@@ -70,6 +72,7 @@ class Wire:
         self._wake_r = self._wake_w = self._ended = None
         if poll is not None and _writev is not None:
             self._fd = conn.fileno()
+            self._out = conn.write_fileno() if hasattr(conn, "write_fileno") else self._fd
             self._poll = poll()
             self._poll.register(self._fd, POLLIN | POLLHUP)
             if wakeable:
@@ -118,7 +121,7 @@ class Wire:
             return self.conn.send_bytes(data)
         parts = [_HEADER.pack(MAGIC, len(data)), memoryview(data)]
         while parts:
-            written = _writev(self._fd, parts)
+            written = _writev(self._out, parts)
             while parts and written >= len(parts[0]):
                 written -= len(parts[0])
                 parts.pop(0)
