@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from app.dtypes import DTYPE_ALIASES, DType  # noqa: F401  (their home: app.dtypes)
+
 
 @dataclass(frozen=True)
 class Const:
@@ -20,26 +22,6 @@ class Const:
     ``DType`` (a torch dtype, by its name)."""
 
     value: Any
-
-
-#: Other names torch gives a dtype (``torch.long`` is ``torch.int64``).
-DTYPE_ALIASES = {"half": "float16", "float": "float32", "double": "float64",
-                 "short": "int16", "int": "int32", "long": "int64",
-                 "cfloat": "complex64", "cdouble": "complex128"}
-
-
-@dataclass(frozen=True)
-class DType:
-    """A torch dtype a form step names (``torch.float64``), held by its name: the window
-    has no torch. ``name`` is torch's own (``float64``, not ``double``)."""
-
-    name: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", DTYPE_ALIASES.get(self.name, self.name))
-
-    def __str__(self) -> str:
-        return f"torch.{self.name}"
 
 
 @dataclass(frozen=True)

@@ -35,12 +35,12 @@ import torch
 
 from app import cli
 from app.catalog import CATALOG
+from app.dtypes import DTYPE_NAMES
 from app.expr import Call, Const, Expr, Ref, Seq
 from app.kernel.report import run_with_report
 from app.kernel.runner import Runner
 from app.kernel.tensor_json import plain, tensor_report
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import DTYPE_NAMES
 from app.recipe.text_recipe import new_text
 from tests.python_run import as_a_kernel
 

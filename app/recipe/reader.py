@@ -17,13 +17,13 @@ import ast
 import warnings
 
 from app.catalog import CATALOG
+from app.dtypes import DTYPE_NAMES, DType
 from app.expr import (
     TENSOR_ATTRIBUTES,
     Attr,
     BinOp,
     Call,
     Const,
-    DType,
     Expr,
     Ref,
     Seq,
@@ -45,12 +45,6 @@ MAX_LITERALS = 500_000
 MAX_STRING = 10_000
 
 IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
-
-#: The dtypes a form step names (``torch.float64``); the step holds its name (``DType``).
-DTYPE_NAMES = frozenset((
-    "float16", "bfloat16", "float32", "float64", "half", "float", "double",
-    "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64", "short", "int",
-    "long", "bool"))
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
