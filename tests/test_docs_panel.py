@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from app.catalog import CATALOG
 from app.recipe.document import Document
-from widgets.recipe.docs_panel import DocsPanel, spec_for_expr
+from widgets.recipe.docs_panel import DocsPanel, spec_for_step
 
 pytestmark = pytest.mark.gui
 
@@ -57,12 +57,14 @@ def test_operators_and_methods_find_their_entry():
     from app.recipe.reader import read_recipe
 
     recipe = read_recipe("import torch\nx = torch.ones(2)\ny = x * 2\nz = x.view(2, 1)\n"
-                         "w = -x\nv = x.T\n")
-    specs = [spec_for_expr(s.expr) for s in recipe.steps]
+                         "w = -x\nv = x.T\nu = x - 1\n")
+    specs = [spec_for_step(s) for s in recipe.steps]
     assert specs[0] is CATALOG.get("torch.ones")
     assert specs[1] is not None and specs[1].operator == "*"
     assert specs[2] is CATALOG.get("Tensor.view")
+    assert specs[3] is CATALOG.get("torch.neg")  # -x: negation, not subtraction
     assert specs[4] is None  # an attribute, not an op
+    assert specs[5] is not None and specs[5].operator == "-"
 
 
 def test_the_panel_shows_every_catalogue_entry_without_error(qtbot):

@@ -11,7 +11,6 @@ import torch
 from app.catalog import CATALOG
 from app.explain.step_view import (
     make_step_view,
-    op_key,
     shape_text,
     tensor_parts,
     with_param,
@@ -125,13 +124,6 @@ def test_an_operand_is_known_in_the_window_or_asked_of_the_kernel(_document):
     assert torch.equal(torch.from_numpy(data["operands"]["input"]["tensor"]),
                        torch.arange(6.0).reshape(2, 3) * 2)
     assert data["offsets"] == {"input": 0}
-
-
-def test_op_key_names_the_call_or_the_operator():
-    assert op_key(_expr("torch.tril(x)")) == "torch.tril"
-    assert op_key(_expr("x + 1")) == "+"
-    assert op_key(_expr("-x")) == "-"
-    assert op_key(Ref("x")) is None
 
 
 def test_with_param_keeps_how_the_call_is_spelled():

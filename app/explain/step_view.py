@@ -22,7 +22,7 @@ from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.results import StepResult
 from app.tensor_copy import TensorCopy, copy_of
 
-__all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view", "op_key",
+__all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view",
            "shape_text", "tensor_parts", "with_param"]
 
 
@@ -120,8 +120,7 @@ def make_step_view(doc: Document) -> StepView | None:
         return None
     result = doc.run.results[i]
     step = result.step
-    spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
-    op = spec.name if spec is not None else (op_key(step.expr) or "")
+    spec, op = _spec_and_op(step)
     if not isinstance(result.value, KernelValue):  # not run (yet): nothing to show
         return StepView(i, step, result, spec, op, {}, None)
     # the kernel's copies of what the step read, before it ran, and of what it made (small
@@ -141,8 +140,7 @@ def inner_step_view(sv: StepView, answer: dict, iteration: int | None) -> StepVi
         step = read_recipe(prelude + str(answer["code"]) + "\n").steps[-1]
     except (RecipeError, SyntaxError, ValueError, KeyError, IndexError):
         return sv
-    spec = CATALOG.get(step.expr.op) if isinstance(step.expr, Call) else None
-    op = spec.name if spec is not None else (op_key(step.expr) or "")
+    spec, op = _spec_and_op(step)
     return StepView(sv.index, step, sv.result, spec, op,
                     {n: copy_of(d) for n, d in answer.get("inputs", {}).items()},
                     copy_of(answer.get("output")), code=str(answer["code"]), inner=answer,
@@ -158,11 +156,11 @@ def tensor_parts(value: Any) -> list[tuple[int | None, TensorCopy]]:
     return []
 
 
-def op_key(expr: Expr) -> str | None:
-    """The op a step's expression calls (``torch.tril``) or its operator (``+``)."""
-    if isinstance(expr, Call):
-        return expr.op
-    return expr.op if isinstance(expr, (BinOp, UnaryOp)) else None
+def _spec_and_op(step: Step) -> tuple[OpSpec | None, str]:
+    """The catalogue entry of the op a step calls, and the name a view gives it: the
+    entry's, or the operator (``+``)."""
+    spec = CATALOG.get(step.op) if step.op else None  # (no entry has an operator's key)
+    return spec, spec.name if spec is not None else (step.op or "")
 
 
 def with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.catalog import CATALOG
-from app.expr import Call, Code, walk
 from app.recipe.model import Recipe
 from app.recipe.reader import RecipeError, read_recipe_file
 from app.resources import RECIPES_DIR
@@ -141,8 +140,8 @@ def ops_used(recipe: Recipe) -> tuple[str, ...]:
     """
     found: dict[str, None] = {}
     for step in recipe.steps:
-        keys = _code_calls(step.expr.text) if isinstance(step.expr, Code) else (
-            node.op for node in walk(step.expr) if isinstance(node, Call))
+        text = step.code_text
+        keys = step.calls if text is None else _code_calls(text)
         for key in keys:
             if key not in _PLUMBING:
                 found[key] = None
@@ -177,8 +176,8 @@ def _code_calls(text: str) -> Iterable[str]:
 def trains(recipe: Recipe) -> bool:
     """Whether a loop of ``recipe`` calls ``.backward()``: a training loop, which the
     Training tab plots as it runs (``app.kernel.training``)."""
-    return any(_loop_calls_backward(step.expr.text) for step in recipe.steps
-               if isinstance(step.expr, Code))
+    return any(_loop_calls_backward(step.code_text) for step in recipe.steps
+               if step.code_text is not None)
 
 
 def _loop_calls_backward(text: str) -> bool:

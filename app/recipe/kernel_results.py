@@ -14,7 +14,6 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from app.expr import Code
 from app.kernel import protocol
 from app.kernel.source import Statement, statements
 from app.recipe.model import Recipe, Step
@@ -129,8 +128,7 @@ def own_names(step: Step, names: dict) -> tuple[dict, dict]:
     reads, and the rest, changed through another object (a tensor an optimizer holds
     too), which the step's value never is."""
     mine = {step.name} if step.name else set()
-    if isinstance(step.expr, Code):
-        mine.update(step.expr.binds)
+    mine.update(step.binds)
     if not names.keys() <= mine:
         mine.update(_reads(step))
     if names.keys() <= mine:

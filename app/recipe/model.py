@@ -1,4 +1,21 @@
-"""The recipe: the lab's whole document, an ordered list of named steps."""
+"""The recipe: the lab's whole document, an ordered list of named steps.
+
+Where this is going (issue 33, "the text is the only model of a recipe"): a ``Step``
+will hold its statement's exact text and its ``ast`` node, with positions in the
+recipe's text, instead of ``expr`` (an ``app.expr`` tree, read by
+``app.recipe.reader``). What the window asks of a step is already asked of the
+step, never of its tree, so that only this module and the forms change then:
+
+- ``op`` (the catalogue key or operator at the top: ``torch.tril``, ``Tensor.view``,
+  ``+``), ``calls`` (every catalogue call in it), ``reads`` and ``binds`` (names, found
+  with ``ast.walk``), ``code_text`` (a code step's text);
+- a form step's call (``app.recipe.op_call``): the op's key and its bound arguments as
+  ``ast`` nodes with their spans; a literal's value is ``ast.literal_eval`` of its
+  node (``torch.float64`` read as ``app.dtypes.DType``);
+- a new step, or an argument a form changed, is written as text (``ast.unparse`` of a
+  node the form builds, or a literal's text: ``app.text_edits.literal_text``) and
+  parsed back; the recipe's text is edited at spans, every other byte kept.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +26,7 @@ from typing import Any
 
 from psygnal import Signal
 
-from app.expr import Call, Code, Expr, references, rename_refs
+from app.expr import BinOp, Call, Code, Expr, UnaryOp, references, rename_refs, walk
 
 #: Names a step may not take: they would shadow what recipes themselves use.
 RESERVED_NAMES = frozenset({"torch", "nn", "F", "print", "float", "int", "True", "False", "None"})
@@ -53,6 +70,38 @@ class Step:
     def reads(self) -> list[str]:
         """Names of the earlier steps this one uses."""
         return references(self.expr)
+
+    @property
+    def binds(self) -> tuple[str, ...]:
+        """Names this step binds: its variable, or those a code step may bind."""
+        if isinstance(self.expr, Code):
+            return self.expr.binds
+        return (self.name,) if self.name else ()
+
+    @property
+    def op(self) -> str | None:
+        """The catalogue key (``torch.tril``, ``Tensor.view``) or the operator (``+``,
+        ``-``) at the top of a form step; None for a name, a literal or a code step."""
+        expr = self.expr
+        if isinstance(expr, Call | BinOp | UnaryOp):
+            return expr.op
+        return None
+
+    @property
+    def unary(self) -> bool:
+        """Whether ``op`` is a unary operator: ``-x``, ``~x``, not ``x - y``."""
+        return isinstance(self.expr, UnaryOp)
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """The catalogue keys of every call in a form step, in order (none for a code
+        step: its text is Python the catalogue does not read)."""
+        return tuple(n.op for n in walk(self.expr) if isinstance(n, Call))
+
+    @property
+    def code_text(self) -> str | None:
+        """A code step's exact text; None for a form step."""
+        return self.expr.text if isinstance(self.expr, Code) else None
 
     @property
     def is_code(self) -> bool:

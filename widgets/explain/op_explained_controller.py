@@ -26,7 +26,6 @@ from app.explain.step_view import (
     StepView,
     inner_step_view,
     make_step_view,
-    op_key,
     tensor_parts,
 )
 from app.expr import Ref, Seq
@@ -414,7 +413,7 @@ class OpExplainedController(FollowsDocument, QObject):
             summary = " ".join(t for t in (_inner_note(sv), summary) if t)
         view.show_header(code, summary)
         if result.status == "error":
-            lesson = explain(op_key(sv.step.expr), result.error_type, result.error) \
+            lesson = explain(sv.step.op, result.error_type, result.error) \
                 if explain is not None else None
             view.show_failure(
                 f"{result.error_type}: {result.error}",

@@ -423,5 +423,5 @@ def bound_names(steps: tuple, upto: int | None = None) -> list[str]:
     """The steps' names, each once, that the steps before ``upto`` (all: None) bind."""
     before: set[str] = set()
     for step in steps[:upto]:
-        before.update([step.name] if step.name else getattr(step.expr, "binds", ()))
+        before.update(step.binds)
     return [n for n in dict.fromkeys(s.name for s in steps if s.name) if n in before]

@@ -30,7 +30,7 @@ def seed_index(recipe: Recipe) -> int | None:
 
 def _first_seed(steps: tuple) -> int | None:
     for i, step in enumerate(steps):
-        if step.name is None and isinstance(step.expr, Call) and step.expr.op == SEED_OP:
+        if step.name is None and step.op == SEED_OP:
             return i
     return None
 
@@ -50,7 +50,7 @@ def seed_recipe(recipe: Recipe, seed: int | None) -> None:
         recipe.replace_step(index, replace(recipe.steps[index], expr=call))
         return
     first_random = next((i for i, s in enumerate(recipe.steps)
-                         if any(isinstance(n, Call) and n.op in RANDOM_OPS for n in walk(s.expr))),
+                         if RANDOM_OPS.intersection(s.calls)),
                         0)
     recipe.insert(first_random, Step(None, call))
 

@@ -14,7 +14,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
-from app.expr import BinOp, Call, Expr, UnaryOp
 from app.recipe.results import RecipeRun
 from widgets.common.i18n_text import lesson_text
 from widgets.common.retranslate import translated
@@ -25,14 +24,6 @@ try:
     from app.catalog.error_lessons import explain
 except ImportError:  # without the lesson table, torch's message is shown alone
     explain = None
-
-
-def _op_key(expr: Expr) -> str | None:
-    if isinstance(expr, Call):
-        return expr.op
-    if isinstance(expr, (BinOp, UnaryOp)):
-        return expr.op
-    return None
 
 
 class ErrorLesson(QFrame):
@@ -80,7 +71,7 @@ class ErrorLesson(QFrame):
             result.error_type, result.error))
         lesson = None
         if explain is not None:
-            lesson = explain(_op_key(result.step.expr), result.error_type, result.error)
+            lesson = explain(result.step.op, result.error_type, result.error)
         self.cause_label.setText(QCoreApplication.translate("OpPanel", "Why: {0}").format(
             lesson_text(lesson.cause)) if lesson else "")
         self.fix_label.setText(QCoreApplication.translate("OpPanel", "Fix: {0}").format(

@@ -15,9 +15,9 @@ from typing import Any
 from PySide6.QtWidgets import QApplication, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import BinOp, Call, Const, Expr, UnaryOp
 from app.recipe.document import Document
-from app.recipe.writer import write_expr
+from app.recipe.model import Step
+from app.text_edits import literal_text
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary, translate_core
 from widgets.common.retranslate import translated
@@ -34,15 +34,16 @@ def param_doc(param: Any) -> str:
     return translate_core(PARAM_CONTEXT, param.doc) if param.doc else ""
 
 
-def spec_for_expr(expr: Expr) -> OpSpec | None:
-    """The catalogue entry of the op at the top of ``expr``, if there is one."""
-    if isinstance(expr, Call):
-        return CATALOG.get(expr.op)
-    if isinstance(expr, BinOp):
-        return next((s for s in CATALOG.specs if s.operator == expr.op), None)
-    if isinstance(expr, UnaryOp) and expr.op in _UNARY_SPECS:
-        return CATALOG.get(f"torch.{_UNARY_SPECS[expr.op]}")
-    return None
+def spec_for_step(step: Step) -> OpSpec | None:
+    """The catalogue entry of the op at the top of ``step``, if there is one: the call's,
+    or the function an operator stands for (``@``: ``torch.matmul``, ``-x``: ``neg``)."""
+    op = step.op
+    spec = CATALOG.get(op) if op else None
+    if spec is not None or op is None:
+        return spec
+    if step.unary:
+        return CATALOG.get(f"torch.{_UNARY_SPECS[op]}") if op in _UNARY_SPECS else None
+    return next((s for s in CATALOG.specs if s.operator == op), None)
 
 
 def signature_text(spec: OpSpec) -> str:
@@ -170,7 +171,7 @@ class DocsPanel(FollowsDocument, QWidget):
     def _default_text(self, p) -> str:
         if p.required:
             return self.tr("required")
-        return write_expr(Const(p.default))
+        return literal_text(p.default)
 
     # -- following the user --------------------------------------------------------------------
     def _selected_step_spec(self) -> OpSpec | None:
@@ -178,7 +179,7 @@ class DocsPanel(FollowsDocument, QWidget):
         steps = self._document.recipe.steps
         if index is None or not 0 <= index < len(steps):
             return None
-        return spec_for_expr(steps[index].expr)
+        return spec_for_step(steps[index])
 
     def _on_model_selection(self, _index: int | None) -> None:
         spec = self._selected_step_spec()
