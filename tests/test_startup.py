@@ -99,4 +99,5 @@ def test_the_bench_reports_name_what_the_window_imported_and_its_peak_memory():
     assert not any(m.split(".")[0] in ("app", "widgets") for m in modules)
     with open("/proc/self/status", encoding="ascii") as f:
         rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
-    assert rss <= peak_rss_mib() <= resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # (not forked here)
+    assert rss <= peak_rss_mib() and abs(peak_rss_mib() - maxrss) <= 0.02 * maxrss
