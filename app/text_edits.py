@@ -176,5 +176,5 @@ def literal_text(value: Any, like: str = "") -> str:
         return "..." if value is Ellipsis else repr(value)
     if type(value).__name__ == "DType" or (
             type(value).__module__ == "torch" and type(value).__name__ == "dtype"):
-        return str(value)  # torch.float64 (app.expr.DType, or the dtype itself)
+        return str(value)  # torch.float64 (app.dtypes.DType, or the dtype itself)
     raise ValueError(f"no literal for {value!r}")

@@ -10,6 +10,7 @@ import torch
 
 from app.catalog import CATALOG
 from app.explain.step_view import (
+    StepView,
     make_step_view,
     shape_text,
     tensor_parts,
@@ -146,3 +147,16 @@ def test_shape_text_writes_tuples_as_python_does():
     assert shape_text(torch.Size([2, 3])) == str((2, 3)) == "(2, 3)"
     assert shape_text([3]) == str((3,)) == "(3,)"
     assert shape_text(()) == str(()) == "()"
+
+
+def test_roles_name_the_parameter_each_read_name_is_given_as():
+    def roles(code: str) -> dict:
+        step = read_recipe("import torch\na = torch.zeros(2)\nb = torch.ones(2)\n"
+                           f"y = {code}\n").steps[-1]
+        spec = CATALOG.get(step.op) if step.op else None
+        return StepView(0, step, None, spec, "", {}, None).roles()  # type: ignore[arg-type]
+
+    assert roles("torch.cat([a, b], dim=0)") == {"a": "tensors", "b": "tensors"}
+    assert roles("a.sum(0)") == {"a": "input"}
+    assert roles("a - b") == {"a": "left", "b": "right"}
+    assert roles("torch.where(a > 0, a, b)") == {"a": "input", "b": "other"}

@@ -83,6 +83,16 @@ class StepView:
             return {self.spec.receiver: expr.args[0], **bound} if expr.is_method else bound
         return {}
 
+    def roles(self) -> dict[str, str]:
+        """Which parameter each name the step reads is given as (``{"x": "input"}``); a
+        name given twice keeps its first."""
+        roles: dict[str, str] = {}
+        for parameter, expr in self.operands().items():
+            for item in expr.items if isinstance(expr, Seq) else (expr,):
+                if isinstance(item, Ref):
+                    roles.setdefault(item.name, parameter)
+        return roles
+
     def part(self, parameter: str) -> Any:
         """The value of operand ``parameter``: the kernel's, or, before it answered, a name
         the step read or a literal; None when unknown."""

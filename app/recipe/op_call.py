@@ -13,7 +13,7 @@ from dataclasses import replace
 from app.catalog import CATALOG, OpSpec
 from app.expr import Call, Const, DType, Expr
 from app.recipe.model import Step
-from app.recipe.writer import write_expr
+from app.text_edits import literal_text
 
 #: Categories the builder panel offers; every other category is an op.
 BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
@@ -118,7 +118,7 @@ def signature(spec: OpSpec) -> str:
             if p.keyword_only and "*" not in parts:
                 parts.append("*")
             text = ("*" if p.varargs else "") + p.name
-            parts.append(text if p.required else f"{text}={write_expr(Const(p.default))}")
+            parts.append(text if p.required else f"{text}={literal_text(p.default)}")
         return f"{head}({', '.join(parts)})"
 
     lines = [one(key, spec.params) for key in spec.function_keys[:1]]

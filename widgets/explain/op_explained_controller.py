@@ -28,7 +28,6 @@ from app.explain.step_view import (
     make_step_view,
     tensor_parts,
 )
-from app.expr import Ref, Seq
 from app.i18n import QT_TRANSLATE_NOOP
 from app.kernel.mirror import ASKED_CELLS, MIRROR_CELLS
 from app.kernel.summary import summary_text
@@ -428,11 +427,7 @@ class OpExplainedController(FollowsDocument, QObject):
         inputs: list[CardContent] = []
         outputs: list[CardContent] = []
         if sv is not None:
-            roles: dict[str, str] = {}  # which parameter each name is given as
-            for pname, expr in sv.operands().items():
-                for item in expr.items if isinstance(expr, Seq) else (expr,):
-                    if isinstance(item, Ref):
-                        roles.setdefault(item.name, pname)
+            roles = sv.roles()
             for name, value in sv.inputs.items():
                 for part, t in tensor_parts(value):
                     inputs.append((t, name, role_label(roles.get(name, "input")), part,

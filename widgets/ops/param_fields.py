@@ -22,6 +22,7 @@ from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
 from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
 from app.recipe.writer import write_expr
+from app.text_edits import literal_text
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
@@ -85,7 +86,7 @@ class Field:
         """Offer ``devices``, once torch has found them (only device editors care)."""
 
     def default_text(self) -> str:
-        return _tr("default: {0}").format(write_expr(Const(self.param.default)))
+        return _tr("default: {0}").format(literal_text(self.param.default))
 
 
 class _LineField(Field):

@@ -14,6 +14,7 @@ from app.catalog import OpSpec, Param
 from app.expr import Const, Expr
 from app.recipe.literals import InputError
 from app.recipe.writer import write_expr
+from app.text_edits import literal_text
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
@@ -124,7 +125,7 @@ class ParamForm(QWidget):
             tip = translate_core("Param", p.doc) if p.doc else p.name  # Param.doc is marked
             if not p.required:
                 tip += "\n" + self.tr("Optional; the default is {0}.").format(
-                    write_expr(Const(p.default)))
+                    literal_text(p.default))
             field.widget.setToolTip(tip)
             label.setToolTip(tip)
 
