@@ -42,8 +42,9 @@ WAKE_GAP_S = 0.008
 #: come a millisecond apart, and one repaint shows both.
 WAKE_GATHER_S = 0.001
 #: The GIL's switch interval in the window's process (Python's default is 5 ms): the
-#: session's thread, which sends an edit's run and takes the kernel's answers, waits at
-#: most this long for the GUI thread to let go of the GIL, not a third of a frame.
+#: session's reader thread, which takes the kernel's answers (and sends a run the kernel
+#: must first stop for), waits at most this long for the GUI thread to let go of the
+#: GIL, not a third of a frame.
 SWITCH_S = 0.0005
 #: Rounds of posted layout requests settled after a take (nested layouts: a few).
 LAYOUT_PASSES = 4
