@@ -202,7 +202,8 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     # widgets.common.gc_pause); the garbage goes after the picture is taken.
     with cyclic_gc_paused():
         while (window.document.kernel_run is not None or window.document.asking
-               or kernel_devices().torch is None) and time.monotonic() < deadline:
+               or kernel_devices().torch is None or window.gallery.scanning) \
+                and time.monotonic() < deadline:  # (a scan's thread must end before we do)
             QApplication.processEvents()  # the kernel runs the code steps: their values
             time.sleep(0.02)
         for _ in range(3):  # let layouts and deferred plot updates settle
