@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.catalog import CATALOG
+from app.catalog.call_keys import call_key
 from app.recipe.model import Recipe
 from app.recipe.reader import RecipeError, read_recipe_file
 from app.resources import RECIPES_DIR
@@ -161,11 +162,9 @@ def _code_calls(text: str) -> Iterable[str]:
     for node in ast.walk(tree) if tree is not None else ():
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
-        path = ast.unparse(node.func) if len(text) < 100_000 else ""
-        for long, short in (("torch.nn.functional.", "F."), ("torch.nn.", "nn.")):
-            path = short + path[len(long):] if path.startswith(long) else path
-        if CATALOG.get(path) is not None:
-            yield path
+        key = call_key(node.func)
+        if CATALOG.get(key) is not None:
+            yield key
             continue
         if CATALOG.get(f"Tensor.{node.func.attr}") is not None:  # x.view(...)
             yield f"Tensor.{node.func.attr}"
