@@ -164,8 +164,7 @@ def test_an_edit_elsewhere_never_loses_what_was_typed(qtbot, window):
     clipboard, and the pane says so."""
     from PySide6.QtGui import QGuiApplication
 
-    from app.expr import Call, Const
-    from app.recipe.model import Step
+    from app.recipe.reader import read_step
 
     window.document.new()
     editor = window.code.editor
@@ -173,7 +172,7 @@ def test_an_edit_elsewhere_never_loses_what_was_typed(qtbot, window):
     editor.insertPlainText("for i in range(3):\n    print(i")
     typed = editor.toPlainText()
     assert not window.code.commit()
-    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2),))))  # a form
+    window.document.recipe.append(read_step("z = torch.zeros(2)"))  # a form
     assert window.document.recipe.source == editor.toPlainText() != typed
     assert QGuiApplication.clipboard().text() == typed
     assert window.code.problem.isVisible() and "clipboard" in window.code.problem.text()

@@ -9,10 +9,8 @@ import numpy as np
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
-from app.expr import Call, Const, Ref
 from app.recipe.document import WELCOME, Document
-from app.recipe.model import Step
-from app.recipe.reader import read_recipe_file
+from app.recipe.reader import read_recipe_file, read_step
 from widgets.shell.main_window import MainWindow
 
 
@@ -39,7 +37,7 @@ def test_code_pane_follows_every_edit_and_undo(window):
 
 def test_save_then_open_gives_the_same_recipe_and_recent_file(window, tmp_path):
     path = tmp_path / "mine.py"
-    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2), Const(2)))))
+    window.document.recipe.append(read_step("z = torch.zeros(2, 2)"))
     assert window.document.modified and window.isWindowModified()
     assert window._save_to(str(path))
     assert not window.document.modified
@@ -64,7 +62,7 @@ def test_save_on_a_gallery_lesson_asks_where_and_the_lesson_stays_as_shipped(
     lesson = RECIPES_DIR / "shape_view.py"
     shipped = lesson.read_bytes()
     assert window.open_path(str(lesson))
-    window.document.recipe.append(Step("z", Call("torch.zeros", (Const(2),))))
+    window.document.recipe.append(read_step("z = torch.zeros(2)"))
     asked = []
     mine = tmp_path / "my_view.py"
 
@@ -167,8 +165,8 @@ def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbo
             return False
 
     doc = window.document
-    doc.recipe.append(Step("m", Call("torch.rand", (Const(300), Const(300)))))
-    doc.recipe.append(Step("low", Call("torch.tril", (Ref("m"),), (("diagonal", Const(0)),))))
+    doc.recipe.append(read_step("m = torch.rand(300, 300)"))
+    doc.recipe.append(read_step("low = torch.tril(m, diagonal=0)", ["m"]))
     doc.select_name("low")
     window.docks["ops"].raise_()
     bar = window.lesson.browser.verticalScrollBar()
@@ -189,7 +187,8 @@ def test_editing_an_op_leaves_the_central_tabs_and_the_lesson_alone(window, qtbo
             qtbot.wait(30)
         window.views.removeEventFilter(requests)
         assert requests.count == 0, type(page).__name__
-    assert doc.recipe.steps[doc.recipe.index_of("low")].expr.kwargs == (("diagonal", Const(-3)),)
+    assert doc.recipe.steps[doc.recipe.index_of("low")] == read_step(
+        "low = torch.tril(m, diagonal=-3)", ["m"])
     window.settle()
     assert window.viewer._code.text() == "low = torch.tril(m, diagonal=-3)"
     assert bar.value() == scrolled

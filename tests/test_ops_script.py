@@ -8,9 +8,8 @@ import sys
 import torch
 
 from app.catalog import CATALOG
-from app.expr import Call, Const, Ref
-from app.recipe.model import Recipe, Step
-from app.recipe.reader import read_recipe
+from app.recipe.model import Recipe
+from app.recipe.reader import read_recipe, read_step
 from app.recipe.text_recipe import new_text
 from tests.python_run import run_python
 
@@ -27,14 +26,13 @@ def _catalogue_recipe() -> Recipe:
         if spec.category in SKIP_CATEGORIES or not spec.example:
             continue
         # The *_like examples read an `x`: give them one.
-        setup = "x = torch.ones(2, 3)\n" if "(x" in spec.example else ""
-        example = read_recipe(HEADER + setup + f"e = {spec.example}\n").steps[-1].expr
+        setup = "(x" in spec.example
         if setup and not any(s.name == "x" for s in steps):
-            steps.insert(0, Step("x", Call("torch.ones", (Const(2), Const(3)))))
-        steps.append(Step(f"{spec.name}_{i}", example))
+            steps.insert(0, read_step("x = torch.ones(2, 3)"))
+        steps.append(read_step(f"{spec.name}_{i} = {spec.example}", ["x"] if setup else []))
         if spec.name not in UNINITIALISED:
-            steps.append(Step(None, Call("print", (Ref(f"{spec.name}_{i}"),))))
-    steps.insert(0, Step(None, Call("torch.manual_seed", (Const(0),))))
+            steps.append(read_step(f"print({spec.name}_{i})", [f"{spec.name}_{i}"]))
+    steps.insert(0, read_step("torch.manual_seed(0)"))
     return Recipe(steps, "Every op in the catalogue")
 
 

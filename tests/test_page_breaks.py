@@ -3,11 +3,9 @@ page break on its own line; U+2028 in a string): the lines read are ``ast``'s li
 
 from __future__ import annotations
 
-from app.expr import Call, Const
 from app.kernel.checkpoints import statement_key
 from app.kernel.source import source_lines, statements
-from app.recipe.model import Step
-from app.recipe.reader import read_recipe
+from app.recipe.reader import read_recipe, read_step
 from app.recipe.text_recipe import SourceRecipe
 
 PAGED = ("import torch\n"
@@ -26,7 +24,7 @@ def test_source_lines_end_where_python_ends_them():
 
 def test_a_code_step_after_a_page_break_keeps_its_text_and_comment():
     loop, s, z = read_recipe(PAGED).steps
-    assert loop.expr.text == "for i in range(2):\n    y = i"  # type: ignore[union-attr]
+    assert loop.code_text == "for i in range(2):\n    y = i"
     assert loop.comment == "循环"
     assert (s.line, z.line) == (6, 7)
 
@@ -49,5 +47,5 @@ def test_an_edited_statement_after_a_page_break_changes_its_checkpoint_key():
 def test_a_new_step_keeps_the_page_break_and_the_comments():
     recipe = read_recipe(PAGED)
     source = SourceRecipe(recipe.steps, recipe.docstring, PAGED)
-    source.append(Step("w", Call("torch.zeros", (Const(3),))))
+    source.append(read_step("w = torch.zeros(3)"))
     assert source.source == PAGED + "w = torch.zeros(3)\n"

@@ -138,3 +138,19 @@ def test_a_training_settings_block_and_the_code_after_the_marker_are_code_steps(
                                                    "def main(training):", "main(training)"]
     assert all(s.is_code for s in recipe.steps[1:])
     assert recipe.steps[3].line == 9
+
+
+def test_read_step_reads_one_statement_as_the_recipe_would():
+    from app.recipe.reader import read_step
+
+    text = "low = torch.tril(m, diagonal=-1)"
+    recipe = read_recipe(f"import torch\nm = torch.ones(2, 2)\n{text}\n")
+    step = read_step(text, ["m"])
+    assert step == recipe.steps[1] and step.line is None
+    assert step.op == "torch.tril" and step.reads == ["m"]
+    assert read_step("y = F.relu(x)", ["x"]).op == "F.relu"
+    assert read_step("y = q + 1").is_code  # q is no earlier step's: Python for the kernel
+    with pytest.raises(ValueError):
+        read_step("a = torch.ones(1)\nb = torch.ones(1)")
+    with pytest.raises(RecipeError):
+        read_step("y = (")

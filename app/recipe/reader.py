@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Iterable
+from dataclasses import replace
 
 from app.catalog import CATALOG
 from app.dtypes import DTYPE_NAMES, DType
@@ -123,6 +125,19 @@ def read_recipe(source: str | bytes) -> Recipe:
         del _READ[next(iter(_READ))]
     _READ[source] = (recipe.steps, recipe.docstring)
     return recipe
+
+
+def read_step(text: str, bound: Iterable[str] = ()) -> Step:
+    """The step one statement's ``text`` reads as, where the names ``bound`` are earlier
+    steps' (and torch, nn and F imported): a new step is written as text and read back,
+    as the recipe will read it. Raises ``RecipeError`` for text that is not Python, and
+    ``ValueError`` for text that is not one step."""
+    prelude = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + \
+        "".join(f"{name} = 0\n" for name in bound)
+    steps = read_recipe(prelude + text.strip("\n") + "\n").steps[len(tuple(bound)):]
+    if len(steps) != 1:
+        raise ValueError(f"{text!r} is {len(steps)} steps, not one")
+    return replace(steps[0], line=None)
 
 
 def _text(data: bytes) -> str:

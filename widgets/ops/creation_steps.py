@@ -10,9 +10,9 @@ import functools
 from dataclasses import replace
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, Expr, Ref, walk
+from app.expr import Call, Expr, Ref, walk
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.reader import RecipeError, read_recipe, read_step
 
 SEED_OP = "torch.manual_seed"
 #: Creation calls whose values come from the random number generator.
@@ -45,14 +45,15 @@ def seed_recipe(recipe: Recipe, seed: int | None) -> None:
         if index is not None:
             recipe.remove(index)
         return
-    call = Call(SEED_OP, (Const(seed),))
+    step = read_step(f"{SEED_OP}({int(seed)})")
     if index is not None:
-        recipe.replace_step(index, replace(recipe.steps[index], expr=call))
+        old = recipe.steps[index]
+        recipe.replace_step(index, replace(step, comment=old.comment, block=old.block))
         return
     first_random = next((i for i, s in enumerate(recipe.steps)
                          if RANDOM_OPS.intersection(s.calls)),
                         0)
-    recipe.insert(first_random, Step(None, call))
+    recipe.insert(first_random, step)
 
 
 # -- creation steps ------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def example_values(spec: OpSpec) -> dict[str, Expr]:
 
 def creation_spec(step: Step) -> OpSpec | None:
     """The catalogue entry of a creation step the builder can edit, or None."""
-    if not isinstance(step.expr, Call) or step.expr.is_method:
+    if step.op is None or step.op.startswith("Tensor."):  # an operator, a method
         return None
-    spec = CATALOG.get(step.expr.op)
+    spec = CATALOG.get(step.op)
     return spec if spec is not None and spec.category == "creation" else None
