@@ -17,7 +17,7 @@ from app.explain.step_view import (
     with_param,
 )
 from app.expr import Const, Ref
-from app.recipe.reader import read_recipe
+from app.recipe.reader import read_recipe, read_step
 from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy
 from tests.kernel_values import as_torch
@@ -160,3 +160,36 @@ def test_roles_name_the_parameter_each_read_name_is_given_as():
     assert roles("a.sum(0)") == {"a": "input"}
     assert roles("a - b") == {"a": "left", "b": "right"}
     assert roles("torch.where(a > 0, a, b)") == {"a": "input", "b": "other"}
+
+
+def _view(code: str) -> StepView:
+    """A step's view before any run: what the step's text says of its operands."""
+    step = read_recipe("import torch\na = torch.zeros(2, 2)\nb = torch.ones(2, 2)\ni = 1\n"
+                       f"y = {code}\n").steps[-1]
+    spec = CATALOG.get(step.op) if step.op else None
+    return StepView(0, step, None, spec, "", {}, None)  # type: ignore[arg-type]
+
+
+def test_literal_operands_read_as_values_and_expressions_do_not():
+    assert _view("torch.tril(a, diagonal=-1)").literal("diagonal", 0) == (True, -1)
+    assert _view("a.tril(2)").literal("diagonal", 0) == (True, 2)
+    assert _view("torch.tril(a)").literal("diagonal", 0) == (True, 0)  # the default
+    assert _view("torch.tril(a, i - 1)").literal("diagonal", 0) == (False, None)
+
+
+def test_operand_texts_are_the_operands_python():
+    cat = _view("torch.cat([a, b * 2], dim=-1)")
+    assert cat.item_texts("tensors") == ["a", "b * 2"]
+    assert cat.operand_text("dim", 0) == "-1"
+    pair = _view("torch.cat((a, b))")
+    assert pair.item_texts("tensors") == ["a", "b"] and pair.operand_text("dim", 0) == "0"
+    assert _view("torch.cat(a.unbind(0))").item_texts("tensors") is None
+
+
+def test_with_literal_sets_one_parameter_in_the_steps_spelling():
+    for code, after in (("torch.tril(a)", "torch.tril(a, diagonal=3)"),
+                        ("a.tril(1)", "a.tril(3)"),
+                        ("torch.tril(a, diagonal=-1)", "torch.tril(a, diagonal=3)")):
+        step = _view(code).with_literal("diagonal", 3)
+        assert step == read_step(f"y = {after}", ["a"]), code
+    assert _view("a + b").with_literal("diagonal", 3) is None  # no call of an op

@@ -20,6 +20,7 @@ from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.results import StepResult
+from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy, copy_of
 
 __all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view",
@@ -92,6 +93,30 @@ class StepView:
                 if isinstance(item, Ref):
                     roles.setdefault(item.name, parameter)
         return roles
+
+    def literal(self, parameter: str, default: Any = None) -> tuple[bool, Any]:
+        """``(True, value)`` where ``parameter`` is given as a literal, or left out
+        (``default``); ``(False, None)`` where it is an expression (``i - 1``)."""
+        expr = self.operands().get(parameter, Const(default))
+        return (True, expr.value) if isinstance(expr, Const) else (False, None)
+
+    def operand_text(self, parameter: str, default: Any = None) -> str:
+        """Python text of operand ``parameter`` (``default``'s where it is left out)."""
+        return write_expr(self.operands().get(parameter, Const(default)))
+
+    def item_texts(self, parameter: str) -> list[str] | None:
+        """The text of each item of a list or tuple operand (``[a, b]``); None where it
+        is no list or tuple written out."""
+        expr = self.operands().get(parameter)
+        return [write_expr(e) for e in expr.items] if isinstance(expr, Seq) else None
+
+    def with_literal(self, parameter: str, value: Any) -> Step | None:
+        """The step with ``parameter`` set to literal ``value``, spelled as it was; None
+        for a step that is no call of its op."""
+        if self.spec is None or not isinstance(self.step.expr, Call):
+            return None
+        return replace(self.step, expr=with_param(self.spec, self.step.expr, parameter,
+                                                  Const(value)))
 
     def part(self, parameter: str) -> Any:
         """The value of operand ``parameter``: the kernel's, or, before it answered, a name

@@ -4,7 +4,6 @@ source colours."""
 from __future__ import annotations
 
 import html
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -13,10 +12,8 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QWidget
 
-from app.explain.step_view import StepView, with_param
-from app.expr import Call, Const, Seq
+from app.explain.step_view import StepView
 from app.recipe.document import Document
-from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.common.undo import push_edit
@@ -56,9 +53,9 @@ class DiagonalExtra(OpExtra):
         self._sv = sv
         assert sv.spec is not None
         t = sv.receiver()
-        expr = sv.operands().get("diagonal", Const(0))
-        # a literal, or what the kernel worked out (``i - 1`` in a loop's iteration)
-        d = expr.value if isinstance(expr, Const) else sv.part("diagonal")
+        literal, d = sv.literal("diagonal", 0)
+        if not literal:  # what the kernel worked out (``i - 1`` in a loop's iteration)
+            d = sv.part("diagonal")
         usable = isinstance(d, int) and not isinstance(d, bool) and t is not None \
             and t.dim() >= 2
         with QSignalBlocker(self.slider):
@@ -67,7 +64,7 @@ class DiagonalExtra(OpExtra):
                 self.slider.setRange(min(-rows, d), max(cols, d))
                 self.slider.setValue(d)
             # it edits the literal of a step of the recipe (not one inside a loop)
-            self.slider.setEnabled(usable and isinstance(expr, Const) and sv.inner is None)
+            self.slider.setEnabled(usable and literal and sv.inner is None)
         self.value_label.setText(self.tr("diagonal = {0}").format(d if usable else "?"))
         keep = self.tr("on and below") if sv.op == "tril" else self.tr("on and above")
         self.caption.setText(self.tr(
@@ -84,9 +81,11 @@ class DiagonalExtra(OpExtra):
         sv = self._sv
         steps = self._document.recipe.steps
         if sv is None or sv.spec is None or sv.index >= len(steps) \
-                or steps[sv.index] != sv.step or not isinstance(sv.step.expr, Call):
+                or steps[sv.index] != sv.step:
             return
-        new = replace(sv.step, expr=with_param(sv.spec, sv.step.expr, "diagonal", Const(value)))
+        new = sv.with_literal("diagonal", value)
+        if new is None:
+            return
         index = sv.index
         push_edit(self._stack, self._document.recipe, lambda r: r.replace_step(index, new),
                   self.tr("Change diagonal of {0}").format(sv.step.label),
@@ -190,22 +189,20 @@ class SourceColourExtra(OpExtra):
 
     def show_step(self, sv: StepView) -> Decoration:
         self.labels = None
-        expr = sv.step.expr
-        operands = sv.operands()
         sources = sv.part("tensors")
-        if not isinstance(expr, Call) or sv.spec is None or not isinstance(sources, (list, tuple)):
+        if sv.spec is None or not isinstance(sources, (list, tuple)):
             self.legend.setText("")
             return Decoration()
-        items = operands["tensors"]
-        names = [write_expr(e) for e in items.items] if isinstance(items, Seq) \
-            else [f"{write_expr(items)}[{k}]" for k in range(len(sources))]
+        names = sv.item_texts("tensors")
+        if names is None:  # torch.cat(pair): the pair's parts
+            names = [f"{sv.operand_text('tensors')}[{k}]" for k in range(len(sources))]
         swatches = " &nbsp; ".join(
             f'<span style="background-color:{palette_colour(k).name()}">&nbsp;&nbsp;&nbsp;&nbsp;'
             f"</span>&nbsp;{html.escape(n)}" for k, n in enumerate(names))
         self.legend.setText(swatches)
         self.caption.setText(self.tr("{0} lays the tensors side by side along dim {1}: each "
                                      "output cell has the colour of the tensor it came from.")
-                             .format(sv.op, write_expr(operands.get("dim", Const(0)))))
+                             .format(sv.op, sv.operand_text("dim", 0)))
         if not isinstance(sv.output, TensorCopy) or sv.labels is None:
             return Decoration()
         # the kernel ran the op on tensors of labels: every output element's source at once
