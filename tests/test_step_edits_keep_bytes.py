@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 import pytest
 from PySide6.QtGui import QUndoStack
 
-from app.expr import Call, Const, Ref
 from app.recipe.model import Step
-from app.recipe.reader import read_recipe
+from app.recipe.reader import read_recipe, read_step
 from app.recipe.text_recipe import SourceRecipe
 from app.resources import RECIPES_DIR
 from widgets.common.undo import push_edit
@@ -44,7 +44,7 @@ HAND_WRITTEN = (
 TEXTS = {name: (RECIPES_DIR / name).read_bytes().decode("utf-8")
          for name in sorted(p.name for p in RECIPES_DIR.glob("*.py"))}
 TEXTS["hand_written_crlf.py"] = HAND_WRITTEN
-ADDED = Step("added", Call("torch.zeros", (Const(2),)))
+ADDED = read_step("added = torch.zeros(2)")
 
 
 def lines_of(text: str) -> list[str]:
@@ -259,7 +259,7 @@ def test_the_hand_written_recipe_is_edited_at_every_kind_of_place(qapp):
     nl = "\r\n"
     lines = lines_of(HAND_WRITTEN)
     # a no_grad step inserted after z goes into the block, indented as z
-    block_step = Step("v", Call("torch.zeros", (Const(1),)), block="no_grad")
+    block_step = replace(read_step("v = torch.zeros(1)"), block="no_grad")
     assert check(HAND_WRITTEN, lambda r: r.insert(3, block_step),
                  "".join(lines[:9]) + "    v = torch.zeros(1)" + nl + "".join(lines[9:]))
     # w removed from the block, z stays in it
@@ -294,11 +294,11 @@ def test_renaming_follows_a_name_into_a_code_step():
                              "def f(x):\n"
                              "    return x\n"
                              "y = a * 2\n")
-    assert recipe.steps[1].expr.text == "for i in range(3):\n    print(a + i)"  # type: ignore[union-attr]
+    assert recipe.steps[1].code_text == "for i in range(3):\n    print(a + i)"
 
 
 def test_a_step_needing_an_import_brings_it_after_the_last_one(qapp):
-    relu = Step("y", Call("F.relu", (Ref("x"),)))
+    relu = read_step("y = F.relu(x)", ["x"])
     assert check("import torch\r\nx = torch.ones(2)\r\n", lambda r: r.append(relu),
                  "import torch\r\nimport torch.nn.functional as F\r\n"
                  "x = torch.ones(2)\r\ny = F.relu(x)\r\n")

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.expr import Call, Const, Ref
 from app.recipe.document import Document
 from app.recipe.model import Step
-from app.recipe.reader import read_recipe
+from app.recipe.reader import read_recipe, read_step
 from app.recipe.text_recipe import SourceRecipe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +57,11 @@ def _changed_lines(before: str, after: str) -> list[str]:
             if line[:1] in "+-" and line[:3] not in ("+++", "---")]
 
 
+def _as(step: Step, text: str, bound: list[str] | tuple = ()) -> Step:
+    """``step`` as the statement ``text`` (its comment and block kept): a form's edit."""
+    return replace(read_step(text, bound), comment=step.comment, block=step.block)
+
+
 @pytest.mark.parametrize("path", GALLERY + SEEDS, ids=lambda p: p.name)
 def test_open_then_save_gives_the_same_bytes(path: Path, tmp_path: Path) -> None:
     doc = Document()
@@ -78,7 +82,7 @@ def test_a_byte_order_mark_and_windows_line_ends_are_kept(tmp_path: Path) -> Non
     doc.save(tmp_path / "again.py")
     assert (tmp_path / "again.py").read_bytes() == data
     x = doc.recipe.steps[0]
-    doc.recipe.replace_step(0, replace(x, expr=Call("torch.ones", (Const(5),))))
+    doc.recipe.replace_step(0, _as(x, "x = torch.ones(5)"))
     doc.save(tmp_path / "edited.py")
     assert (tmp_path / "edited.py").read_bytes() == data.replace(b"ones(2)", b"ones(5)")
 
@@ -90,17 +94,15 @@ def test_code_steps_are_steps_shown_by_their_first_line() -> None:
                       "torch.manual_seed", "x", "def double(t):", "for i in range(3):",
                       "y = double(x)", "z"]
     assert [s.is_code for s in recipe.steps] == [True, False, False, True, True, True, False]
-    loop = recipe.steps[4].expr
-    assert loop.text == "for i in range(3):\n    print(i)" and loop.binds == ("i",)
-    assert recipe.steps[3].expr.binds == ("double",)
+    loop = recipe.steps[4]
+    assert loop.code_text == "for i in range(3):\n    print(i)" and loop.binds == ("i",)
+    assert recipe.steps[3].binds == ("double",)
 
 
 def test_a_form_edit_changes_only_that_literal() -> None:
     recipe = _source_recipe(LESSON)
     x = recipe.steps[2]
-    view = x.expr
-    recipe.replace_step(2, replace(x, expr=replace(view, args=(view.args[0], Const(4),
-                                                              Const(3)))))
+    recipe.replace_step(2, _as(x, "x = torch.arange(12).view(4, 3)"))
     assert _changed_lines(LESSON, recipe.source) == [
         "-x = torch.arange(12).view(3,   4)      # odd spacing, kept",
         "+x = torch.arange(12).view(4,   3)      # odd spacing, kept"]
@@ -110,18 +112,18 @@ def test_a_negative_literal_where_it_needs_brackets_gets_them() -> None:
     text = "import torch\nx = torch.ones(3)\ny = x ** 2\n"
     recipe = _source_recipe(text)
     y = recipe.steps[1]
-    recipe.replace_step(1, replace(y, expr=replace(y.expr, right=Const(-1))))
+    recipe.replace_step(1, _as(y, "y = x ** -1", ["x"]))
     assert recipe.source == "import torch\nx = torch.ones(3)\ny = x ** -1\n"
     text = "import torch\nx = torch.ones(3)\ny = 2 ** x\n"
     recipe = _source_recipe(text)
     y = recipe.steps[1]
-    recipe.replace_step(1, replace(y, expr=replace(y.expr, left=Const(-2))))
+    recipe.replace_step(1, _as(y, "y = (-2) ** x", ["x"]))
     assert recipe.source == "import torch\nx = torch.ones(3)\ny = (-2) ** x\n"
 
 
 def test_new_moved_and_removed_steps_leave_the_rest_of_the_text_alone() -> None:
     recipe = _source_recipe(LESSON)
-    recipe.append(Step("w", Call("Tensor.relu", (Ref("z"),)), comment="made in the lab"))
+    recipe.append(replace(read_step("w = z.relu()", ["z"]), comment="made in the lab"))
     assert recipe.source == LESSON + "# made in the lab\nw = z.relu()\n"
     recipe.move(6, 5)  # z before y: both keep their text
     assert recipe.source.endswith("    print(i)\nz = x.sum(dim=0)\ny = double(x)\n"
@@ -133,7 +135,7 @@ def test_new_moved_and_removed_steps_leave_the_rest_of_the_text_alone() -> None:
 
 def test_a_step_using_nn_brings_its_import() -> None:
     recipe = _source_recipe("import torch\n\nx = torch.ones(2, 3)\n")
-    recipe.append(Step("lin", Call("nn.Linear", (Const(3), Const(1)))))
+    recipe.append(read_step("lin = nn.Linear(3, 1)"))
     assert recipe.source == ("import torch\nimport torch.nn as nn\n\nx = torch.ones(2, 3)\n"
                              "lin = nn.Linear(3, 1)\n")
 
@@ -158,7 +160,7 @@ def test_a_step_that_shares_its_line_is_edited_alone() -> None:
     text = "import torch\nx = torch.ones(2); y = torch.zeros(2)  # two\n"
     recipe = _source_recipe(text)
     x = recipe.steps[0]
-    recipe.replace_step(0, replace(x, expr=Call("torch.full", (Const(3), Const(1.5)))))
+    recipe.replace_step(0, _as(x, "x = torch.full(3, 1.5)"))
     assert recipe.source == "import torch\nx = torch.full(3, 1.5); y = torch.zeros(2)  # two\n"
     recipe.remove(1)
     assert recipe.source == "import torch\nx = torch.full(3, 1.5)  # two\n"
@@ -172,8 +174,8 @@ def test_restoring_the_same_steps_keeps_the_text_itself() -> None:
 
 def test_a_new_recipe_is_import_torch_and_steps_built_from_forms_follow_it() -> None:
     assert SourceRecipe().source == "import torch\n"
-    built = SourceRecipe([Step("x", Call("torch.ones", (Const(2),))),
-                          Step("y", Call("nn.Linear", (Const(2), Const(1))), comment="a layer")],
+    built = SourceRecipe([read_step("x = torch.ones(2)"),
+                          replace(read_step("y = nn.Linear(2, 1)"), comment="a layer")],
                          "Title")
     assert built.source == ('"""Title"""\nimport torch\nimport torch.nn as nn\n\n'
                             "x = torch.ones(2)\n# a layer\ny = nn.Linear(2, 1)\n")
