@@ -14,11 +14,8 @@ from app.explain.step_view import (
     make_step_view,
     shape_text,
     tensor_parts,
-    with_param,
 )
-from app.expr import Const, Ref
 from app.recipe.reader import read_recipe, read_step
-from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy
 from tests.kernel_values import as_torch
 
@@ -37,11 +34,16 @@ def _document(kernel_document):
     return kernel_document
 
 
-def _expr(code: str):
-    return read_recipe(f"import torch\nx = torch.zeros(1)\ny = {code}\n").steps[-1].expr
+def _step_view(code: str) -> StepView:
+    """The view of step ``y = code`` before any run (``x``, ``a``, ``b``, ``i``: earlier
+    steps')."""
+    step = read_recipe("import torch\nx = torch.zeros(1)\na = torch.zeros(2, 2)\n"
+                       f"b = torch.ones(2, 2)\ni = 1\ny = {code}\n").steps[-1]
+    return StepView(0, step, None, CATALOG.get(step.op) if step.op else None,  # type: ignore[arg-type]
+                    "", {}, None)
 
 
-def test_nothing_selected_gives_no_view(_document):
+def test_nothing_selected_gives_no_step_view(_document):
     assert make_step_view(_document(SOURCE, None)) is None
 
 
@@ -52,7 +54,8 @@ def test_an_operator_step_has_its_inputs_output_and_operands(_document):
     assert sv.spec is None and sv.op == "+"
     assert list(sv.inputs) == ["x"] and torch.equal(as_torch(sv.inputs["x"]), x)
     assert torch.equal(as_torch(sv.output), x + 1)
-    assert sv.operands() == {"left": Ref("x"), "right": Const(1)}
+    assert set(sv.operands()) == {"left", "right"}
+    assert (sv.operand_text("left"), sv.operand_text("right")) == ("x", "1")
     assert sv.receiver() is None  # an operator has no catalogue entry
     assert torch.equal(as_torch(sv.part("left")), x) and sv.part("right") == 1
     assert sv.computed() == []  # a name and a literal: nothing to ask the kernel
@@ -66,7 +69,8 @@ def test_a_call_step_names_its_op_and_receiver(_document):
     assert torch.equal(as_torch(sv.output), torch.tril(x))
     assert torch.equal(as_torch(sv.receiver()), x)
     method = make_step_view(_document(SOURCE, 4))  # x.sum(0): the receiver is the tensor
-    assert method.op == "sum" and method.operands() == {"input": Ref("x"), "dim": Const(0)}
+    assert method.op == "sum" and set(method.operands()) == {"input", "dim"}
+    assert (method.operand_text("input"), method.literal("dim")) == ("x", (True, 0))
     assert torch.equal(as_torch(method.output), x.sum(0))
     assert torch.equal(as_torch(method.receiver()), x)
 
@@ -127,20 +131,19 @@ def test_an_operand_is_known_in_the_window_or_asked_of_the_kernel(_document):
     assert data["offsets"] == {"input": 0}
 
 
-def test_with_param_keeps_how_the_call_is_spelled():
-    spec = CATALOG.get("torch.sum")
+def test_with_literal_keeps_how_the_call_is_spelled():
     x = torch.arange(6.0).reshape(2, 3)
     cases = [("torch.sum(x, 0)", "torch.sum(x, 1)"),
              ("x.sum(0)", "x.sum(1)"),
              ("x.sum(dim=0)", "x.sum(dim=1)"),
              ("torch.sum(x)", "torch.sum(x, dim=1)")]
     for before, after in cases:
-        changed = with_param(spec, _expr(before), "dim", Const(1))
-        assert write_expr(changed) == after
-        assert torch.equal(eval(write_expr(changed), {"torch": torch, "x": x}), x.sum(1))
-    keep = with_param(spec, _expr("x.sum(0)"), "keepdim", Const(True))
-    assert write_expr(keep) == "x.sum(0, keepdim=True)"
-    assert eval(write_expr(keep), {"x": x}).shape == x.sum(0, keepdim=True).shape == (1, 3)
+        changed = _step_view(before).with_literal("dim", 1)
+        assert changed == read_step(f"y = {after}", ["x"]), before
+        assert torch.equal(eval(after, {"torch": torch, "x": x}), x.sum(1))
+    keep = _step_view("x.sum(0)").with_literal("keepdim", True)
+    assert keep == read_step("y = x.sum(0, keepdim=True)", ["x"])
+    assert x.sum(0, keepdim=True).shape == (1, 3)
 
 
 def test_shape_text_writes_tuples_as_python_does():
@@ -151,10 +154,7 @@ def test_shape_text_writes_tuples_as_python_does():
 
 def test_roles_name_the_parameter_each_read_name_is_given_as():
     def roles(code: str) -> dict:
-        step = read_recipe("import torch\na = torch.zeros(2)\nb = torch.ones(2)\n"
-                           f"y = {code}\n").steps[-1]
-        spec = CATALOG.get(step.op) if step.op else None
-        return StepView(0, step, None, spec, "", {}, None).roles()  # type: ignore[arg-type]
+        return _step_view(code).roles()
 
     assert roles("torch.cat([a, b], dim=0)") == {"a": "tensors", "b": "tensors"}
     assert roles("a.sum(0)") == {"a": "input"}
@@ -162,34 +162,26 @@ def test_roles_name_the_parameter_each_read_name_is_given_as():
     assert roles("torch.where(a > 0, a, b)") == {"a": "input", "b": "other"}
 
 
-def _view(code: str) -> StepView:
-    """A step's view before any run: what the step's text says of its operands."""
-    step = read_recipe("import torch\na = torch.zeros(2, 2)\nb = torch.ones(2, 2)\ni = 1\n"
-                       f"y = {code}\n").steps[-1]
-    spec = CATALOG.get(step.op) if step.op else None
-    return StepView(0, step, None, spec, "", {}, None)  # type: ignore[arg-type]
-
-
 def test_literal_operands_read_as_values_and_expressions_do_not():
-    assert _view("torch.tril(a, diagonal=-1)").literal("diagonal", 0) == (True, -1)
-    assert _view("a.tril(2)").literal("diagonal", 0) == (True, 2)
-    assert _view("torch.tril(a)").literal("diagonal", 0) == (True, 0)  # the default
-    assert _view("torch.tril(a, i - 1)").literal("diagonal", 0) == (False, None)
+    assert _step_view("torch.tril(a, diagonal=-1)").literal("diagonal", 0) == (True, -1)
+    assert _step_view("a.tril(2)").literal("diagonal", 0) == (True, 2)
+    assert _step_view("torch.tril(a)").literal("diagonal", 0) == (True, 0)  # the default
+    assert _step_view("torch.tril(a, i - 1)").literal("diagonal", 0) == (False, None)
 
 
 def test_operand_texts_are_the_operands_python():
-    cat = _view("torch.cat([a, b * 2], dim=-1)")
+    cat = _step_view("torch.cat([a, b * 2], dim=-1)")
     assert cat.item_texts("tensors") == ["a", "b * 2"]
     assert cat.operand_text("dim", 0) == "-1"
-    pair = _view("torch.cat((a, b))")
+    pair = _step_view("torch.cat((a, b))")
     assert pair.item_texts("tensors") == ["a", "b"] and pair.operand_text("dim", 0) == "0"
-    assert _view("torch.cat(a.unbind(0))").item_texts("tensors") is None
+    assert _step_view("torch.cat(a.unbind(0))").item_texts("tensors") is None
 
 
 def test_with_literal_sets_one_parameter_in_the_steps_spelling():
     for code, after in (("torch.tril(a)", "torch.tril(a, diagonal=3)"),
                         ("a.tril(1)", "a.tril(3)"),
                         ("torch.tril(a, diagonal=-1)", "torch.tril(a, diagonal=3)")):
-        step = _view(code).with_literal("diagonal", 3)
+        step = _step_view(code).with_literal("diagonal", 3)
         assert step == read_step(f"y = {after}", ["a"]), code
-    assert _view("a + b").with_literal("diagonal", 3) is None  # no call of an op
+    assert _step_view("a + b").with_literal("diagonal", 3) is None  # no call of an op

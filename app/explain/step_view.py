@@ -24,7 +24,7 @@ from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy, copy_of
 
 __all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view",
-           "shape_text", "tensor_parts", "with_param"]
+           "shape_text", "tensor_parts"]
 
 
 @dataclass
@@ -115,7 +115,7 @@ class StepView:
         for a step that is no call of its op."""
         if self.spec is None or not isinstance(self.step.expr, Call):
             return None
-        return replace(self.step, expr=with_param(self.spec, self.step.expr, parameter,
+        return replace(self.step, expr=_with_param(self.spec, self.step.expr, parameter,
                                                   Const(value)))
 
     def part(self, parameter: str) -> Any:
@@ -198,7 +198,7 @@ def _spec_and_op(step: Step) -> tuple[OpSpec | None, str]:
     return spec, spec.name if spec is not None else (step.op or "")
 
 
-def with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:
+def _with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:
     """``call`` with parameter ``name`` set to ``value``, keeping how the call is spelled."""
     if any(k == name for k, _ in call.kwargs):
         return replace(call, kwargs=tuple((k, value if k == name else v)
