@@ -34,11 +34,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import torch
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from app.catalog import CATALOG
+from app.dtypes import DType
 from app.expr import TENSOR_ATTRIBUTES, Attr, Call, Const, walk
 from app.recipe.reader import MAX_FILE_BYTES, RecipeError, read_recipe, read_recipe_file
 
@@ -240,7 +240,7 @@ def assert_only_catalogue(recipe: object) -> None:
                 assert node.name in TENSOR_ATTRIBUTES, node.name
             elif isinstance(node, Const):
                 assert node.value is None or node.value is Ellipsis or isinstance(
-                    node.value, (bool, int, float, complex, str, torch.dtype)), node.value
+                    node.value, (bool, int, float, complex, str, DType)), node.value
 
 
 def _lines(source: str | bytes) -> int:
