@@ -234,6 +234,8 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
                 break
             _run_source(channel, message, values, window)
     channel.flush()
+    if warming is not None and warming.is_alive():  # no recipe ran: nothing of its to end
+        os._exit(code)  # (finalizing under torch's import in C++ aborts: 'terminate called')
     _fresh_builtins()  # (multiprocessing's exit, in Python, reads them: isinstance...)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 

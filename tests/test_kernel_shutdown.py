@@ -1,0 +1,43 @@
+"""A kernel shut down while it is still warming (importing torch and the window's query
+modules on its warm thread) ends cleanly: exit code 0 and nothing on its stderr, not a
+C++ ``terminate called without an active exception`` from torch's threads torn down by
+the interpreter's finalization."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+
+import pytest
+
+from app.kernel import protocol, supervisor
+from app.kernel.wire import Wire
+
+VIEW_QUERIES = ["app.explain.kernel_queries", "app.explain.provenance_query",
+                "app.explain.inner_step_query"]
+
+
+@pytest.mark.parametrize("after_s", [0.0, 0.3, 0.6, 0.9, 1.2, 1.5, 1.8, 2.4])
+def test_a_kernel_shut_down_while_warming_ends_with_code_0_and_a_quiet_stderr(
+        after_s, capfd):
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    process = context.Process(target=supervisor._start_kernel,
+                              args=(child_conn, os.getpid(), None), daemon=True)
+    process.start()
+    child_conn.close()
+    wire = Wire(conn)
+    try:
+        wire.send_bytes(protocol.encode(protocol.Hello(protocol.VERSION)))
+        wire.send_bytes(protocol.encode(protocol.Warm(VIEW_QUERIES)))
+        time.sleep(after_s)
+        wire.send_bytes(protocol.encode(protocol.Shutdown()))
+        process.join(60)
+    finally:
+        if process.is_alive():
+            process.kill()
+        wire.close()
+    err = capfd.readouterr().err
+    assert "terminate called" not in err
+    assert process.exitcode == 0, (process.exitcode, err)
