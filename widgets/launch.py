@@ -115,8 +115,9 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
         return save_screenshot(window, screenshot, size)
     window.show()
     # The window never imports torch; its kernel does, in its own process, from just after
-    # the first paint (a recipe held by the trust rule has it ready when it runs).
-    after_paint = [window.kernel_hook.warm, freeze_start]
+    # the first paint (a recipe held by the trust rule has it ready when it runs). The
+    # panels the first paint did not show are built then too, one per pass of the loop.
+    after_paint = [window.kernel_hook.warm, freeze_start, window.build_deferred]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
     if timing:  # first: with "exit" the process ends there (widgets.startup_report)
         after_paint.insert(0, _first_paint_report(timing))
@@ -197,6 +198,7 @@ def save_screenshot(window, path: str, size: tuple[int, int]) -> int:
     window.resize(*size)
     window.show()
     window.kernel_hook.warm()  # a held recipe starts none: the status bar names its torch
+    window.build_deferred()  # as after a first paint on screen
     deadline = time.monotonic() + SCREENSHOT_KERNEL_S
     # Painting walks every widget: no cyclic collection may free a widget under it (see
     # widgets.common.gc_pause); the garbage goes after the picture is taken.

@@ -16,29 +16,24 @@ from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_summary
 from app.settings import Settings
-from widgets.autograd.panel import AutogradPanel
 from widgets.common.kernel_hook import KernelHook
 from widgets.common.retranslate import deliver_language_change, translated
-from widgets.explain.op_view import OpView
-from widgets.explain.storage_view import StorageView
 from widgets.ops.builder_panel import BuilderPanel
-from widgets.ops.op_panel import OpPanel
 from widgets.recipe.code_pane import CodePane
-from widgets.recipe.docs_panel import DocsPanel
-from widgets.recipe.gallery_panel import GalleryPanel, lesson_language
-from widgets.recipe.lesson_pane import LessonPane, OutputPane
+from widgets.recipe.gallery_panel import lesson_language
+from widgets.recipe.lesson_pane import LessonPane
 from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
 from widgets.shell.exports import TensorExports
 from widgets.shell.kernel_status import KernelStatus
+from widgets.shell.lazy_panels import LazyPanels
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
 from widgets.shell.settings_store import load_settings, save_settings
 from widgets.shell.trust_bar import TrustBar
 from widgets.shell.window_layout import add_status_labels, add_view_tabs, dock_panels
-from widgets.training.panel import TrainingPanel
 from widgets.viewer.panel import ViewerPanel
 
 __all__ = ["FILE_FILTER", "MainWindow"]
@@ -75,30 +70,26 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
                             | QMainWindow.DockOption.AllowTabbedDocks)
 
+        # What the first paint shows is built now; the rest when first needed (shown or
+        # asked for: ``window.training`` builds it), or right after the first paint.
+        self._lazy = LazyPanels(self)
         self.viewer = ViewerPanel(self.document)
-        self.autograd = AutogradPanel(self.document, self.undo_stack)
         self.views = QTabWidget(self)
-        self.op_view = OpView(self.document, self.undo_stack)
-        self.storage_view = StorageView(self.document)
-        add_view_tabs(self.views, self.viewer, self.autograd, self.op_view, self.storage_view)
-        self.training = TrainingPanel(self.document, self.undo_stack,
-                                      language=lesson_language(self.settings.language))
-        self.training.add_to_tabs(self.views)
+        add_view_tabs(self.views, self.viewer, self._lazy, {
+            "autograd": self._make_autograd, "op_view": self._make_op_view,
+            "storage_view": self._make_storage_view, "training": self._make_training})
         self.trust_bar = TrustBar(self)
         self.setCentralWidget(_stacked(self.trust_bar, self.views))
         self.steps = StepsPanel(self.document, self.undo_stack)
         self.builder = BuilderPanel(self.document, self.undo_stack)
-        self.ops = OpPanel(self.document, self.undo_stack)
         self.code = CodePane(self.document, self.undo_stack)
         self.code.source_fixed.connect(self._on_source_fixed)
-        self.output = OutputPane(self.document)
         self.lesson = LessonPane(self.document, language=lesson_language(self.settings.language))
-        self.gallery = GalleryPanel(self.document, language=self.lesson.language)
-        self.docs_panel = DocsPanel(self.document, self.builder, self.ops)
         self.docks = dock_panels(self, {
             "steps": self.steps, "lesson": self.lesson, "builder": self.builder,
-            "ops": self.ops, "docs": self.docs_panel, "gallery": self.gallery,
-            "code": self.code, "output": self.output})
+            "code": self.code}, self._lazy, {
+            "ops": self._make_ops, "docs": self._make_docs_panel,
+            "gallery": self._make_gallery, "output": self._make_output})
         self._default_state = self.saveState()
 
         self.presenter = PresenterMode(self, self.settings)
@@ -131,13 +122,70 @@ class MainWindow(QMainWindow):
                              (doc.modified_changed, self._on_model_modified),
                              (doc.selection_changed, self._on_model_selection),
                              (doc.evaluated, self._on_model_evaluated),
-                             (self.gallery.open_requested, self.open_from_gallery),
-                             (self.training.open_requested, self.open_from_gallery),
-                             (self.training.new_requested, self.new_training),
-                             (self.gallery.reset_requested, self.reset_to_original),
                              (self.settings.events, self._on_model_settings_changed),
                              (self.settings.events.language, self._on_model_language)):
             signal.connect(slot) if connect else signal.disconnect(slot)
+
+    # -- the panels built when first needed ------------------------------------------------
+    autograd = property(lambda self: self._lazy.get("autograd"), doc="The autograd graph.")
+    op_view = property(lambda self: self._lazy.get("op_view"), doc="Op explained.")
+    storage_view = property(lambda self: self._lazy.get("storage_view"), doc="Memory.")
+    training = property(lambda self: self._lazy.get("training"), doc="The Training tab.")
+    ops = property(lambda self: self._lazy.get("ops"), doc="The Ops panel.")
+    docs_panel = property(lambda self: self._lazy.get("docs"), doc="The docs panel.")
+    gallery = property(lambda self: self._lazy.get("gallery"), doc="The gallery.")
+    output = property(lambda self: self._lazy.get("output"), doc="The output pane.")
+
+    def build_deferred(self) -> None:
+        """Build the panels not built yet, one per pass of the event loop (the launcher
+        calls this right after the first paint)."""
+        self._lazy.build_rest()
+
+    def _make_autograd(self) -> QWidget:
+        from widgets.autograd.panel import AutogradPanel
+
+        return AutogradPanel(self.document, self.undo_stack)
+
+    def _make_op_view(self) -> QWidget:
+        from widgets.explain.op_view import OpView
+
+        return OpView(self.document, self.undo_stack)
+
+    def _make_storage_view(self) -> QWidget:
+        from widgets.explain.storage_view import StorageView
+
+        return StorageView(self.document)
+
+    def _make_training(self) -> QWidget:
+        from widgets.training.panel import TrainingPanel
+
+        panel = TrainingPanel(self.document, self.undo_stack, language=self.lesson.language)
+        panel.open_requested.connect(self.open_from_gallery)
+        panel.new_requested.connect(self.new_training)
+        return panel
+
+    def _make_ops(self) -> QWidget:
+        from widgets.ops.op_panel import OpPanel
+
+        return OpPanel(self.document, self.undo_stack)
+
+    def _make_docs_panel(self) -> QWidget:
+        from widgets.recipe.docs_panel import DocsPanel
+
+        return DocsPanel(self.document, self.builder, self.ops)
+
+    def _make_gallery(self) -> QWidget:
+        from widgets.recipe.gallery_panel import GalleryPanel
+
+        panel = GalleryPanel(self.document, language=self.lesson.language)
+        panel.open_requested.connect(self.open_from_gallery)
+        panel.reset_requested.connect(self.reset_to_original)
+        return panel
+
+    def _make_output(self) -> QWidget:
+        from widgets.recipe.lesson_pane import OutputPane
+
+        return OutputPane(self.document)
 
     # -- files: the work is RecipeFiles' ------------------------------------------------
     def new_recipe(self) -> None:
@@ -290,8 +338,9 @@ class MainWindow(QMainWindow):
 
     def _on_model_language(self, language: str) -> None:
         self.lesson.set_language(lesson_language(language))
-        self.gallery.set_language(self.lesson.language)
-        self.training.set_language(self.lesson.language)
+        for name in ("gallery", "training"):  # one built later takes the lesson's
+            if self._lazy.is_built(name):
+                self._lazy.get(name).set_language(self.lesson.language)
 
     def _on_model_path(self, _path) -> None:
         self._update_title()
@@ -318,7 +367,8 @@ class MainWindow(QMainWindow):
             return
         self.save_settings()
         self._set_model_connected(False)
-        self.training.shutdown()
+        if self._lazy.is_built("training"):
+            self.training.shutdown()
         if self.kernel_hook is not None:
             self.kernel_hook.close()  # ends the kernel process
         super().closeEvent(event)

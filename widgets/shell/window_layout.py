@@ -6,46 +6,56 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
 
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
+from widgets.shell.lazy_panels import LazyPanels
 
 
-def add_view_tabs(views: QTabWidget, viewer: QWidget, autograd: QWidget, op_view: QWidget,
-                  storage_view: QWidget) -> None:
-    """Make the four views the first tabs of ``views``, with their titles and tooltips."""
+def add_view_tabs(views: QTabWidget, viewer: QWidget, lazy: LazyPanels,
+                  pages: dict[str, Callable[[], QWidget]]) -> None:
+    """Make the viewer and the ``pages`` (the autograd graph, Op explained, Memory and
+    Training: built by ``lazy`` when first needed) the tabs of ``views``, with their titles
+    and tooltips."""
     views.setDocumentMode(True)
-    for widget in (viewer, autograd, op_view, storage_view):
-        views.addTab(widget, "")
-    translated(views, lambda: _set_view_tab_texts(views, viewer, autograd, op_view,
-                                                  storage_view))
+    views.addTab(viewer, "")
+    for name, build in pages.items():
+        lazy.add_tab(name, views, build)
+    translated(views, lambda: _set_view_tab_texts(views))
 
 
-def _set_view_tab_texts(views: QTabWidget, viewer: QWidget, autograd: QWidget,
-                        op_view: QWidget, storage_view: QWidget) -> None:
+def _set_view_tab_texts(views: QTabWidget) -> None:
     tabs = (
-        (viewer, QCoreApplication.translate("MainWindow", "Tensor"),
+        (QCoreApplication.translate("MainWindow", "Tensor"),
          QCoreApplication.translate("MainWindow", "The selected step's tensor: facts, "
                                     "statistics, every value")),
-        (autograd, QCoreApplication.translate("MainWindow", "Autograd graph"),
+        (QCoreApplication.translate("MainWindow", "Autograd graph"),
          QCoreApplication.translate("MainWindow", "The backward graph of the selected tensor: "
                                     "grad_fn nodes, leaves and their gradients")),
-        (op_view, QCoreApplication.translate("MainWindow", "Op explained"),
+        (QCoreApplication.translate("MainWindow", "Op explained"),
          QCoreApplication.translate("MainWindow", "The selected step's inputs and output side "
                                     "by side; hover an output cell to see where it came from")),
-        (storage_view, QCoreApplication.translate("MainWindow", "Memory"),
+        (QCoreApplication.translate("MainWindow", "Memory"),
          QCoreApplication.translate("MainWindow", "Which tensors share memory: views versus "
                                     "copies, with data_ptr, offset and strides")),
+        (QCoreApplication.translate("TrainingPanel", "Training"),
+         QCoreApplication.translate("TrainingPanel", "The recipe's training loop, live: loss, "
+                                    "learning rate, each layer's output std and gradient "
+                                    "norm")),
     )
-    for widget, title, tip in tabs:
-        views.setTabText(views.indexOf(widget), title)
-        views.setTabToolTip(views.indexOf(widget), tip)
+    for index, (title, tip) in enumerate(tabs[:views.count()]):
+        views.setTabText(index, title)
+        views.setTabToolTip(index, tip)
 
 
-def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QDockWidget]:
-    """Put each of ``panels`` in its dock around ``window``'s centre; the docks, by key.
+def dock_panels(window: QMainWindow, panels: dict[str, QWidget], lazy: LazyPanels,
+                later: dict[str, Callable[[], QWidget]]) -> dict[str, QDockWidget]:
+    """Put each of ``panels``, and of the panels ``later``'s builders make (built by
+    ``lazy`` when first needed), in its dock around ``window``'s centre; the docks, by key.
 
     Steps and the lesson on the left; the builder, ops, docs and gallery tabbed on the
     right; code and output tabbed at the bottom.
@@ -55,7 +65,10 @@ def dock_panels(window: QMainWindow, panels: dict[str, QWidget]) -> dict[str, QD
     def dock(key: str, area: Qt.DockWidgetArea) -> QDockWidget:
         docks[key] = QDockWidget(window)
         docks[key].setObjectName(f"dock_{key}")
-        docks[key].setWidget(panels[key])
+        if key in panels:
+            docks[key].setWidget(panels[key])
+        else:
+            lazy.add_dock(key, docks[key], later[key])
         window.addDockWidget(area, docks[key])
         return docks[key]
 

@@ -143,13 +143,6 @@ class TrainingPanel(QWidget):
         self.frame_timer.stop()
         self._set_model_connected(False)
 
-    def add_to_tabs(self, tabs: QTabWidget) -> int:
-        """Be the "Training" tab of ``tabs`` (always there: with no loop it says how to
-        get one)."""
-        return add_tab(tabs, self, lambda: self.tr("Training"), lambda: self.tr(
-            "The recipe's training loop, live: loss, learning rate, each layer's output std "
-            "and gradient norm"))
-
     def shutdown(self) -> None:
         """The window closes: the loop ends with its kernel."""
         self.frame_timer.stop()
