@@ -16,6 +16,7 @@ from app.expr import Call, Const, DType, Ref, Seq
 from app.recipe.document import Document
 from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
+from app.recipe.op_call import bind, make_call
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.recipe.writer import write_expr
@@ -130,7 +131,7 @@ def test_form_round_trips_every_catalogue_op(qtbot):
         values = form.values()
         if form.errors():
             continue  # a required field waits for input
-        form.set_values(spec.bind(spec.make_call(values)))
+        form.set_values(bind(spec, make_call(spec, values)))
         assert form.values() == values and form.errors() == {}, spec.name
 
 
@@ -408,7 +409,7 @@ def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_p
     assert not panel.update_button.isEnabled()
     doc.select(1)
     assert panel.spec.name == "full"
-    assert panel.form.values() == CATALOG.get("torch.full").bind(full.expr)
+    assert panel.form.values() == bind(CATALOG.get("torch.full"), full.expr)
     assert panel.name_edit.text() == "f"
     assert not panel.add_button.isEnabled()  # its own name: only Update may use it
     assert not panel.update_button.isEnabled()  # nothing changed yet
@@ -443,7 +444,7 @@ def test_unknown_arguments_are_reported_not_dropped(make_panel):
     (Call("torch.zeros", (Const(2), Const(3))), {"size": Seq((Const(2), Const(3)), "tuple")}),
 ])
 def test_bind_knows_leading_optional_overloads(call, expected):
-    assert CATALOG.get(call.op).bind(call) == expected
+    assert bind(CATALOG.get(call.op), call) == expected
 
 
 @pytest.mark.parametrize("values, code, direct", [
@@ -458,9 +459,9 @@ def test_bind_knows_leading_optional_overloads(call, expected):
 def test_make_call_writes_what_torch_accepts_and_bind_reads_back(values, code, direct):
     """arange(end=12, step=2) is no overload of torch's: a later optional writes start."""
     spec = CATALOG.get(code.split("(")[0])
-    call = spec.make_call(values)
+    call = make_call(spec, values)
     assert write_expr(call) == code
-    assert _set(spec, spec.bind(call)) == _set(spec, values)
+    assert _set(spec, bind(spec, call)) == _set(spec, values)
     torch.manual_seed(0)
     ours = value_of(call, {})
     torch.manual_seed(0)

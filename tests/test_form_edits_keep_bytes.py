@@ -21,7 +21,7 @@ from app.catalog import Param
 from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.document import Document
 from app.recipe.literals import data_text, line_text
-from app.recipe.op_call import bind_op, form_spec, op_spec
+from app.recipe.op_call import bind, bind_op, form_spec, op_spec
 from app.resources import RECIPES_DIR
 from widgets.ops.builder_panel import BuilderPanel, creation_spec
 from widgets.ops.op_panel import OpPanel
@@ -179,7 +179,7 @@ def form_values(doc: Document, index: int, panel: str) -> tuple[tuple, dict[str,
     assert isinstance(call, Call)
     if panel == "builder":
         spec = creation_spec(step)
-        return spec.params, spec.bind(call)  # type: ignore[union-attr]
+        return spec.params, bind(spec, call)  # type: ignore[union-attr]
     spec = op_spec(step)
     return form_spec(spec).params, bind_op(spec, call)[1]  # type: ignore[arg-type]
 

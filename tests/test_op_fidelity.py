@@ -41,6 +41,7 @@ from app.kernel.report import run_with_report
 from app.kernel.runner import Runner
 from app.kernel.tensor_json import plain, tensor_report
 from app.recipe.model import Recipe, Step
+from app.recipe.op_call import make_call
 from app.recipe.text_recipe import new_text
 from tests.python_run import as_a_kernel
 
@@ -258,7 +259,7 @@ def literal(t: torch.Tensor) -> Expr:
     def nested(v: Any) -> Expr:
         return Seq(tuple(nested(i) for i in v), "list") if isinstance(v, list) else Const(v)
 
-    return CATALOG.get("torch.tensor").make_call({"data": nested(t.tolist()), "dtype": dtype})
+    return make_call(CATALOG.get("torch.tensor"), {"data": nested(t.tolist()), "dtype": dtype})
 
 
 def torch_callable(key: str) -> Callable[..., Any]:

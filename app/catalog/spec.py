@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.expr import Call, Const, DType, Expr, Seq
 from app.i18n import QT_TRANSLATE_NOOP
 
 #: Translation context of the category names below.
@@ -202,89 +201,7 @@ class OpSpec:
                 return p
         raise KeyError(name)
 
-    def make_call(self, values: dict[str, Expr], *, receiver: Expr | None = None,
-                  namespace: str | None = None) -> Call:
-        """Build the call for form ``values``; parameters equal to their default are left out.
-
-        With ``receiver`` the call is the method form (the receiver parameter's value in
-        ``values``, if any, is ignored), else the function form, spelled in ``namespace``
-        (one of ``namespace`` and ``also_in``; the first by default).
-        """
-        args: list[Expr] = [] if receiver is None else [receiver]
-        kwargs: list[tuple[str, Expr]] = []
-        positional = True
-        params = self.params if receiver is None else self.method_params()
-        spread = receiver is not None
-        leading = self._leading_optional() if receiver is None else ()
-        forced: set[str] = set()
-        if leading:
-            unset = [p for p in leading if _is_default(p, values.get(p.name))]
-            later = [p for p in params if not p.required and not p.keyword_only
-                     and p not in leading and not _is_default(p, values.get(p.name))]
-            if len(unset) == len(leading) and later:
-                # torch.arange(0, 12, 2): a later optional needs the leading one written.
-                values = {**values, **{p.name: Const(p.default) for p in leading}}
-                forced = {p.name for p in leading}
-                leading = ()
-            elif len(unset) < len(leading):
-                leading = ()
-        for p in params:
-            if p in leading:
-                continue  # torch.arange(12): the one-argument overload fills end first
-            if p.name not in values:
-                positional = positional and p.required
-                continue
-            value = values[p.name]
-            if not p.required and p.name not in forced and isinstance(value, Const) \
-                    and _same(value.value, p.default):
-                positional = False
-                continue
-            if p.varargs and isinstance(value, Seq) and positional and not p.keyword_only \
-                    and (spread or p.varargs_in_function):
-                args.extend(value.items)
-            elif positional and not p.keyword_only:
-                args.append(value)
-            else:
-                kwargs.append((p.name, value))
-                positional = False
-        if receiver is not None:
-            op: str | None = f"Tensor.{self.name}"
-        elif namespace is not None and namespace != self.namespace:
-            if namespace not in self.also_in:
-                raise ValueError(f"{self.name} is not in namespace {namespace!r}")
-            op = f"{namespace}.{self.name}"
-        else:
-            op = self.function_key
-        assert op is not None, f"{self.name} has no function form"
-        return Call(op, tuple(args), tuple(kwargs))
-
-    def bind(self, call: Call) -> dict[str, Expr]:
-        """Map a call's arguments back to parameter names (the inverse of ``make_call``)."""
-        args = list(call.args[1:] if call.is_method else call.args)
-        bound: dict[str, Expr] = {}
-        params = [p for p in (self.method_params() if call.is_method else self.params)
-                  if not p.keyword_only]
-        for p in params:
-            if not args:
-                break
-            if p.kind == "device" and isinstance(args[0], Const) \
-                    and isinstance(args[0].value, DType):
-                continue  # x.to(torch.float64): torch's dtype-only overload skips device
-            if p.varargs:  # takes every remaining positional argument
-                items, args = args, []
-                if len(items) == 1 and isinstance(items[0], Seq):
-                    bound[p.name] = items[0]
-                else:
-                    bound[p.name] = Seq(tuple(items), "tuple")
-            else:
-                bound[p.name] = args.pop(0)
-        for k, v in call.kwargs:
-            bound[k] = v
-        if not call.is_method and self._leading_optional():
-            return self._bind_required_first(call, bound)
-        return bound
-
-    def _leading_optional(self) -> tuple[Param, ...]:
+    def leading_optional(self) -> tuple[Param, ...]:
         """Optional positional parameters before a required one (``arange``'s start).
 
         torch gives such ops overloads without them: ``arange(end)``, ``randint(high, size)``.
@@ -294,33 +211,6 @@ class OpSpec:
             return ()
         last = max((i for i, p in enumerate(positional) if p.required), default=-1)
         return tuple(p for p in positional[:last] if not p.required)
-
-    def _bind_required_first(self, call: Call, bound: dict[str, Expr]) -> dict[str, Expr]:
-        """``bound``, redone when too few positional arguments left a required one empty:
-        then positional arguments go to the required parameters first."""
-        kwargs = dict(call.kwargs)
-        slots = [p for p in self.params if not p.keyword_only and p.name not in kwargs]
-        if all(p.name in bound for p in slots if p.required) or any(p.varargs for p in slots):
-            return bound
-        args = list(call.args)
-        spare = len(args) - sum(p.required for p in slots)
-        if spare < 0 or len(args) > len(slots):
-            return bound
-        out: dict[str, Expr] = {}
-        for p in slots:
-            if args and (p.required or spare > 0):
-                spare -= not p.required
-                out[p.name] = args.pop(0)
-        return {**out, **kwargs}
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
-def _is_default(p: Param, value: Expr | None) -> bool:
-    """Whether a form leaves ``p`` at its default (unset, or set to the default)."""
-    return value is None or (isinstance(value, Const) and _same(value.value, p.default))
 
 
 class Catalog:

@@ -18,6 +18,7 @@ from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
+from app.recipe.op_call import bind
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.results import StepResult
 from app.recipe.writer import write_expr
@@ -80,7 +81,7 @@ class StepView:
         if isinstance(expr, UnaryOp):
             return {"operand": expr.operand}
         if isinstance(expr, Call) and self.spec is not None:
-            bound = self.spec.bind(expr)
+            bound = bind(self.spec, expr)
             return {self.spec.receiver: expr.args[0], **bound} if expr.is_method else bound
         return {}
 

@@ -17,6 +17,7 @@ from typing import Any
 from app.catalog import CATALOG
 from app.expr import Call, Const, Expr, Seq
 from app.recipe.model import Recipe, Step
+from app.recipe.op_call import bind
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.text_edits import Positions, literal_text, replace_span
 
@@ -93,7 +94,7 @@ def _bound(old: Step, new: Step) -> tuple[dict[str, Expr], dict[str, Expr]] | No
     spec = CATALOG.get(a.op)
     if spec is None or (a.is_method and not (a.args and b.args and _same(a.args[0], b.args[0]))):
         return None
-    before, after = spec.bind(a), spec.bind(b)
+    before, after = bind(spec, a), bind(spec, b)
     defaults = {p.name: Const(p.default) for p in spec.params if not p.required}
     for name in before.keys() ^ after.keys():  # a form leaves out what is the default
         value = before.get(name, after.get(name))

@@ -1,17 +1,20 @@
 """Qt-free helpers of the op panel: the call an op step is, read from and written to its form.
 
-``op_spec`` finds the catalogue entry of a step the op panel can edit; ``bind_op`` splits
-its call into the tensor "Apply to" picks and the form's values, and ``build_call`` puts
-them back together, in the spelling the step had (method or function, positional or
-keyword arguments). ``signature`` writes an op's signature for its description.
+``bind`` maps a call's arguments to its op's parameters and ``make_call`` writes the call
+for them (the catalogue itself is data: ``app.catalog.spec``). ``op_spec`` finds the
+catalogue entry of a step the op panel can edit; ``bind_op`` splits its call into the
+tensor "Apply to" picks and the form's values, and ``build_call`` puts them back together,
+in the spelling the step had (method or function, positional or keyword arguments).
+``signature`` writes an op's signature for its description.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, DType, Expr
+from app.catalog import CATALOG, OpSpec, Param
+from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.model import Step
 from app.text_edits import literal_text
 
@@ -19,6 +22,117 @@ from app.text_edits import literal_text
 BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
 #: Optional parameters of these kinds are written as keywords: ``diagonal=1``, ``dim=0``.
 KEYWORD_KINDS = frozenset({"dim", "int", "bool", "float", "number", "dtype", "device", "str"})
+
+
+def make_call(spec: OpSpec, values: dict[str, Expr], *, receiver: Expr | None = None,
+              namespace: str | None = None) -> Call:
+    """Build ``spec``'s call for form ``values``; parameters equal to their default are left out.
+
+    With ``receiver`` the call is the method form (the receiver parameter's value in
+    ``values``, if any, is ignored), else the function form, spelled in ``namespace``
+    (one of ``namespace`` and ``also_in``; the first by default).
+    """
+    args: list[Expr] = [] if receiver is None else [receiver]
+    kwargs: list[tuple[str, Expr]] = []
+    positional = True
+    params = spec.params if receiver is None else spec.method_params()
+    spread = receiver is not None
+    leading = spec.leading_optional() if receiver is None else ()
+    forced: set[str] = set()
+    if leading:
+        unset = [p for p in leading if _is_default(p, values.get(p.name))]
+        later = [p for p in params if not p.required and not p.keyword_only
+                 and p not in leading and not _is_default(p, values.get(p.name))]
+        if len(unset) == len(leading) and later:
+            # torch.arange(0, 12, 2): a later optional needs the leading one written.
+            values = {**values, **{p.name: Const(p.default) for p in leading}}
+            forced = {p.name for p in leading}
+            leading = ()
+        elif len(unset) < len(leading):
+            leading = ()
+    for p in params:
+        if p in leading:
+            continue  # torch.arange(12): the one-argument overload fills end first
+        if p.name not in values:
+            positional = positional and p.required
+            continue
+        value = values[p.name]
+        if not p.required and p.name not in forced and isinstance(value, Const) \
+                and _same(value.value, p.default):
+            positional = False
+            continue
+        if p.varargs and isinstance(value, Seq) and positional and not p.keyword_only \
+                and (spread or p.varargs_in_function):
+            args.extend(value.items)
+        elif positional and not p.keyword_only:
+            args.append(value)
+        else:
+            kwargs.append((p.name, value))
+            positional = False
+    if receiver is not None:
+        op: str | None = f"Tensor.{spec.name}"
+    elif namespace is not None and namespace != spec.namespace:
+        if namespace not in spec.also_in:
+            raise ValueError(f"{spec.name} is not in namespace {namespace!r}")
+        op = f"{namespace}.{spec.name}"
+    else:
+        op = spec.function_key
+    assert op is not None, f"{spec.name} has no function form"
+    return Call(op, tuple(args), tuple(kwargs))
+
+def bind(spec: OpSpec, call: Call) -> dict[str, Expr]:
+    """Map a call's arguments back to parameter names (the inverse of ``make_call``)."""
+    args = list(call.args[1:] if call.is_method else call.args)
+    bound: dict[str, Expr] = {}
+    params = [p for p in (spec.method_params() if call.is_method else spec.params)
+              if not p.keyword_only]
+    for p in params:
+        if not args:
+            break
+        if p.kind == "device" and isinstance(args[0], Const) \
+                and isinstance(args[0].value, DType):
+            continue  # x.to(torch.float64): torch's dtype-only overload skips device
+        if p.varargs:  # takes every remaining positional argument
+            items, args = args, []
+            if len(items) == 1 and isinstance(items[0], Seq):
+                bound[p.name] = items[0]
+            else:
+                bound[p.name] = Seq(tuple(items), "tuple")
+        else:
+            bound[p.name] = args.pop(0)
+    for k, v in call.kwargs:
+        bound[k] = v
+    if not call.is_method and spec.leading_optional():
+        return _bind_required_first(spec, call, bound)
+    return bound
+
+
+def _bind_required_first(spec: OpSpec, call: Call, bound: dict[str, Expr]) -> dict[str, Expr]:
+    """``bound``, redone when too few positional arguments left a required one empty:
+    then positional arguments go to the required parameters first."""
+    kwargs = dict(call.kwargs)
+    slots = [p for p in spec.params if not p.keyword_only and p.name not in kwargs]
+    if all(p.name in bound for p in slots if p.required) or any(p.varargs for p in slots):
+        return bound
+    args = list(call.args)
+    spare = len(args) - sum(p.required for p in slots)
+    if spare < 0 or len(args) > len(slots):
+        return bound
+    out: dict[str, Expr] = {}
+    for p in slots:
+        if args and (p.required or spare > 0):
+            spare -= not p.required
+            out[p.name] = args.pop(0)
+    return {**out, **kwargs}
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _is_default(p: Param, value: Expr | None) -> bool:
+    """Whether a form leaves ``p`` at its default (unset, or set to the default)."""
+    return value is None or (isinstance(value, Const) and _same(value.value, p.default))
 
 
 def op_spec(step: Step) -> OpSpec | None:
@@ -45,7 +159,7 @@ def form_spec(spec: OpSpec) -> OpSpec:
 def bind_op(spec: OpSpec, call: Call) -> tuple[Expr | None, dict[str, Expr]]:
     """Split a call into its receiver (for "Apply to") and the form's parameter values."""
     if call.is_method:
-        values = spec.bind(call)
+        values = bind(spec, call)
         first = spec.method_params()[0] if spec.method_params() else None
         value = values.get(first.name) if first is not None else None
         # x.to(torch.float64): torch reads a dtype in the device slot as the dtype
@@ -55,7 +169,7 @@ def bind_op(spec: OpSpec, call: Call) -> tuple[Expr | None, dict[str, Expr]]:
         if has_receiver(spec):
             return call.args[0], values
         return None, {**values, spec.receiver: call.args[0]}
-    values = dict(spec.bind(call))
+    values = dict(bind(spec, call))
     return (values.pop(spec.receiver, None) if has_receiver(spec) else None), values
 
 
@@ -72,12 +186,12 @@ def build_call(spec: OpSpec, values: dict[str, Expr], receiver: Expr | None,
     if (spelling == "method" or spec.function_key is None) and main is not None \
             and spec.method:
         values.pop(spec.receiver, None)
-        call = spec.make_call(values, receiver=main)
+        call = make_call(spec, values, receiver=main)
     else:
         if has_receiver(spec) and receiver is not None:
             values[spec.receiver] = receiver
         namespace = spelling if spelling not in (None, "method") else None
-        call = spec.make_call(values, namespace=namespace)
+        call = make_call(spec, values, namespace=namespace)
     return _keywordize(call, spec, keywords)
 
 
@@ -106,7 +220,7 @@ def call_keywords(spec: OpSpec, call: Call) -> set[str]:
     """The parameters to write as keywords when the form rewrites ``call``: those it gave
     as keywords, and optional ones it left out (``diagonal=1`` once the user sets it)."""
     given = {k for k, _ in call.kwargs}
-    bound = set(spec.bind(call))
+    bound = set(bind(spec, call))
     return given | (default_keywords(spec) - bound)
 
 

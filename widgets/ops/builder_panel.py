@@ -28,6 +28,7 @@ from app.expr import Call, Const
 from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
+from app.recipe.op_call import bind, make_call
 from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
@@ -202,7 +203,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         """The call the form describes, or None while a field has an error."""
         if self.form.errors():
             return None
-        return self.spec.make_call(self.form.values())
+        return make_call(self.spec, self.form.values())
 
     def add(self) -> None:
         """Append the step the panel describes, as one undoable edit, and select it."""
@@ -290,7 +291,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
             self.function_combo.setCurrentIndex(self._specs.index(spec))
             self.form.set_spec(spec, self._tensor_names())
-            self.form.set_values(spec.bind(step.expr))
+            self.form.set_values(bind(spec, step.expr))
         with QSignalBlocker(self.name_edit):
             self.name_edit.setText(step.name or "")
         self._loaded, self._name_auto = step, True

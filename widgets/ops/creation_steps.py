@@ -12,6 +12,7 @@ from dataclasses import replace
 from app.catalog import CATALOG, OpSpec
 from app.expr import Call, Expr, Ref, walk
 from app.recipe.model import Recipe, Step
+from app.recipe.op_call import bind
 from app.recipe.reader import RecipeError, read_recipe, read_step
 
 SEED_OP = "torch.manual_seed"
@@ -67,7 +68,7 @@ def example_values(spec: OpSpec) -> dict[str, Expr]:
     call = recipe.steps[-1].expr
     if not isinstance(call, Call) or call.op != spec.function_key:
         return {}
-    bound = spec.bind(call)
+    bound = bind(spec, call)
     return {k: v for k, v in bound.items() if not any(isinstance(n, Ref) for n in walk(v))}
 
 
