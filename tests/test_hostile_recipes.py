@@ -509,7 +509,7 @@ def test_too_many_literals_make_a_code_step(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("app.recipe.reader.MAX_LITERALS", 1000)
     source = HEADER + "x = torch.tensor([\n" + ",\n".join(["1"] * 1001) + "])\n"
     (step,) = read_recipe(source).steps
-    assert step.is_code and step.expr.binds == ("x",)
+    assert step.is_code and step.binds == ("x",)
 
 
 def test_files_on_disk_empty_binary_and_100_mb(tmp_path: Path) -> None:
