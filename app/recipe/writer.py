@@ -21,7 +21,6 @@ from app.expr import (
     Slice,
     Subscript,
     UnaryOp,
-    walk,
 )
 from app.recipe.model import Recipe, Step
 
@@ -59,11 +58,10 @@ def expr_code(expr: Expr) -> tuple[str, bool]:
 def imports_needed(recipe: Recipe) -> list[str]:
     """The import lines (without ``import``) the recipe's steps use."""
     needed = ["torch"]
-    ops = {n.op.split(".", 1)[0] for s in recipe.steps for n in walk(s.expr)
-           if isinstance(n, Call)}
+    ops = {key.split(".", 1)[0] for s in recipe.steps for key in s.calls}
     for step in recipe.steps:  # a class Net(nn.Module), a loop calling F.relu
-        if isinstance(step.expr, Code):
-            ops |= _names_read(step.expr.text) & {"nn", "F"}
+        if step.code_text is not None:
+            ops |= _names_read(step.code_text) & {"nn", "F"}
     if "nn" in ops:
         needed.append("torch.nn as nn")
     if "F" in ops:

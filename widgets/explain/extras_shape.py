@@ -7,7 +7,6 @@ from PySide6.QtWidgets import QWidget
 
 from app.explain.step_view import StepView, shape_text
 from app.recipe.document import Document
-from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy
 from widgets.common.retranslate import translated
 from widgets.explain.extra_base import Decoration, OpExtra
@@ -44,7 +43,7 @@ class StorageOrderExtra(OpExtra):
             self.diagram.set_grids([])
             self.caption.setText("")
             return Decoration()
-        name = write_expr(sv.operands()[sv.spec.receiver]) if sv.spec else "input"
+        name = sv.operand_text(sv.spec.receiver) if sv.spec else "input"
         offset = sv.offsets.get(sv.spec.receiver, 0) if sv.spec else 0
         grids = [numbered_grid(self.tr("{0}: strides {1}").format(name, shape_text(t.strides)),
                                t, offset)]
@@ -119,7 +118,7 @@ class ShapeChangeExtra(OpExtra):
                                   else self.tr("dim {0}").format(j)))
             if i is not None and j is not None:
                 links.append(((0, col), (1, col)))
-        name = write_expr(sv.operands()[sv.spec.receiver]) if sv.spec else "input"
+        name = sv.operand_text(sv.spec.receiver) if sv.spec else "input"
         rows = [BoxRow(self.tr("{0}.shape").format(name), tuple(top), shape_text(before))]
         if after is not None:
             rows.append(BoxRow(self.tr("{0}.shape").format(sv.step.name or self.tr("result")),
@@ -155,7 +154,7 @@ class BroadcastExtra(OpExtra):
     def show_step(self, sv: StepView) -> Decoration:
         shapes: list[tuple[int, ...]] = []
         labels: list[str] = []
-        for pname, expr in sv.operands().items():
+        for pname in sv.operands():
             kind = sv.spec.param(pname).kind if sv.spec is not None and pname != \
                 sv.spec.receiver else "tensor"
             if kind not in _BROADCAST_KINDS:
@@ -163,10 +162,10 @@ class BroadcastExtra(OpExtra):
             value = sv.part(pname)
             if isinstance(value, TensorCopy):
                 shapes.append(tuple(value.shape))
-                labels.append(f"{write_expr(expr)}  {shape_text(value.shape)}")
+                labels.append(f"{sv.operand_text(pname)}  {shape_text(value.shape)}")
             elif isinstance(value, (int, float, bool)):
                 shapes.append(())
-                labels.append(self.tr("{0}  (a number)").format(write_expr(expr)))
+                labels.append(self.tr("{0}  (a number)").format(sv.operand_text(pname)))
         rows, result = broadcast_table(shapes)
         self.cells = rows
         ndim = len(result)
