@@ -507,3 +507,14 @@ def test_failed_step_shows_its_error(qtbot, make_panel):
     click(qtbot, panel.add_button)
     assert not doc.run.ok
     assert not panel.status.isHidden() and "x failed" in panel.status.text()
+
+
+def test_a_step_no_creation_function_makes_is_named_as_its_text_has_it(qtbot, make_panel):
+    """The note on a selected step the form cannot show quotes the recipe's own text
+    (torch.long), not the step written again (torch.int64)."""
+    panel, doc, _ = make_panel()
+    doc.set_source("import torch\nx = torch.ones(2)\ny = x.to(torch.long)  # mine\n")
+    doc.settle()
+    doc.select_name("y")
+    assert "not made by a creation function" in panel.status.text()
+    assert "y = x.to(torch.long)" in panel.status.text()

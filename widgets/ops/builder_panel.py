@@ -402,7 +402,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         if self._editable_index() is None:
             return self.tr("The selected step, {0}, is not made by a creation function: this "
                            "form makes a new tensor, it does not show that step.").format(
-                               write_step(r.step).splitlines()[0]), False
+                               self._document.step_text(index, r.step).splitlines()[0]), False
         return "", False
 
 

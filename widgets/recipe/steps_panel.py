@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from app.recipe.document import Document
 from app.recipe.model import Recipe, check_name
-from app.recipe.writer import write_step
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
 from widgets.common.retranslate import translated
@@ -311,7 +310,7 @@ class StepsPanel(FollowsDocument, QWidget):
         kept, source = self._texts.get(id(step)), self._document.text
         if kept is None or kept[0] is not step or kept[1] is not source:
             kept = self._texts[id(step)] = (step, source, self._document.step_text(i)
-                                            if not step.is_code else write_step(step))
+                                            if not step.is_code else step.code_text)
         written = kept[2]  # as the text has it: ``torch.long``, never the writer's int64
         text = f"{_STATUS_MARK[status]}  {step.label}" if step.is_code \
             else f"{_STATUS_MARK[status]}  {' '.join(written.split())}"
