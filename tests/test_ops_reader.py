@@ -3,6 +3,7 @@ run exactly as torch runs them. Core tests: no QApplication."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 
@@ -12,9 +13,10 @@ import torch.nn.functional as F
 
 from app.catalog import CATALOG, OpSpec
 from app.expr import Call, Const, DType, Ref, Seq, walk
-from app.recipe.op_call import bind, make_call
+from app.recipe.op_call import bind, bind_node, make_call, node_literal
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
+from app.recipe.writer import write_expr
 from tests.expr_values import value_of
 from tests.python_run import run_python
 
@@ -346,3 +348,35 @@ def test_writer_keeps_imports_for_functional_calls() -> None:
     assert "import torch.nn.functional as F" in new_text(recipe)
     ops = {n.op for s in recipe.steps for n in walk(s.expr) if isinstance(n, Call)}
     assert ops == {"torch.ones", "F.softmax"}
+
+
+@pytest.mark.parametrize("spec", OPS, ids=lambda s: s.name)
+def test_bind_node_binds_the_examples_ast_as_bind_binds_its_tree(spec: OpSpec) -> None:
+    """The example's call, read as ast (what Op explained reads), binds the same
+    parameters to the same arguments: each argument's text reads as the tree's."""
+    call = _example(spec)
+    node = ast.parse(spec.example, mode="eval").body
+    assert isinstance(node, ast.Call)
+    by_node = bind_node(spec, node, call.is_method)
+    by_tree = bind(spec, call)
+    assert list(by_node) == list(by_tree)
+    for name, value in by_tree.items():
+        again = read_recipe(HEADER + "x = torch.ones(1)\n"
+                            f"y = {ast.unparse(by_node[name])}\n").steps[-1].expr
+        written = read_recipe(HEADER + "x = torch.ones(1)\n"
+                              f"y = {write_expr(value)}\n").steps[-1].expr
+        assert again == written, name
+
+
+def test_node_literal_reads_what_a_form_shows_as_a_literal() -> None:
+    def literal(text: str):
+        return node_literal(ast.parse(text, mode="eval").body)
+
+    assert literal("-1") == (True, -1) and literal("2.5") == (True, 2.5)
+    assert literal("'mean'") == (True, "mean") and literal("None") == (True, None)
+    assert literal("torch.long") == (True, DType("int64"))
+    nan = literal('float("nan")')
+    assert nan[0] and nan[1] != nan[1]
+    assert literal('float("-inf")') == (True, float("-inf"))
+    for text in ("x", "[1, 2]", "i - 1", "+1", "-x", "torch.ones(2)", 'float("one")'):
+        assert literal(text) == (False, None), text

@@ -5,6 +5,8 @@ Core tests: no QApplication; every value is compared with torch run directly."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -40,10 +42,10 @@ def _step_view(code: str) -> StepView:
     step = read_recipe("import torch\nx = torch.zeros(1)\na = torch.zeros(2, 2)\n"
                        f"b = torch.ones(2, 2)\ni = 1\ny = {code}\n").steps[-1]
     return StepView(0, step, None, CATALOG.get(step.op) if step.op else None,  # type: ignore[arg-type]
-                    "", {}, None)
+                    "", {}, None, code=f"y = {code}")
 
 
-def test_nothing_selected_gives_no_step_view(_document):
+def test_nothing_selected_gives_no_view(_document):
     assert make_step_view(_document(SOURCE, None)) is None
 
 
@@ -185,3 +187,17 @@ def test_with_literal_sets_one_parameter_in_the_steps_spelling():
         step = _step_view(code).with_literal("diagonal", 3)
         assert step == read_step(f"y = {after}", ["a"]), code
     assert _step_view("a + b").with_literal("diagonal", 3) is None  # no call of an op
+
+
+def test_operands_are_read_from_the_statements_own_text():
+    """The text's own spelling (torch.long, spaces), not the step written again
+    (torch.int64); a statement from inside a block, its lines indented, reads too."""
+    to = _step_view("x.to(torch.long)")
+    assert to.operand_text("dtype") == "torch.long" and to.literal("dtype")[0]
+    spaced = dataclasses.replace(_step_view("torch.cat([a,b],  dim = 1)"),
+                                 code="y = torch.cat([a,b],  dim = 1)")
+    assert spaced.item_texts("tensors") == ["a", "b"] and spaced.operand_text("dim") == "1"
+    inner = dataclasses.replace(_step_view("torch.tril(a, i - 1)"),
+                                code="y = torch.tril(a,\n        i - 1)")
+    assert inner.operand_text("diagonal") == "i - 1" and inner.roles() == {"a": "input"}
+    assert inner.with_literal("diagonal", 2) == read_step("y = torch.tril(a, 2)", ["a"])

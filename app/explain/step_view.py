@@ -7,6 +7,8 @@ its operands that the kernel worked out (the ``step_parts`` query of
 
 from __future__ import annotations
 
+import ast
+import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -14,15 +16,14 @@ import numpy as np
 
 from app.catalog import CATALOG, OpSpec
 from app.explain.provenance_data import Index, Provenance
-from app.expr import BinOp, Call, Const, Expr, Ref, Seq, UnaryOp
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
-from app.recipe.op_call import bind
-from app.recipe.reader import RecipeError, read_recipe
+from app.recipe.op_call import bind_node, node_literal
+from app.recipe.reader import RecipeError, read_recipe, read_step
 from app.recipe.results import StepResult
-from app.recipe.writer import write_expr
 from app.tensor_copy import TensorCopy, copy_of
+from app.text_edits import Positions, literal_text, replace_span
 
 __all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view",
            "shape_text", "tensor_parts"]
@@ -72,70 +73,118 @@ class StepView:
     #: kernel's answer (``app.explain.inner_step_query``), and the loop's iteration.
     inner: dict | None = None
     iteration: int | None = None
+    _parsed: tuple[str, ast.expr | None] | None = field(default=None, repr=False,
+                                                         compare=False)
 
-    def operands(self) -> dict[str, Expr]:
-        """The step's top-level operands by parameter name (``left``/``right`` for operators)."""
-        expr = self.step.expr
-        if isinstance(expr, BinOp):
-            return {"left": expr.left, "right": expr.right}
-        if isinstance(expr, UnaryOp):
-            return {"operand": expr.operand}
-        if isinstance(expr, Call) and self.spec is not None:
-            bound = bind(self.spec, expr)
-            return {self.spec.receiver: expr.args[0], **bound} if expr.is_method else bound
+    def operands(self) -> dict[str, ast.expr]:
+        """The step's top-level operands by parameter name (``left``/``right`` for
+        operators), as nodes of the ``ast`` of its statement's text (``code``)."""
+        node = self._value()
+        if node is None or not self.step.op:
+            return {}
+        if isinstance(node, ast.BinOp):
+            return {"left": node.left, "right": node.right}
+        if isinstance(node, ast.Compare):
+            return {"left": node.left, "right": node.comparators[0]}
+        if isinstance(node, ast.UnaryOp):
+            return {"operand": node.operand}
+        if isinstance(node, ast.Call) and self.spec is not None:
+            method = self.step.op.startswith("Tensor.")
+            bound = bind_node(self.spec, node, method)
+            if method and isinstance(node.func, ast.Attribute):
+                return {self.spec.receiver: node.func.value, **bound}
+            return bound
         return {}
+
+    def _value(self) -> ast.expr | None:
+        """The expression of the statement ``code`` (kept: the views ask often)."""
+        if self._parsed is None or self._parsed[0] != self.code:
+            self._parsed = (self.code, _statement_value(self.code))
+        return self._parsed[1]
+
+    def _text(self, node: ast.expr) -> str:
+        """``node``'s text as ``code`` has it (several arguments of one parameter, which
+        have no text of their own together, written as a tuple)."""
+        if getattr(node, "end_col_offset", None) is None:
+            return ast.unparse(node)
+        return ast.get_source_segment(self.code, node) or ast.unparse(node)
 
     def roles(self) -> dict[str, str]:
         """Which parameter each name the step reads is given as (``{"x": "input"}``); a
         name given twice keeps its first."""
         roles: dict[str, str] = {}
-        for parameter, expr in self.operands().items():
-            for item in expr.items if isinstance(expr, Seq) else (expr,):
-                if isinstance(item, Ref):
-                    roles.setdefault(item.name, parameter)
+        for parameter, node in self.operands().items():
+            for item in node.elts if isinstance(node, ast.List | ast.Tuple) else (node,):
+                if isinstance(item, ast.Name):
+                    roles.setdefault(item.id, parameter)
         return roles
 
     def literal(self, parameter: str, default: Any = None) -> tuple[bool, Any]:
         """``(True, value)`` where ``parameter`` is given as a literal, or left out
         (``default``); ``(False, None)`` where it is an expression (``i - 1``)."""
-        expr = self.operands().get(parameter, Const(default))
-        return (True, expr.value) if isinstance(expr, Const) else (False, None)
+        node = self.operands().get(parameter)
+        return (True, default) if node is None else node_literal(node)
 
     def operand_text(self, parameter: str, default: Any = None) -> str:
-        """Python text of operand ``parameter`` (``default``'s where it is left out)."""
-        return write_expr(self.operands().get(parameter, Const(default)))
+        """Operand ``parameter``'s text as the statement has it (``default``'s where it
+        is left out)."""
+        node = self.operands().get(parameter)
+        return literal_text(default) if node is None else self._text(node)
 
     def item_texts(self, parameter: str) -> list[str] | None:
         """The text of each item of a list or tuple operand (``[a, b]``); None where it
         is no list or tuple written out."""
-        expr = self.operands().get(parameter)
-        return [write_expr(e) for e in expr.items] if isinstance(expr, Seq) else None
+        node = self.operands().get(parameter)
+        if not isinstance(node, ast.List | ast.Tuple):
+            return None
+        return [self._text(e) for e in node.elts]
 
     def with_literal(self, parameter: str, value: Any) -> Step | None:
-        """The step with ``parameter`` set to literal ``value``, spelled as it was; None
+        """The step with ``parameter`` set to literal ``value``: its statement's text with
+        that argument's text replaced, or the keyword added, every other byte kept; None
         for a step that is no call of its op."""
-        if self.spec is None or not isinstance(self.step.expr, Call):
+        node = self._value()
+        if self.spec is None or not isinstance(node, ast.Call) or not self.step.op:
             return None
-        return replace(self.step, expr=_with_param(self.spec, self.step.expr, parameter,
-                                                  Const(value)))
+        code, method = self.code, self.step.op.startswith("Tensor.")
+        at, literal = Positions(code), literal_text(value)
+        given = next((k.value for k in node.keywords if k.arg == parameter), None)
+        params = [p.name for p in (self.spec.method_params() if method else self.spec.params)
+                  if not p.keyword_only]
+        if given is None and parameter in params and params.index(parameter) < len(node.args):
+            given = node.args[params.index(parameter)]
+        if given is not None:
+            start, end = at.span(given)
+            code = replace_span(code, start, end, literal)
+        else:
+            last = [*node.args, *node.keywords]
+            end = at.span(last[-1])[1] if last else at.span(node)[1] - 1  # before the )
+            code = replace_span(code, end, end, f"{', ' if last else ''}{parameter}={literal}")
+        try:
+            step = read_step(code, self.step.reads)
+        except (RecipeError, ValueError):
+            return None
+        return replace(step, comment=self.step.comment, block=self.step.block,
+                       line=self.step.line)
 
     def part(self, parameter: str) -> Any:
         """The value of operand ``parameter``: the kernel's, or, before it answered, a name
         the step read or a literal; None when unknown."""
         if parameter in self.parts:
             return self.parts[parameter]
-        return self._known(self.operands().get(parameter))
+        node = self.operands().get(parameter)
+        return None if node is None else self._known(node)
 
-    def _known(self, expr: Expr | None) -> Any:
-        if isinstance(expr, Ref):
-            return self.inputs.get(expr.name)
-        if isinstance(expr, Const):
-            return expr.value
-        if isinstance(expr, Seq) and expr.kind in ("list", "tuple"):
-            items = [self._known(e) for e in expr.items]
+    def _known(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Name):
+            return self.inputs.get(node.id)
+        if isinstance(node, ast.List | ast.Tuple):
+            items = [self._known(e) for e in node.elts]
             if all(isinstance(i, TensorCopy) for i in items):
-                return items if expr.kind == "list" else tuple(items)
-        return None
+                return items if isinstance(node, ast.List) else tuple(items)
+            return None
+        literal, value = node_literal(node)
+        return value if literal else None
 
     def computed(self) -> list[str]:
         """The operands only the kernel can work out (neither a name nor a literal)."""
@@ -158,7 +207,7 @@ def make_step_view(doc: Document) -> StepView | None:
     step = result.step
     spec, op = _spec_and_op(step)
     if not isinstance(result.value, KernelValue):  # not run (yet): nothing to show
-        return StepView(i, step, result, spec, op, {}, None)
+        return StepView(i, step, result, spec, op, {}, None, code=doc.step_text(i, step))
     # the kernel's copies of what the step read, before it ran, and of what it made (small
     # values only: ``app.kernel.mirror``); copies are never changed, so they are shared
     return StepView(i, step, result, spec, op, dict(result.value.inputs),
@@ -183,6 +232,20 @@ def inner_step_view(sv: StepView, answer: dict, iteration: int | None) -> StepVi
                     iteration=iteration)
 
 
+def _statement_value(code: str) -> ast.expr | None:
+    """The expression statement ``code`` computes (``y = x + 1``: ``x + 1``), or None."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:  # (a statement from inside a block: its lines indented)
+        try:
+            body = ast.parse(textwrap.dedent(code)).body
+        except SyntaxError:
+            return None
+    if len(body) != 1 or not isinstance(body[0], ast.Assign | ast.Expr):
+        return None
+    return body[0].value
+
+
 def tensor_parts(value: Any) -> list[tuple[int | None, TensorCopy]]:
     """A tensor as one part (None), a list or tuple of tensors as numbered parts."""
     if isinstance(value, TensorCopy):
@@ -197,21 +260,6 @@ def _spec_and_op(step: Step) -> tuple[OpSpec | None, str]:
     entry's, or the operator (``+``)."""
     spec = CATALOG.get(step.op) if step.op else None  # (no entry has an operator's key)
     return spec, spec.name if spec is not None else (step.op or "")
-
-
-def _with_param(spec: OpSpec, call: Call, name: str, value: Expr) -> Call:
-    """``call`` with parameter ``name`` set to ``value``, keeping how the call is spelled."""
-    if any(k == name for k, _ in call.kwargs):
-        return replace(call, kwargs=tuple((k, value if k == name else v)
-                                          for k, v in call.kwargs))
-    head = 1 if call.is_method else 0
-    params = [p.name for p in (spec.method_params() if call.is_method else spec.params)
-              if not p.keyword_only]
-    if name in params and params.index(name) < len(call.args) - head:
-        args = list(call.args)
-        args[head + params.index(name)] = value
-        return replace(call, args=tuple(args))
-    return replace(call, kwargs=call.kwargs + ((name, value),))
 
 
 def shape_text(shape) -> str:

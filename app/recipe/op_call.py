@@ -10,10 +10,13 @@ in the spelling the step had (method or function, positional or keyword argument
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from app.catalog import CATALOG, OpSpec, Param
+from app.dtypes import DTYPE_NAMES
 from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.model import Step
 from app.text_edits import literal_text
@@ -80,50 +83,103 @@ def make_call(spec: OpSpec, values: dict[str, Expr], *, receiver: Expr | None = 
     assert op is not None, f"{spec.name} has no function form"
     return Call(op, tuple(args), tuple(kwargs))
 
+
 def bind(spec: OpSpec, call: Call) -> dict[str, Expr]:
     """Map a call's arguments back to parameter names (the inverse of ``make_call``)."""
-    args = list(call.args[1:] if call.is_method else call.args)
-    bound: dict[str, Expr] = {}
-    params = [p for p in (spec.method_params() if call.is_method else spec.params)
+    return _bind(spec, list(call.args[1:] if call.is_method else call.args), list(call.kwargs),
+                 call.is_method, _is_dtype_expr, _pack_expr)
+
+
+def bind_node(spec: OpSpec, call: ast.Call, is_method: bool) -> dict[str, ast.expr]:
+    """``bind`` over a call's ``ast``: its argument nodes, with their positions, by
+    parameter name. A method's receiver (``call.func.value``) is not among them; several
+    arguments of one parameter (``x.view(3, 4)``) come as one ``ast.Tuple`` without
+    positions of its own."""
+    return _bind(spec, list(call.args), [(k.arg, k.value) for k in call.keywords if k.arg],
+                 is_method, _is_dtype_node, _pack_node)
+
+
+def _bind(spec: OpSpec, args: list, kwargs: list[tuple[str, Any]], is_method: bool,
+          is_dtype: Callable[[Any], bool], pack: Callable[[list], Any]) -> dict[str, Any]:
+    """Arguments ``args`` and ``kwargs`` (a method's without its receiver) by parameter
+    name; ``is_dtype`` and ``pack`` read and make the nodes of one kind of tree."""
+    positional, args = list(args), list(args)
+    bound: dict[str, Any] = {}
+    params = [p for p in (spec.method_params() if is_method else spec.params)
               if not p.keyword_only]
     for p in params:
         if not args:
             break
-        if p.kind == "device" and isinstance(args[0], Const) \
-                and isinstance(args[0].value, DType):
+        if p.kind == "device" and is_dtype(args[0]):
             continue  # x.to(torch.float64): torch's dtype-only overload skips device
         if p.varargs:  # takes every remaining positional argument
-            items, args = args, []
-            if len(items) == 1 and isinstance(items[0], Seq):
-                bound[p.name] = items[0]
-            else:
-                bound[p.name] = Seq(tuple(items), "tuple")
+            bound[p.name], args = pack(args), []
         else:
             bound[p.name] = args.pop(0)
-    for k, v in call.kwargs:
+    for k, v in kwargs:
         bound[k] = v
-    if not call.is_method and spec.leading_optional():
-        return _bind_required_first(spec, call, bound)
+    if not is_method and spec.leading_optional():
+        return _bind_required_first(spec, positional, dict(kwargs), bound)
     return bound
 
 
-def _bind_required_first(spec: OpSpec, call: Call, bound: dict[str, Expr]) -> dict[str, Expr]:
+def _is_dtype_expr(expr: Expr) -> bool:
+    return isinstance(expr, Const) and isinstance(expr.value, DType)
+
+
+def _pack_expr(items: list[Expr]) -> Expr:
+    return items[0] if len(items) == 1 and isinstance(items[0], Seq) \
+        else Seq(tuple(items), "tuple")
+
+
+def _is_dtype_node(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in DTYPE_NAMES \
+        and isinstance(node.value, ast.Name) and node.value.id == "torch"
+
+
+def _pack_node(items: list[ast.expr]) -> ast.expr:
+    return items[0] if len(items) == 1 and isinstance(items[0], ast.List | ast.Tuple) \
+        else ast.Tuple(elts=items, ctx=ast.Load())
+
+
+def _bind_required_first(spec: OpSpec, args: list, kwargs: dict[str, Any],
+                         bound: dict[str, Any]) -> dict[str, Any]:
     """``bound``, redone when too few positional arguments left a required one empty:
     then positional arguments go to the required parameters first."""
-    kwargs = dict(call.kwargs)
     slots = [p for p in spec.params if not p.keyword_only and p.name not in kwargs]
     if all(p.name in bound for p in slots if p.required) or any(p.varargs for p in slots):
         return bound
-    args = list(call.args)
+    args = list(args)
     spare = len(args) - sum(p.required for p in slots)
     if spare < 0 or len(args) > len(slots):
         return bound
-    out: dict[str, Expr] = {}
+    out: dict[str, Any] = {}
     for p in slots:
         if args and (p.required or spare > 0):
             spare -= not p.required
             out[p.name] = args.pop(0)
     return {**out, **kwargs}
+
+
+def node_literal(node: ast.expr) -> tuple[bool, Any]:
+    """``(True, value)`` for a literal a form shows: a number (``-1`` too), bool, None,
+    string, ``...``, ``float("nan")`` and the like, a dtype (``torch.float64``, read as
+    ``DType``); ``(False, None)`` for anything else (a name, a list, ``i - 1``)."""
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return True, -node.operand.value
+    if _is_dtype_node(node):
+        return True, DType(node.attr)  # type: ignore[attr-defined]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "float" and len(node.args) == 1 and not node.keywords:
+        try:
+            return True, float(ast.literal_eval(node.args[0]))
+        except (ValueError, TypeError, SyntaxError):
+            return False, None
+    return False, None
 
 
 def _same(a: Any, b: Any) -> bool:
