@@ -518,3 +518,10 @@ def test_a_step_no_creation_function_makes_is_named_as_its_text_has_it(qtbot, ma
     doc.select_name("y")
     assert "not made by a creation function" in panel.status.text()
     assert "y = x.to(torch.long)" in panel.status.text()
+
+
+def test_the_seed_control_shows_the_recipes_seed_as_its_text_has_it(qtbot, make_panel):
+    panel, doc, _ = make_panel()
+    doc.set_source("import torch\ntorch.manual_seed( 1234 )  # mine\nx = torch.rand(2)\n")
+    doc.settle()
+    assert panel.seed_check.isChecked() and panel.seed_spin.value() == 1234

@@ -8,7 +8,6 @@ its operands that the kernel worked out (the ``step_parts`` query of
 from __future__ import annotations
 
 import ast
-import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +18,7 @@ from app.explain.provenance_data import Index, Provenance
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
-from app.recipe.op_call import bind_node, node_literal
+from app.recipe.op_call import bind_node, node_literal, statement_value
 from app.recipe.reader import RecipeError, read_recipe, read_step
 from app.recipe.results import StepResult
 from app.tensor_copy import TensorCopy, copy_of
@@ -99,7 +98,7 @@ class StepView:
     def _value(self) -> ast.expr | None:
         """The expression of the statement ``code`` (kept: the views ask often)."""
         if self._parsed is None or self._parsed[0] != self.code:
-            self._parsed = (self.code, _statement_value(self.code))
+            self._parsed = (self.code, statement_value(self.code))
         return self._parsed[1]
 
     def _text(self, node: ast.expr) -> str:
@@ -230,20 +229,6 @@ def inner_step_view(sv: StepView, answer: dict, iteration: int | None) -> StepVi
                     {n: copy_of(d) for n, d in answer.get("inputs", {}).items()},
                     copy_of(answer.get("output")), code=str(answer["code"]), inner=answer,
                     iteration=iteration)
-
-
-def _statement_value(code: str) -> ast.expr | None:
-    """The expression statement ``code`` computes (``y = x + 1``: ``x + 1``), or None."""
-    try:
-        body = ast.parse(code).body
-    except SyntaxError:  # (a statement from inside a block: its lines indented)
-        try:
-            body = ast.parse(textwrap.dedent(code)).body
-        except SyntaxError:
-            return None
-    if len(body) != 1 or not isinstance(body[0], ast.Assign | ast.Expr):
-        return None
-    return body[0].value
 
 
 def tensor_parts(value: Any) -> list[tuple[int | None, TensorCopy]]:

@@ -11,6 +11,7 @@ in the spelling the step had (method or function, positional or keyword argument
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -159,6 +160,20 @@ def _bind_required_first(spec: OpSpec, args: list, kwargs: dict[str, Any],
             spare -= not p.required
             out[p.name] = args.pop(0)
     return {**out, **kwargs}
+
+
+def statement_value(code: str) -> ast.expr | None:
+    """The expression statement ``code`` computes (``y = x + 1``: ``x + 1``), or None."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:  # (a statement from inside a block: its lines indented)
+        try:
+            body = ast.parse(textwrap.dedent(code)).body
+        except SyntaxError:
+            return None
+    if len(body) != 1 or not isinstance(body[0], ast.Assign | ast.Expr):
+        return None
+    return body[0].value
 
 
 def node_literal(node: ast.expr) -> tuple[bool, Any]:

@@ -5,6 +5,7 @@ Its Qt-free recipe edits (the seed step) and lookups live in ``widgets.ops.creat
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -24,11 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const
+from app.expr import Call
 from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
-from app.recipe.op_call import bind, make_call
+from app.recipe.op_call import bind, make_call, node_literal, statement_value
 from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
@@ -252,9 +253,11 @@ class BuilderPanel(FollowsDocument, QWidget):
         with QSignalBlocker(self.seed_check), QSignalBlocker(self.seed_spin):
             self.seed_check.setChecked(index is not None)
             if index is not None:
-                args = recipe.steps[index].expr.args  # type: ignore[union-attr]
-                if args and isinstance(args[0], Const) and isinstance(args[0].value, int):
-                    self.seed_spin.setValue(args[0].value)
+                call = statement_value(self._document.step_text(index))  # torch.manual_seed(N)
+                literal, seed = node_literal(call.args[0]) if isinstance(call, ast.Call) \
+                    and call.args else (False, None)
+                if literal and isinstance(seed, int):
+                    self.seed_spin.setValue(seed)
         selected = self._editable_index()
         if selected is not None and recipe.steps[selected] != self._loaded:
             self._load(selected)  # changed underneath the form: by undo, or another panel
@@ -411,10 +414,11 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.reader import read_step
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
-    doc = Document(Recipe([Step("a", Call("torch.ones", (Const(2), Const(3))))]))
+    doc = Document(Recipe([read_step("a = torch.ones(2, 3)")]))
     panel = BuilderPanel(doc, QUndoStack())
     panel.resize(380, 700)
     sys.exit(run_demo(app, doc, panel))
