@@ -2,21 +2,13 @@
 
 A loop, ``def``, ``class``, ``if``, ``try``, ``with``, an import or any call outside the
 op catalogue is a code step. Reading one only looks at its ``ast``: which names it may
-bind at the top level (so later form steps can read them) and which it reads.
+bind at the top level (so later form steps can read them) and which it reads
+(``app.recipe.reader`` makes the step).
 """
 
 from __future__ import annotations
 
 import ast
-
-from app.expr import Code
-from app.recipe.model import Step
-
-
-def code_step(node: ast.stmt, text: str, comment: str = "") -> Step:
-    """The step for top-level statement ``node``, whose exact text is ``text``."""
-    return Step(None, Code(text, type(node).__name__, bound_names(node), read_names(node)),
-                comment, "", node.lineno)
 
 
 def bound_names(node: ast.stmt) -> tuple[str, ...]:

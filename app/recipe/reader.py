@@ -25,6 +25,7 @@ from app.expr import (
     Attr,
     BinOp,
     Call,
+    Code,
     Const,
     Expr,
     Ref,
@@ -34,7 +35,7 @@ from app.expr import (
     UnaryOp,
 )
 from app.kernel.source import first_line, node_text, source_lines
-from app.recipe.code_steps import code_step
+from app.recipe.code_steps import bound_names, read_names
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
 
 #: Files larger than this are refused before they are read into memory.
@@ -203,10 +204,11 @@ class _Reader:
     def code(self, node: ast.stmt) -> Step:
         """A code step: its names are bound from here on, as values of any kind."""
         first = first_line(node)
-        step = code_step(node, node_text(self.text_lines, node, first),
-                         self.comment_above_line(first))
-        step = Step(None, step.expr, step.comment, "", first)
-        for name in step.expr.binds:  # type: ignore[union-attr]
+        binds = bound_names(node)
+        code = Code(node_text(self.text_lines, node, first), type(node).__name__, binds,
+                    read_names(node))
+        step = Step(None, code, self.comment_above_line(first), "", first)
+        for name in binds:
             self.bind(name)
             if name in IMPORTS.values():
                 self.imported.add(name)
