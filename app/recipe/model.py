@@ -3,18 +3,27 @@
 Where this is going (issue 33, "the text is the only model of a recipe"): a ``Step``
 will hold its statement's exact text and its ``ast`` node, with positions in the
 recipe's text, instead of ``expr`` (an ``app.expr`` tree, read by
-``app.recipe.reader``). What the window asks of a step is already asked of the
-step, never of its tree, so that only this module and the forms change then:
+``app.recipe.reader``). What the window asks of a step is asked of the step, not of
+its tree, so that only this module and the forms change then:
 
 - ``op`` (the catalogue key or operator at the top: ``torch.tril``, ``Tensor.view``,
-  ``+``), ``calls`` (every catalogue call in it), ``reads`` and ``binds`` (names, found
-  with ``ast.walk``), ``code_text`` (a code step's text);
-- a form step's call (``app.recipe.op_call``): the op's key and its bound arguments as
-  ``ast`` nodes with their spans; a literal's value is ``ast.literal_eval`` of its
-  node (``torch.float64`` read as ``app.dtypes.DType``);
-- a new step, or an argument a form changed, is written as text (``ast.unparse`` of a
-  node the form builds, or a literal's text: ``app.text_edits.literal_text``) and
-  parsed back; the recipe's text is edited at spans, every other byte kept.
+  ``+``), ``unary``, ``calls`` (every catalogue call in it), ``reads`` and ``binds``,
+  ``code_text`` (a code step's text): read from the node then (``ast.walk``;
+  ``app.catalog.call_keys.call_key`` names a call's key);
+- a form step's call (``app.recipe.op_call``): ``statement_value`` (the expression a
+  statement computes), ``bind_node`` (its argument nodes, with their spans, by
+  parameter), ``node_literal`` (a literal's value; ``torch.float64`` read as
+  ``app.dtypes.DType``). Op explained reads the selected statement so already
+  (``app.explain.step_view``);
+- a new step, or an argument a form changed, is written as text (a literal's text:
+  ``app.text_edits.literal_text``; ``ast.unparse`` of a node the form builds) and read
+  back (``app.recipe.reader.read_step``); the recipe's text is edited at spans, every
+  other byte kept.
+
+Still on the tree: the forms' values (``app.recipe.literals``, ``widgets.ops.param_*``,
+``op_call.bind``/``make_call``/``build_call``), the edits that compare a form's step
+with the text's (``form_edits``, ``statement_edits``), the writer of a new statement,
+and ``Step`` itself.
 """
 
 from __future__ import annotations
