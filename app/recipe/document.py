@@ -463,7 +463,7 @@ class Document:
     def _first_named(self) -> int | None:
         """The first step that binds a name: a form's, or a code step's (a loop, a def)."""
         for i, step in enumerate(self.recipe.steps):
-            if step.name or (step.is_code and step.expr.binds):  # type: ignore[union-attr]
+            if step.binds:
                 return i
         return None
 

@@ -421,5 +421,5 @@ def _reads_as(edited: str, new: Recipe, source: str, old: Recipe,
 
 def key(step: Step) -> tuple:
     """What tells two steps apart, NaN literals included (their text)."""
-    text = step.expr.text if step.is_code else write_step(step)  # type: ignore[union-attr]
+    text = step.code_text if step.is_code else write_step(step)
     return step.name, step.block, step.comment, text
