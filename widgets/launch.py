@@ -89,6 +89,7 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     from PySide6.QtWidgets import QApplication
 
     from widgets.common.gui_gc import collect_on_gui_thread, freeze_start
+    from widgets.common.highlighter import colour_after_first_paint, lexer_ready
     from widgets.common.theme import apply_theme
     from widgets.shell.settings_store import load_settings, save_settings
 
@@ -109,6 +110,8 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
         save_settings(settings)
     install_translators(settings.language)
     apply_theme(settings.theme, settings.high_contrast)
+    if not screenshot:  # the code's colours come right after the first paint
+        colour_after_first_paint()
     window = make_window(recipe, restore_layout=not screenshot, present=present,
                          settings=settings, trust=trust)
     if screenshot:
@@ -117,7 +120,7 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     # The window never imports torch; its kernel does, in its own process, from just after
     # the first paint (a recipe held by the trust rule has it ready when it runs). The
     # panels the first paint did not show are built then too, one per pass of the loop.
-    after_paint = [window.kernel_hook.warm, freeze_start, window.build_deferred]
+    after_paint = [lexer_ready, window.kernel_hook.warm, freeze_start, window.build_deferred]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
     if timing:  # first: with "exit" the process ends there (widgets.startup_report)
         after_paint.insert(0, _first_paint_report(timing))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QModelIndex, QRect, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QRect, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,11 +42,6 @@ from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import add_tab, translated
 
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
-
-
-def lesson_language(setting: str) -> str:
-    """The language lessons are shown in: the ``language`` setting, or the system's."""
-    return setting or QLocale.system().name()
 
 
 def _scan(folder: str) -> Gallery:

@@ -20,7 +20,6 @@ from widgets.common.kernel_hook import KernelHook
 from widgets.common.retranslate import deliver_language_change, translated
 from widgets.ops.builder_panel import BuilderPanel
 from widgets.recipe.code_pane import CodePane
-from widgets.recipe.gallery_panel import lesson_language
 from widgets.recipe.lesson_pane import LessonPane
 from widgets.recipe.steps_panel import StepsPanel
 from widgets.shell.actions import RecipeDrop, WindowActions, show_about
@@ -32,6 +31,7 @@ from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
 from widgets.shell.settings_store import load_settings, save_settings
+from widgets.shell.translators import lesson_language
 from widgets.shell.trust_bar import TrustBar
 from widgets.shell.window_layout import add_status_labels, add_view_tabs, dock_panels
 from widgets.viewer.panel import ViewerPanel

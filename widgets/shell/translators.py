@@ -18,6 +18,13 @@ def translation_file(language: str) -> Path | None:
     return None
 
 
+def lesson_language(setting: str) -> str:
+    """The language lessons are shown in: the ``language`` setting, or the system's."""
+    from PySide6.QtCore import QLocale
+
+    return setting or QLocale.system().name()
+
+
 def install_translators(language: str = "") -> str:
     """Translate the UI into ``language`` (a locale name; ``""`` follows the system).
 
