@@ -119,18 +119,25 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     window.show()
     # The window never imports torch; its kernel does, in its own process, from just after
     # the first paint (a recipe held by the trust rule has it ready when it runs). The
-    # panels the first paint did not show are built then too, one per pass of the loop.
-    after_paint = [lexer_ready, window.kernel_hook.warm, freeze_start, window.build_deferred]
+    # panels the first paint did not show are built then too, one per pass of the loop,
+    # and autosave starts (offering first, over the window, a crashed session's work).
+    autosave = []
+    after_paint = [lexer_ready, window.kernel_hook.warm, freeze_start,
+                   lambda: autosave.append(_start_autosave(window)), window.build_deferred]
     timing = os.environ.get("TENSOR_LAB_STARTUP_TIMING")
     if timing:  # first: with "exit" the process ends there (widgets.startup_report)
         after_paint.insert(0, _first_paint_report(timing))
     after_first_paint(app, *after_paint)
+    code = app.exec()
+    for hook in autosave:
+        hook.finish()  # a clean exit: nothing to offer next time
+    return code
+
+
+def _start_autosave(window):
     from widgets.shell.autosave_hook import start_autosave
 
-    autosave = start_autosave(window)  # offers to restore a crashed session's work first
-    code = app.exec()
-    autosave.finish()  # a clean exit: nothing to offer next time
-    return code
+    return start_autosave(window)
 
 
 def _first_paint_report(mode: str) -> Callable[[], None]:
