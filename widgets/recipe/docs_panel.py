@@ -91,7 +91,7 @@ class DocsPanel(FollowsDocument, QWidget):
         if ops is not None:
             ops.op_tree.currentItemChanged.connect(self._on_view_op_changed)
         self._set_model_connected(True)
-        self.show_spec(None)
+        self.show_spec(self._selected_step_spec())  # (a panel built after the selection)
         translated(self, lambda: self.show_spec(self._spec), now=False)
 
     # -- wiring --------------------------------------------------------------------------------
