@@ -10,28 +10,20 @@ import pytest
 import torch
 
 from app.explain.timing import Timing, format_seconds, on_device, time_text
-from app.expr import Call, Const
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_expr
 
 QUICK = 0.01  # seconds of measuring per device: enough to get numbers, not good numbers
 
-RECIPE = read_recipe(
-    "import torch\n"
-    "a = torch.ones(64, 64)\n"
-    "b = a @ a\n"
-    "a.add_(1)\n"
-    "c = torch.tril(torch.ones(5, 5), diagonal=1)\n"
-    "print(b)\n"
-    "bad = torch.cat((a, a), dim=2)\n"
-    "d = bad.sum()\n"
-)
+LINES = ["import torch", "a = torch.ones(64, 64)", "b = a @ a", "a.add_(1)",
+         "c = torch.tril(torch.ones(5, 5), diagonal=1)", "print(b)",
+         "bad = torch.cat((a, a), dim=2)", "d = bad.sum()"]
+RECIPE = read_recipe("\n".join(LINES) + "\n")
 
 
 def _time(index: int, device: str, namespace: dict) -> Timing:
     """What the kernel's ``timing`` query does with the step the window sends it."""
     step = RECIPE.steps[index]
-    return time_text(write_expr(on_device(step.expr, device)), {"torch": torch, **namespace},
+    return time_text(on_device(LINES[index + 1], device), {"torch": torch, **namespace},
                      list(step.reads), device, QUICK)
 
 
@@ -58,11 +50,15 @@ def test_an_error_is_a_result():
 
 
 def test_creation_inside_a_step_happens_on_the_timed_device():
-    expr = RECIPE.steps[3].expr
-    moved = on_device(expr, "cuda:0")
-    inner = moved.args[0]
-    assert isinstance(inner, Call) and inner.kwarg("device") == Const("cuda:0")
-    assert moved.kwarg("diagonal") == Const(1) and moved.op == "torch.tril"
+    moved = on_device(LINES[4], "cuda:0")
+    assert moved == "torch.tril(torch.ones(5, 5, device='cuda:0'), diagonal=1)"
+    assert on_device("    y = torch.zeros(2, device='cpu') + x.new_ones(2)", "mps") == (
+        "torch.zeros(2, device='mps') + x.new_ones(2, device='mps')")  # replaced; a method
+    assert on_device("y = torch.nn.functional.relu(torch.rand(3))", "cpu") == (
+        "torch.nn.functional.relu(torch.rand(3, device='cpu'))")
+    assert on_device("print(a)", "cpu") == "print(a)"
+    with pytest.raises(ValueError):
+        on_device("for i in range(2):\n    y = torch.ones(2)", "cpu")
 
 
 def test_format_seconds():

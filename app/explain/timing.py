@@ -1,15 +1,18 @@
 """Time one recipe step on every device: what the window writes and shows.
 
-Qt-free. The window writes a step's expression for a device (``on_device``) and shows
-the times (``format_seconds``); the kernel times it (``app.explain.step_timing``, whose
-``Timing`` and ``time_text`` are named here too).
+Qt-free. The window writes a step's expression for a device (``on_device``, from the
+statement's text) and shows the times (``format_seconds``); the kernel times it
+(``app.explain.step_timing``, whose ``Timing`` and ``time_text`` are named here too).
 """
 
 from __future__ import annotations
 
+import ast
+import textwrap
+
 from app.catalog import CATALOG
+from app.catalog.call_keys import call_key
 from app.explain.step_timing import DEFAULT_MIN_RUN_TIME, Timing, TimingError, time_text
-from app.expr import Attr, BinOp, Call, Const, Expr, Seq, Slice, Subscript, UnaryOp
 
 __all__ = ["DEFAULT_MIN_RUN_TIME", "UNTIMED_OPS", "Timing", "TimingError", "format_seconds",
            "on_device", "time_text"]
@@ -18,33 +21,31 @@ __all__ = ["DEFAULT_MIN_RUN_TIME", "UNTIMED_OPS", "Timing", "TimingError", "form
 UNTIMED_OPS = frozenset({"print", "torch.manual_seed"})
 
 
-def on_device(expr: Expr, device: str) -> Expr:
-    """``expr`` with every tensor-creating call inside it made on ``device``.
+def on_device(statement: str, device: str) -> str:
+    """The expression a step's ``statement`` computes, with every tensor-creating call
+    inside it made on ``device``, as text for the kernel to time.
 
     ``torch.ones(5, 5)`` inside a step is timed as ``torch.ones(5, 5, device=...)``, so
-    the op works on the device being measured instead of on the CPU.
+    the op works on the device being measured instead of on the CPU. Raises
+    ``SyntaxError`` or ``ValueError`` for a statement that computes no one expression.
     """
-    if isinstance(expr, Call):
-        args = tuple(on_device(a, device) for a in expr.args)
-        kwargs = tuple((k, on_device(v, device)) for k, v in expr.kwargs)
-        spec = CATALOG.get(expr.op)
+    body = ast.parse(textwrap.dedent(statement)).body
+    if len(body) != 1 or not isinstance(body[0], ast.Assign | ast.Expr):
+        raise ValueError(f"not one assignment or call: {statement!r}")
+    return ast.unparse(_OnDevice(device).visit(body[0].value))
+
+
+class _OnDevice(ast.NodeTransformer):
+    def __init__(self, device: str):
+        self.device = device
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        spec = CATALOG.get(call_key(node.func))
         if spec is not None and spec.creates and any(p.name == "device" for p in spec.params):
-            kwargs = tuple((k, v) for k, v in kwargs if k != "device") + (
-                ("device", Const(device)),)
-        return Call(expr.op, args, kwargs)
-    if isinstance(expr, Seq):
-        return Seq(tuple(on_device(e, device) for e in expr.items), expr.kind)
-    if isinstance(expr, BinOp):
-        return BinOp(expr.op, on_device(expr.left, device), on_device(expr.right, device))
-    if isinstance(expr, UnaryOp):
-        return UnaryOp(expr.op, on_device(expr.operand, device))
-    if isinstance(expr, Subscript):
-        return Subscript(on_device(expr.value, device), on_device(expr.index, device))
-    if isinstance(expr, Slice):
-        return expr
-    if isinstance(expr, Attr):
-        return Attr(on_device(expr.value, device), expr.name)
-    return expr
+            node.keywords = [k for k in node.keywords if k.arg != "device"] + [
+                ast.keyword("device", ast.Constant(self.device))]
+        return node
 
 
 def format_seconds(seconds: float) -> str:

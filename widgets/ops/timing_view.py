@@ -25,11 +25,10 @@ from app.explain.timing import (
     on_device,
 )
 from app.explain.timing import format_seconds as fmt
-from app.expr import Call
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
-from app.recipe.writer import write_expr, write_step
+from app.recipe.writer import write_step
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.kernel_devices import kernel_devices
@@ -168,7 +167,7 @@ class TimingView(FollowsDocument, QWidget):
             return
         device = devices[len(timings)]
         self._show_progress(None, (len(timings), len(devices), device))
-        args = {"run": value.run_id, "text": write_expr(on_device(step.expr, device)),
+        args = {"run": value.run_id, "text": on_device(write_step(step), device),
                 "reads": list(step.reads), "device": device, "min_run_time": self.min_run_time}
 
         def answered(data: dict | None, error: str) -> None:
@@ -262,9 +261,8 @@ class TimingView(FollowsDocument, QWidget):
         if index is None or index >= len(doc.run.results):
             return None
         result = doc.run.results[index]
-        expr = result.step.expr
         if not result.ok or result.step.is_code or not isinstance(result.value, KernelValue) \
-                or (isinstance(expr, Call) and expr.op in UNTIMED_OPS):
+                or result.step.op in UNTIMED_OPS:
             return None
         return index
 
