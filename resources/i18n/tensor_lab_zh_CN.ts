@@ -378,6 +378,14 @@
         <translation>&lt;b&gt;Tensor Lab&lt;/b&gt; {0}&lt;br&gt;一个探索 PyTorch 的桌面实验室。&lt;br&gt;&lt;br&gt;&lt;table&gt;{1}&lt;/table&gt;</translation>
     </message>
     <message>
+        <source>starting…</source>
+        <translation>启动中…</translation>
+    </message>
+    <message>
+        <source>not found by the kernel</source>
+        <translation>内核未找到</translation>
+    </message>
+    <message>
         <source>About Tensor Lab</source>
         <translation>关于 Tensor Lab</translation>
     </message>
@@ -1585,12 +1593,15 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>HeatmapView</name>
     <message>
         <source>The hovered cell&apos;s index in the plane and its value</source>
-        <extracomment>A plane of more elements than this shows a strided preview at once; its colour levels and an image of block means at display resolution follow from a background job. Most pixels per side of a big plane&apos;s image (about a screen&apos;s), and of its preview.</extracomment>
         <translation>鼠标所在单元格在平面中的索引及其值</translation>
     </message>
     <message>
         <source>The full image could not be drawn: {message}</source>
         <translation>无法绘制完整图像：{message}</translation>
+    </message>
+    <message>
+        <source>mean of [{row}:{row_end}, {col}:{col_end}] = {value}</source>
+        <translation>[{row}:{row_end}, {col}:{col_end}] 的均值 = {value}</translation>
     </message>
     <message>
         <source>[{row}, {col}] = {value}</source>
@@ -1601,7 +1612,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <name>Kernel</name>
     <message>
         <source>The kernel ended unexpectedly.</source>
-        <extracomment>How long ``run`` waits for the service thread to send the run to an idle kernel: the window&apos;s thread would otherwise keep the GIL through the rest of an edit&apos;s work (the code pane, the steps list), and the kernel would start a switch interval or two later.</extracomment>
+        <extracomment>Where a transport cannot be woken (``Transport.wakes``: Windows&apos; pipes), the longest a command waits for the reader.</extracomment>
         <translation>内核意外结束。</translation>
     </message>
     <message>
@@ -1614,7 +1625,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>A new run replaced this one.</source>
-        <extracomment>The devices of the kernel&apos;s machine, as its last kernel said (``devices``).</extracomment>
         <translation>新的运行取代了这次运行。</translation>
     </message>
     <message>
@@ -1627,6 +1637,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>The kernel speaks version {0} of the protocol and this window version {1}, so the kernel was ended.</source>
+        <extracomment>Held by whoever acts on the kernel&apos;s state below: the reader thread, except while it waits for the kernel; ``run`` on the window&apos;s thread, for an idle one. The devices of the kernel&apos;s machine, as its last kernel said (``devices``). Its torch build, as it said with its devices; None until a kernel has said.</extracomment>
         <translation>内核使用第 {0} 版协议，而此窗口使用第 {1} 版，因此已结束该内核。</translation>
     </message>
     <message>
@@ -2187,7 +2198,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>&apos;{output}&apos; is not a step of the recipe</source>
-        <extracomment>Largest Jacobian (output elements times input elements) worked out on request. Largest input (elements) a Hessian is worked out for: the matrix is its square. Code statements that a Jacobian may run again: assignments, nothing else.</extracomment>
+        <extracomment>Largest Jacobian (output elements times input elements) worked out on request. Largest input (elements) a Hessian is worked out for: the matrix is its square.</extracomment>
         <translation>“{output}”不是配方中的步骤</translation>
     </message>
     <message>
@@ -2745,12 +2756,20 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>输出</translation>
     </message>
     <message>
-        <source>│  torch {0}{1} · default device: {2} · devices: {3}</source>
-        <translation>│  torch {0}{1} · 默认设备：{2} · 设备：{3}</translation>
+        <source>The default device, the kernel&apos;s PyTorch build and the devices it can reach</source>
+        <translation>默认设备、内核的 PyTorch 版本，以及它能使用的设备</translation>
     </message>
     <message>
-        <source>The default device, the PyTorch build in use and the devices it can reach</source>
-        <translation>默认设备、所用的 PyTorch 版本及其可用的设备</translation>
+        <source>│  PyTorch: starting… · default device: {0}</source>
+        <translation>│  PyTorch：启动中… · 默认设备：{0}</translation>
+    </message>
+    <message>
+        <source>│  PyTorch: not found by the kernel · default device: {0}</source>
+        <translation>│  PyTorch：内核未找到 · 默认设备：{0}</translation>
+    </message>
+    <message>
+        <source>│  torch {0}{1} · default device: {2} · devices: {3}</source>
+        <translation>│  torch {0}{1} · 默认设备：{2} · 设备：{3}</translation>
     </message>
     <message>
         <source>Shape and dtype of the selected step&apos;s tensor</source>
@@ -2850,7 +2869,6 @@ Discard what was typed?</source>
     <name>OpCategory</name>
     <message>
         <source>creation</source>
-        <extracomment>Translation context of the category names below.</extracomment>
         <translation>创建</translation>
     </message>
     <message>
@@ -3515,6 +3533,14 @@ Discard what was typed?</source>
         <translation>所选步骤</translation>
     </message>
     <message>
+        <source>Iteration:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Which iteration of the loop to explain: the ones the kernel kept (the first 100, an even sample, the last)</source>
+        <translation>要讲解循环的哪一次迭代：内核保留的那些（前 100 次、均匀抽样的若干次、最后一次）</translation>
+    </message>
+    <message>
         <source>What the op does</source>
         <translation>此运算的作用</translation>
     </message>
@@ -3562,7 +3588,7 @@ the step failed</source>
     </message>
     <message>
         <source>Select a step to see how its op works.</source>
-        <extracomment>The kernel value whose large tensors were asked for, and the one on its way.</extracomment>
+        <extracomment>The kernel value whose operands were asked for (``step_parts``), and the answer. What the kernel found inside a loop or a function: ((value, iteration), answer). The kernel value whose large tensors were asked for, and the one on its way.</extracomment>
         <translation>选择一个步骤以查看其运算如何工作。</translation>
     </message>
     <message>
@@ -3599,8 +3625,25 @@ the step failed</source>
         <translation>结果不是张量：{0}</translation>
     </message>
     <message>
+        <source>Inside the loop (line {0}), in iteration {1}.</source>
+        <extracomment>numpy&apos;s dtype for the values of a loop sample&apos;s small tensor (``summary``&apos;s ``values``).</extracomment>
+        <translation>在循环内（第 {0} 行），第 {1} 次迭代。</translation>
+    </message>
+    <message>
+        <source>Inside {0} (line {1}), called by this step: its parameters hold the call&apos;s arguments.</source>
+        <translation>在 {0} 内（第 {1} 行），由这一步调用：它的参数取调用时传入的实参。</translation>
+    </message>
+    <message>
         <source>Code: the catalogue has no explanation for it yet. The Tensor viewer shows the values it left.</source>
         <translation>代码：目录里还没有对它的讲解。张量查看器显示它留下的值。</translation>
+    </message>
+    <message>
+        <source>The op statement inside it ({0}) does not give again what the recipe made from the values the kernel kept, so it is not explained here.</source>
+        <translation>用内核保留的值重新计算其中的运算语句（{0}），得不到配方当时算出的结果，因此这里不作讲解。</translation>
+    </message>
+    <message>
+        <source>Nothing inside it to explain: {0}</source>
+        <translation>其中没有可讲解的运算：{0}</translation>
     </message>
     <message>
         <source>Copying its values from the kernel…</source>
@@ -5262,7 +5305,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>… {0} more lines</source>
-        <extracomment>The most lines of a step&apos;s printed output the viewer shows: its last ones (the Output pane keeps the whole run&apos;s).</extracomment>
+        <extracomment>A heatmap&apos;s sample this sparse (every third row or column, or fewer) is replaced by the kernel&apos;s image of block means; every other row and column shows a plane well enough (a 1000x1000 one: an edit&apos;s repaint asks nothing more). The most lines of a step&apos;s printed output the viewer shows: its last ones (the Output pane keeps the whole run&apos;s).</extracomment>
         <translation>… 还有 {0} 行</translation>
     </message>
     <message>
