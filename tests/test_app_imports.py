@@ -76,7 +76,7 @@ def test_the_graph_sees_imports_inside_functions_not_type_checking_ones(tmp_path
     assert graph.has_edge("app.cli", "app.recipe.reader")
     path = tmp_path / "typed.py"
     path.write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
-                    "    from app.training import settings\n")
+                    "    from app.training import setup\n")
     assert imported_names("app.typed", path, set(modules())) == {"typing"}
 
 

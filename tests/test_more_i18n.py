@@ -1,6 +1,6 @@
 """The training form, the model summary and the docs panel in Chinese.
 
-The settings' labels, help texts and choice names (``app.training.settings``), the form's
+The settings' labels, help texts and choice names (``app.training.setup``), the form's
 page and group titles (``widgets.training.form``), the summary's "parameters: N"
 (``app.training.model``) and the parameter docs of the op catalogue (``Param.doc``) are
 English in the core, marked with ``QT_TRANSLATE_NOOP``; the widgets translate them. Each
@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QGroupBox
 from app.catalog import CATALOG
 from app.i18n import Filled
 from app.recipe.document import Document
-from app.training import settings as s
-from app.training.settings import CONTEXT, TrainingSettings, _Section
+from app.training import setup as s
+from app.training.setup import CONTEXT, TrainingSettings, _Section
 from widgets.common.i18n_text import translate_core
 from widgets.recipe.docs_panel import DocsPanel, param_doc
 from widgets.training.form import PAGES, SECTION_TITLES, SettingsForm, tooltip

@@ -16,7 +16,7 @@ import sys
 
 from PySide6.QtCore import QCoreApplication
 
-from app.training.settings import CONTEXT
+from app.training.setup import CONTEXT
 from widgets.training.new_dialog import NewTrainingDialog
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")

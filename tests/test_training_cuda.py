@@ -10,7 +10,7 @@ import json
 import pytest
 import torch
 
-from app.training.settings import TrainingSettings
+from app.training.setup import TrainingSettings
 from app.training.write import training_recipe
 from tests.test_cli import tensor_lab
 

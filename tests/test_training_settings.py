@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from app.training.settings import (
+from app.training.setup import (
     ACTIVATIONS,
     INITS,
     ModelSettings,

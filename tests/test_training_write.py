@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.training import old_format
-from app.training.settings import TrainingSettings
+from app.training.setup import TrainingSettings
 from app.training.write import convert_old, init_line, training_recipe
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """Training, Qt-free: recipes whose loops train, and what the lab keeps of them.
 
-- ``settings``: ``TrainingSettings``, the typed, validated setup New training's form edits.
+- ``setup``: ``TrainingSettings``, the typed, validated setup New training's form edits.
 - ``write``: a setup written as a short plain training loop, and the old format converted
   to one (``old_format`` reads the settings block for it).
 - ``fields``: a training recipe's knobs, the literals a form may rewrite in its text.

@@ -27,7 +27,7 @@ import ast
 import json
 
 from app.training import old_format
-from app.training.settings import SettingsError, TrainingSettings
+from app.training.setup import SettingsError, TrainingSettings
 
 _ACTIVATIONS = {"relu": "nn.ReLU()", "tanh": "nn.Tanh()", "sigmoid": "nn.Sigmoid()",
                 "gelu": "nn.GELU()", "identity": "nn.Identity()"}

@@ -1,6 +1,6 @@
 """One form for the training settings, built from the settings dataclasses' fields.
 
-Every field of ``app.training.settings`` carries its label, range, choices and help as
+Every field of ``app.training.setup`` carries its label, range, choices and help as
 metadata; this module turns each into an editor by its type (a combo box for choices, a
 check box for bools, a spin box for ints, a line edit for floats and text) with a tooltip
 made from the same metadata. Nothing here knows a field by name except two editors that
@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import QT_TRANSLATE_NOOP
-from app.training.settings import (
+from app.training.setup import (
     CLASSIFICATION_DATA,
     CONTEXT,
     FIXED_CLASSES,
@@ -94,7 +94,7 @@ def _tr(text: str) -> str:
 
 def setting_text(text: str) -> str:
     """A label, help text, choice name or title marked under the settings' context
-    (``app.training.settings.CONTEXT``), in the UI language."""
+    (``app.training.setup.CONTEXT``), in the UI language."""
     return QCoreApplication.translate(CONTEXT, text)
 
 

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.training.settings import CONTEXT as SETTINGS_CONTEXT
-from app.training.settings import SettingsError, TrainingSettings, harmonise, with_value
+from app.training.setup import CONTEXT as SETTINGS_CONTEXT
+from app.training.setup import SettingsError, TrainingSettings, harmonise, with_value
 from app.training.write import training_recipe
 from widgets.common.highlighter import PygmentsHighlighter
 from widgets.common.i18n_text import translate_core
