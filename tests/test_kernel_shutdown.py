@@ -5,7 +5,6 @@ the interpreter's finalization."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 
@@ -21,23 +20,21 @@ VIEW_QUERIES = ["app.explain.kernel_queries", "app.explain.provenance_query",
 @pytest.mark.parametrize("after_s", [0.0, 0.3, 0.6, 0.9, 1.2, 1.5, 1.8, 2.4])
 def test_a_kernel_shut_down_while_warming_ends_with_code_0_and_a_quiet_stderr(
         after_s, capfd):
-    context = multiprocessing.get_context("spawn")
-    conn, child_conn = context.Pipe()
-    process = context.Process(target=supervisor._start_kernel,
-                              args=(child_conn, os.getpid(), None), daemon=True)
-    process.start()
-    child_conn.close()
-    wire = Wire(conn)
+    launched = supervisor.launch()
+    process = launched.process
+    wire = Wire(launched.conn)
     try:
         wire.send_bytes(protocol.encode(protocol.Hello(protocol.VERSION)))
         wire.send_bytes(protocol.encode(protocol.Warm(VIEW_QUERIES)))
         time.sleep(after_s)
         wire.send_bytes(protocol.encode(protocol.Shutdown()))
-        process.join(60)
+        code = process.wait(60)
     finally:
-        if process.is_alive():
+        if process.poll() is None:
             process.kill()
+            process.wait()
         wire.close()
+        os.close(launched.raised)
     err = capfd.readouterr().err
     assert "terminate called" not in err
-    assert process.exitcode == 0, (process.exitcode, err)
+    assert code == 0, (code, err)

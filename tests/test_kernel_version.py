@@ -4,8 +4,8 @@ kernel's ``Ready`` and an ended kernel; over the real pipe, with a real kernel."
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import subprocess
 
 import pytest
 
@@ -16,19 +16,15 @@ from app.kernel.wire import Wire
 def _bare_kernel():
     """A real kernel process and the window's end of its pipe, with nothing sent yet
     (``supervisor.Kernel`` sends its ``Hello`` as it starts)."""
-    context = multiprocessing.get_context("spawn")
-    conn, child_conn = context.Pipe()
-    process = context.Process(target=supervisor._start_kernel,
-                              args=(child_conn, os.getpid(), None), daemon=True)
-    process.start()
-    child_conn.close()
-    return process, Wire(conn)
+    launched = supervisor.launch()
+    os.close(launched.raised)
+    return launched.process, Wire(launched.conn)
 
 
-def _answer(process, wire: Wire) -> object:
+def _answer(process: subprocess.Popen, wire: Wire) -> object:
     assert wire.poll(120), "the kernel said nothing"
     answer = protocol.receive(wire)
-    process.join(30)
+    process.wait(30)
     return answer
 
 
@@ -38,10 +34,11 @@ def _first(sent: bytes, capfd) -> tuple[object, int, str]:
         wire.send_bytes(sent)
         answer = _answer(process, wire)
     finally:
-        if process.is_alive():
+        if process.poll() is None:
             process.kill()
+            process.wait()
         wire.close()
-    return answer, process.exitcode, capfd.readouterr().err
+    return answer, process.returncode, capfd.readouterr().err
 
 
 @pytest.mark.parametrize("theirs", [protocol.VERSION - 1, protocol.VERSION + 1])
@@ -83,7 +80,8 @@ def _records_its_first_message(conn, parent=None, raised=None) -> None:
 
 
 def test_the_windows_first_message_says_its_version(monkeypatch, tmp_path):
-    monkeypatch.setattr(supervisor, "_start_kernel", _records_its_first_message)
+    monkeypatch.setattr(supervisor, "KERNEL_ENTRY",
+                        f"{__name__}:{_records_its_first_message.__name__}")
     kernel = supervisor.Kernel()
     try:
         kernel.warm(())

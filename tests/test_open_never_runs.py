@@ -128,7 +128,9 @@ RECORDER = _Recorder()
 
 def _allowed(event: str, detail: str) -> bool:
     """Events the lab itself may cause while it opens a file."""
-    if "multiprocessing" in detail:  # the lab's kernel: a spawned interpreter and its pipe
+    if "multiprocessing" in detail:  # the training panel's fork server
+        return True
+    if "app.kernel.__main__" in detail:  # the lab's kernel: python -m app.kernel's main
         return True
     if event == "socket.__new__" and ("AF_UNIX" in detail or detail.startswith("(socket, 1,")):
         return True
@@ -395,7 +397,8 @@ class Watch:
             table = _processes()
             ours = self.batch.own_processes(table)
         new = {pid: cmd for pid, cmd in descendants({os.getpid()}, table).items()
-               if pid not in self.before and pid not in ours and "multiprocessing" not in cmd}
+               if pid not in self.before and pid not in ours and "multiprocessing" not in cmd
+               and "app.kernel.__main__" not in cmd}
         assert not new, f"child processes appeared: {new}; files since the last check: {recent}"
         self.since = upto
 

@@ -243,8 +243,9 @@ def test_a_well_framed_message_with_lying_lengths_ends_the_kernel_as_corrupted(t
 
 # -- the version ---------------------------------------------------------------------------
 def _kernel_of_another_version(conn, parent=None, raised=None) -> None:
-    """A stand-in kernel (the spawned process's target) that answers the first run with
-    a ``Ready`` of the next version, then reports the run done."""
+    """A stand-in kernel (the kernel process's entry, ``supervisor.KERNEL_ENTRY``) that
+    answers the first run with a ``Ready`` of the next version, then reports the run
+    done."""
     wire = Wire(conn)
     while True:
         message = protocol.receive(wire)
@@ -257,7 +258,8 @@ def _kernel_of_another_version(conn, parent=None, raised=None) -> None:
 
 @pytest.fixture
 def another_version(monkeypatch):
-    monkeypatch.setattr(supervisor, "_start_kernel", _kernel_of_another_version)
+    monkeypatch.setattr(supervisor, "KERNEL_ENTRY",
+                        f"{__name__}:{_kernel_of_another_version.__name__}")
 
 
 def test_a_kernel_of_another_version_is_ended_before_its_run_is_believed(
@@ -268,8 +270,7 @@ def test_a_kernel_of_another_version_is_ended_before_its_run_is_believed(
         assert ending.reason == "protocol" and ending.exit_code == 1  # not its Done's 0
         assert ending.message == (f"the kernel speaks protocol version "
                                   f"{protocol.VERSION + 1}, this side {protocol.VERSION}")
-        kernel.process.join(10)
-        assert not kernel.alive
+        assert kernel.exit_code(10) is not None and not kernel.alive
     finally:
         kernel.close()
 

@@ -1,9 +1,10 @@
 """The kernel process's main loop: the one place where a recipe's code runs.
 
-Started with ``spawn`` (never ``fork``: the window's threads and Qt state must not be
-copied), it first makes a process group of its own, so that Stop reaches every process
-the recipe starts; then SIGINT raises ``KeyboardInterrupt`` only while user code runs,
-as in marimo's kernel. Its memory is capped at the budget it is given.
+Started as a fresh python (``python -m app.kernel``, never ``fork``: the window's
+threads and Qt state must not be copied), it first makes a process group of its own, so
+that Stop reaches every process the recipe starts; then SIGINT raises
+``KeyboardInterrupt`` only while user code runs, as in marimo's kernel. Its memory is
+capped at the budget it is given.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import builtins
 import contextlib
 import importlib
 import io
-import multiprocessing
 import os
 import queue
 import signal
@@ -22,7 +22,6 @@ import threading
 import traceback
 import types
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 
 from app.kernel import checkpoints, protocol, queries, reaper
 from app.kernel.budget import budget_text, is_out_of_memory, limit_memory, resident_bytes
@@ -38,7 +37,7 @@ from app.kernel.source import statements as source_statements
 from app.kernel.summary import loaded_torch, summarize
 from app.kernel.training import TrainingWatch
 from app.kernel.training_live import Controls, LiveFeed
-from app.kernel.wire import Wire
+from app.kernel.wire import Descriptors, Wire
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -53,11 +52,11 @@ _controls = Controls()
 _interrupt_pending = False
 #: A Stop came during this run: what the recipe started ends with it (``_end_children_if_stopped``).
 _stop_asked = False
-#: Shared with the supervisor (``Kernel.interrupt_raised``): set to 1 when a Stop's
-#: KeyboardInterrupt is raised in the recipe's code. A recipe that does not stop then
-#: went on by itself (it caught the exception); one that never got it was inside a call
-#: Python cannot interrupt (a C++ op).
-_raised = None
+#: A pipe to the supervisor (``Kernel.interrupt_raised``): a byte goes into it when a
+#: Stop's KeyboardInterrupt is raised in the recipe's code. A recipe that does not stop
+#: then went on by itself (it caught the exception); one that never got it was inside a
+#: call Python cannot interrupt (a C++ op).
+_raised: int | None = None
 
 
 def _on_sigint(_signum, _frame) -> None:
@@ -71,7 +70,10 @@ def _on_sigint(_signum, _frame) -> None:
 
 def _note_raised() -> None:
     if _raised is not None:
-        _raised.value = 1
+        try:
+            os.write(_raised, b"!")
+        except OSError:  # full (the supervisor knows already), or gone
+            pass
 
 
 def _interrupt_later() -> None:
@@ -184,14 +186,15 @@ class Channel:
                 pass
 
 
-def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> None:
+def kernel_main(conn: Descriptors, parent: int | None = None,
+                raised: int | None = None) -> None:
     """Serve one supervisor (process ``parent``) until it shuts the kernel down, or the
     pipe closes, or the parent ends: then the kernel ends, with what it started.
 
     A reader thread takes every message off the pipe: it answers ``Query`` at once (a
     view may ask while the recipe runs), turns ``Interrupt`` into ``KeyboardInterrupt``,
-    and hands the rest to the main thread, which runs the recipe. ``raised``: a shared
-    byte (``multiprocessing.Value``) the SIGINT handler sets when it raises in the recipe.
+    and hands the rest to the main thread, which runs the recipe. ``raised``: a pipe's
+    write end, where the SIGINT handler writes a byte when it raises in the recipe.
     """
     global _raised
     _raised = raised
@@ -236,7 +239,7 @@ def kernel_main(conn: Connection, parent: int | None = None, raised=None) -> Non
     channel.flush()
     if warming is not None and warming.is_alive():  # no recipe ran: nothing of its to end
         os._exit(code)  # (finalizing under torch's import in C++ aborts: 'terminate called')
-    _fresh_builtins()  # (multiprocessing's exit, in Python, reads them: isinstance...)
+    _fresh_builtins()  # (atexit handlers, in Python, read them: isinstance...)
     sys.exit(code)  # atexit handlers and non-daemon threads end as under python
 
 
@@ -268,15 +271,11 @@ def _same_version(conn: Wire) -> bool:
 
 
 def _as_a_main_process() -> None:
-    """``multiprocessing`` as the recipe finds it under python: the OS's default start
-    method and the main process's name. (Started by the ``spawn`` context, the kernel
-    had spawn as its default: a ``DataLoader``'s workers were then spawned, and re-ran
-    a recipe that has no ``if __name__ == "__main__":`` guard, where python forks them.)
-    A spawned worker still re-imports the recipe as ``__mp_main__``, as under python:
-    the runner makes it ``__main__``, with its ``__file__``."""
-    multiprocessing.set_start_method(None, force=True)
-    multiprocessing.current_process().name = "MainProcess"
-    sys.modules.pop("__mp_main__", None)  # the supervisor's main script, re-imported
+    """A process the recipe forks prints as python's would. (``multiprocessing`` needs
+    nothing: the kernel is a plain python process, ``python -m app.kernel``, so its
+    default start method and its process's name are python's, and a ``DataLoader``'s
+    workers fork as under python, where a ``spawn`` kernel had spawned them and re-run a
+    recipe without an ``if __name__ == "__main__":`` guard.)"""
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=_untapped)
 
@@ -292,8 +291,9 @@ def _untapped() -> None:
 
 def _callers_stdin() -> None:
     """``sys.stdin`` as python's own, on the caller's standard input: the kernel
-    inherited descriptor 0 from ``tensor-lab run``, and ``multiprocessing`` only put
-    ``/dev/null`` in ``sys.stdin``'s place. The window's kernel keeps ``/dev/null``."""
+    inherited descriptor 0 from ``tensor-lab run``, and its entry point
+    (``app.kernel.__main__``) only put ``/dev/null`` in ``sys.stdin``'s place. The
+    window's kernel keeps ``/dev/null``."""
     old = sys.__stdin__
     try:
         os.fstat(0)

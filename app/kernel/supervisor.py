@@ -20,16 +20,21 @@ The supervisor owns the kill path and the budgets, in one place:
   any of its other messages is read.
 
 ``Kernel`` is the window's ``Transport`` (``app.kernel.transport``) to a kernel on this
-machine: a reader blocked in ``receive`` wakes for a message, for ``wake``, for the
-kernel's exit (its pidfd, where Linux has one), and for the memory watch's look.
+machine, a plain python process (``python -m app.kernel``, ``launch``) that this module
+names only by its entry point: the window imports nothing the kernel runs. A reader
+blocked in ``receive`` wakes for a message, for ``wake``, for the kernel's exit (its
+pidfd, where Linux has one), and for the memory watch's look.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
+import json
 import os
+import select
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -51,10 +56,46 @@ REPORT_GRACE_S = 10.0
 WATCH_INTERVAL_S = 0.1
 
 
-def _start_kernel(conn, parent: int | None = None, raised=None) -> None:  # the spawned
-    from app.kernel.child import kernel_main  # process's target; imports nothing of Qt
+#: What the kernel's python calls (``module:function``, given the kernel's end of its
+#: pipe, this process's pid and the ``raised`` pipe): a test's stand-in may take its place.
+KERNEL_ENTRY = "app.kernel.child:kernel_main"
+#: The kernel's python finds this process's modules where this process does (its
+#: ``sys.path``, as ``multiprocessing``'s spawn passed it), then runs the entry point.
+_BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+         "from app.kernel.__main__ import main; main(sys.argv[2:])")
 
-    kernel_main(conn, parent, raised)
+
+@dataclass
+class Launched:
+    """A kernel process just started, and this side's ends of its pipes."""
+
+    process: subprocess.Popen
+    conn: socket.socket  # frames both ways (``Wire``)
+    raised: int  # readable: a byte for each ``KeyboardInterrupt`` raised in the recipe
+
+
+def launch(entry: str | None = None) -> Launched:
+    """Start a kernel process (``python -m app.kernel``'s ``main``) with nothing sent yet:
+    the same python, its flags, this process's ``sys.path``, and a socket pair and a pipe
+    passed as descriptors. Its standard streams are this process's."""
+    ours, theirs = socket.socketpair()
+    raised_r, raised_w = os.pipe()
+    os.set_blocking(raised_r, False)
+    os.set_blocking(raised_w, False)  # (a signal handler writes it: never wait)
+    try:
+        command = [sys.executable, *subprocess._args_from_interpreter_flags(),  # noqa: SLF001
+                   "-c", _BOOT, json.dumps(sys.path), "--fd", str(theirs.fileno()),
+                   "--raised", str(raised_w), "--parent", str(os.getpid()),
+                   "--entry", entry or KERNEL_ENTRY]
+        process = subprocess.Popen(command, pass_fds=(theirs.fileno(), raised_w))
+    except BaseException:
+        ours.close()
+        os.close(raised_r)
+        raise
+    finally:
+        theirs.close()
+        os.close(raised_w)
+    return Launched(process, ours, raised_r)
 
 
 #: The kernels this process has started and not yet ended (``end_all``).
@@ -100,16 +141,14 @@ class Kernel(Transport):
 
     def __init__(self, memory_budget: int | None = None):
         self.memory_budget = default_budget() if memory_budget is None else memory_budget
-        context = multiprocessing.get_context("spawn")
-        conn, child_conn = context.Pipe()
-        self._raised = context.Value("b", 0, lock=False)  # see ``interrupt_raised``
-        self.process = context.Process(target=_start_kernel,
-                                       args=(child_conn, os.getpid(), self._raised),
-                                       name="tensor-lab-kernel", daemon=False)
-        self.process.start()
-        child_conn.close()
+        launched = launch()
+        self.process = launched.process
+        self._raised_pipe = launched.raised  # see ``interrupt_raised``
+        self._raised = False
         # whole frames, or CorruptPipe: never a wedged read; woken by ``wake`` and the end
-        self._conn = Wire(conn, wakeable=True, ended=_ended_handle(self.process.pid))
+        self._conn = Wire(launched.conn, wakeable=True,
+                          ended=_ended_handle(self.process.pid))
+        self._exited = _ended_handle(self.process.pid)  # ``_join``'s own, where Linux has one
         self.wakes = self._conn.wakes
         self._sending = threading.Lock()  # (a whole frame at a time, from any thread)
         _KERNELS.add(self)
@@ -144,8 +183,20 @@ class Kernel(Transport):
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         if wait:
-            self.process.join(wait)
-        return self.process.exitcode
+            self._join(wait)
+        return self.process.poll()
+
+    def _join(self, timeout: float | None) -> None:
+        """Wait at most ``timeout`` seconds for the kernel's process to end (woken by its
+        pidfd as it ends, where there is one: ``Popen.wait`` would look every 50 ms)."""
+        if self._exited is not None and self.process.returncode is None:
+            waiting = select.poll()
+            waiting.register(self._exited, select.POLLIN)
+            waiting.poll(None if timeout is None else max(0.0, timeout) * 1000)
+            self.process.poll()
+            return
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout)
 
     def receive(self, timeout: float | None) -> Any | None:
         """The next message, or None when none came within ``timeout`` seconds or ``wake``
@@ -180,7 +231,7 @@ class Kernel(Transport):
 
     @property
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return self.process.poll() is None
 
     # -- stopping ----------------------------------------------------------------------------
     @property
@@ -188,13 +239,26 @@ class Kernel(Transport):
         """Whether the last ``interrupt`` reached the recipe's code as a
         ``KeyboardInterrupt`` (its SIGINT handler ran). False while the main thread stays
         inside a call that Python cannot interrupt, such as a C++ op."""
-        return bool(self._raised.value)
+        if self._drain_raised():
+            self._raised = True
+        return self._raised
+
+    def _drain_raised(self) -> bool:
+        """Whether the kernel wrote into the ``raised`` pipe since the last look."""
+        got = False
+        if self._raised_pipe is None:  # (closed)
+            return got
+        with contextlib.suppress(OSError):  # (non-blocking: nothing more to read)
+            while os.read(self._raised_pipe, 64):
+                got = True
+        return got
 
     def interrupt(self) -> None:
         """Ask the recipe to stop: ``KeyboardInterrupt`` where it runs Python."""
         if not self.alive:
             return
-        self._raised.value = 0
+        self._drain_raised()  # (what a Stop before raised is not this one's)
+        self._raised = False
         if hasattr(os, "killpg") and self._group is None:
             return  # no run has started, so no recipe code runs: a signal would only end
             # the process as it starts (python's "Fatal Python error" on its stderr)
@@ -205,7 +269,7 @@ class Kernel(Transport):
             except (ProcessLookupError, PermissionError):
                 pass
         if sys.platform != "win32" and self.process.pid:
-            os.kill(self.process.pid, signal.SIGINT)
+            self.process.send_signal(signal.SIGINT)
         else:  # no process group to signal: the kernel's reader thread interrupts it
             try:
                 self.send(protocol.Interrupt())
@@ -216,22 +280,22 @@ class Kernel(Transport):
         """End the kernel, every process of its group, and every process below it (in
         a session of its own too, where ``/proc`` shows them) now."""
         pid = self.process.pid
-        if pid and self.process.is_alive() and hasattr(os, "killpg"):
+        if pid and self.alive and hasattr(os, "killpg"):
             reaper.end_tree(pid, pid)  # (the kernel's group is its pid, from its setsid)
         elif self._group is not None and hasattr(os, "killpg"):
             try:
                 os.killpg(self._group, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        if self.process.is_alive():
+        if self.alive:
             self.process.kill()
-        self.process.join(5)
+        self._join(5)
         _KERNELS.discard(self)
 
     def end_children(self) -> None:
         """End every process the kernel's recipes started, and keep the kernel."""
         pid = self.process.pid
-        if pid and self.process.is_alive() and hasattr(os, "killpg"):
+        if pid and self.alive and hasattr(os, "killpg"):
             reaper.end_tree(pid, keep_root=True)
 
     def stop(self, grace: float | None = None) -> bool:
@@ -244,15 +308,15 @@ class Kernel(Transport):
         """
         self.interrupt()
         deadline = time.monotonic() + (self._stop_grace if grace is None else grace)
-        while self.process.is_alive() and (left := deadline - time.monotonic()) > 0:
+        while self.alive and (left := deadline - time.monotonic()) > 0:
             try:
                 self.receive(min(left, 0.05))
             except (EOFError, OSError, ValueError):
-                self.process.join(left)
+                self._join(left)
         with contextlib.suppress(EOFError, OSError, ValueError):
-            while not self.process.is_alive() and self.receive(0) is not None:
+            while not self.alive and self.receive(0) is not None:
                 pass  # what it sent before it ended (its report)
-        if self.process.is_alive():
+        if self.alive:
             self.kill()
             return False
         return True
@@ -265,10 +329,14 @@ class Kernel(Transport):
                 self.send(protocol.Shutdown())
             except (OSError, ValueError):
                 pass
-            self.process.join(1.0)
+            self._join(1.0)
         if self.alive:
             self.kill()
         self._conn.close()
+        for fd in (self._raised_pipe, self._exited):
+            if fd is not None:
+                os.close(fd)
+        self._raised_pipe = self._exited = None
         _KERNELS.discard(self)
 
     # -- running for the window ---------------------------------------------------------------
@@ -305,8 +373,8 @@ class Kernel(Transport):
                 self.kill()
                 return Ending(1, "memory")
             if done is not None:  # as python, wait for its threads and atexit, in the time
-                self.process.join(min(left, WATCH_INTERVAL_S) if left is not None
-                                  else WATCH_INTERVAL_S)
+                self._join(min(left, WATCH_INTERVAL_S) if left is not None
+                           else WATCH_INTERVAL_S)
                 self._watch_memory()
                 if not self.alive:
                     return Ending(self._exit_code(done.exit_code),
@@ -326,13 +394,11 @@ class Kernel(Transport):
                 return self._ended()
 
     def _exit_code(self, reported: int) -> int:
-        self.process.join(30)
-        code = self.process.exitcode
+        code = self.exit_code(30)
         return reported if code is None else code
 
     def _ended(self) -> Ending:
-        self.process.join(5)
-        code = self.process.exitcode  # negative: the signal that ended it
+        code = self.exit_code(5)  # negative: the signal that ended it
         return Ending(code if code is not None else 1, "" if code == 0 else "died")
 
     def _watching(self) -> bool:

@@ -4,15 +4,20 @@
 it sends typed messages (``app.kernel.protocol``), reads them back on its one reader
 thread with a blocking ``receive``, and asks the transport to interrupt, end and watch
 the kernel. Today's transport is the local process and its pipe
-(``app.kernel.supervisor.Kernel``). Another plugs in by implementing this class and
-handing ``KernelSession`` a factory (``KernelSession(transport=...)``), for example:
+(``app.kernel.supervisor.Kernel``: ``python -m app.kernel`` started as a plain
+subprocess, handed a socket and the ``raised`` pipe as descriptors). Another plugs in
+by implementing this class and handing ``KernelSession`` a factory
+(``KernelSession(transport=...)``), for example:
 
 - **SSH** (the issue "A kernel on a GPU server"): ``ssh host python3 -c ...`` started
-  with ``subprocess``, the kernel side sent as a zip on its stdin; frames travel on its
-  stdout and stdin with the same framing (``app.kernel.wire``: the ``Wire`` polls any
-  descriptor). ``interrupt`` and ``kill`` become messages that a small watcher on the
-  server turns into SIGINT and SIGKILL of the kernel's group (the 200 ms grace is the
-  session's, as here); ``over_budget`` is what that watcher reports of the server's
+  with ``subprocess``, the kernel side sent as a zip on its stdin, then the same entry
+  point as here in its ``--stdio`` form (``python -m app.kernel --stdio``: frames on its
+  stdin and stdout, which it moves off descriptors 0 and 1 first, so the recipe's writes
+  there go to its stderr; its end of file ends the kernel), read with the same framing
+  (``app.kernel.wire``: a ``Wire`` over ``Descriptors(its stdout, its stdin)``).
+  ``interrupt`` and ``kill`` become messages that a small watcher on the server turns
+  into SIGINT and SIGKILL of the kernel's group (the 200 ms grace is the session's, as
+  here); ``over_budget`` is what that watcher reports of the server's
   memory; ``alive`` and ``ended`` follow the ssh process.
 - **Jupyter**: a kernel started by a ``jupyter_client`` kernel manager (or a JupyterHub
   server's), with this protocol's frames carried in a comm; ``interrupt`` is the
@@ -75,7 +80,8 @@ class Transport(ABC):
     @property
     @abstractmethod
     def interrupt_raised(self) -> bool:
-        """Whether the last ``interrupt`` reached the recipe as a ``KeyboardInterrupt``."""
+        """Whether the last ``interrupt`` reached the recipe as a ``KeyboardInterrupt``
+        (the local kernel writes a byte into a pipe of its own when it raises one)."""
 
     @abstractmethod
     def kill(self) -> None:

@@ -23,7 +23,10 @@ from __future__ import annotations
 import os
 import struct
 import time
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 from app.kernel.sealed import BUILTINS
 
@@ -49,14 +52,37 @@ class CorruptPipe(ValueError):
     """What came down the pipe is not a frame, or one stopped half-way."""
 
 
+class Descriptors:
+    """A pipe's end as plain descriptors, for a ``Wire``: frames are read from ``read``
+    and written to ``write`` (the same descriptor for a socket: the kernel's end of the
+    socket pair its supervisor made; two for a peer's stdout and stdin)."""
+
+    def __init__(self, read: int, write: int | None = None):
+        self._read, self._write = read, read if write is None else write
+
+    def fileno(self) -> int:
+        return self._read
+
+    def write_fileno(self) -> int:
+        return self._write
+
+    def close(self) -> None:
+        for fd in {self._read, self._write}:
+            try:
+                os.close(fd)
+            except OSError:  # (closed already)
+                pass
+
+
 class Wire:
-    """One end of a kernel's pipe (a ``multiprocessing`` ``Connection``): ``send_bytes``,
+    """One end of a kernel's pipe (a socket, ``Descriptors``, or a ``multiprocessing``
+    ``Connection``): ``send_bytes``,
     ``poll`` and ``recv_bytes`` as a ``Connection`` has them, framed as above.
 
     Parameters
     ----------
-    conn : Connection
-        The pipe's end; or any object with ``fileno`` (read from) and ``close``, and a
+    conn : Connection or Descriptors or socket
+        The pipe's end: any object with ``fileno`` (read from) and ``close``, and a
         ``write_fileno`` where frames are written to another descriptor (a process's
         stdout and stdin: the SSH transport's).
     wakeable : bool
@@ -66,7 +92,8 @@ class Wire:
         then raises ``EOFError`` when nothing is left to read.
     """
 
-    def __init__(self, conn: Connection, wakeable: bool = False, ended: int | None = None):
+    def __init__(self, conn: Connection | Descriptors, wakeable: bool = False,
+                 ended: int | None = None):
         self.conn = conn
         self._poll = None
         self._wake_r = self._wake_w = self._ended = None
