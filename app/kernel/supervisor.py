@@ -56,9 +56,10 @@ REPORT_GRACE_S = 10.0
 WATCH_INTERVAL_S = 0.1
 
 
-#: What the kernel's python calls (``module:function``, given the kernel's end of its
-#: pipe, this process's pid and the ``raised`` pipe): a test's stand-in may take its place.
-KERNEL_ENTRY = "app.kernel.child:kernel_main"
+#: What the kernel's python calls in place of the kernel's own main loop
+#: (``module:function``, given the kernel's end of its pipe, this process's pid and the
+#: ``raised`` pipe): a test's stand-in kernel. None: the kernel.
+KERNEL_ENTRY: str | None = None
 #: The kernel's python finds this process's modules where this process does (its
 #: ``sys.path``, as ``multiprocessing``'s spawn passed it), then runs the entry point.
 _BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
@@ -85,8 +86,9 @@ def launch(entry: str | None = None) -> Launched:
     try:
         command = [sys.executable, *subprocess._args_from_interpreter_flags(),  # noqa: SLF001
                    "-c", _BOOT, json.dumps(sys.path), "--fd", str(theirs.fileno()),
-                   "--raised", str(raised_w), "--parent", str(os.getpid()),
-                   "--entry", entry or KERNEL_ENTRY]
+                   "--raised", str(raised_w), "--parent", str(os.getpid())]
+        if entry or KERNEL_ENTRY:
+            command += ["--entry", entry or KERNEL_ENTRY]
         process = subprocess.Popen(command, pass_fds=(theirs.fileno(), raised_w))
     except BaseException:
         ours.close()
