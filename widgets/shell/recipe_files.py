@@ -7,19 +7,37 @@ work to ``RecipeFiles``. Their texts keep the ``MainWindow`` translation context
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, QUrl
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtGui import QDesktopServices, QUndoStack
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
-from app.recipe.document import RECIPES_DIR
+from app.recipe.document import RECIPES_DIR, Document
 from app.resources import is_gallery
+from app.settings import Settings
 from widgets.common.i18n_text import translate_core
 from widgets.shell.opening import open_file
 
-if TYPE_CHECKING:
-    from widgets.shell.main_window import MainWindow
+
+class FilesHost(Protocol):
+    """What ``RecipeFiles`` needs of its window (``MainWindow`` is one): its parts, and
+    the file methods it calls back, so that what stands in for one of them (a test's
+    answer to a question) is what runs."""
+
+    document: Document
+    undo_stack: QUndoStack
+    settings: Settings
+    recent_menu: QMenu
+    code: QWidget  # the code pane: commit(), problem, editor
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+    def open_path(self, path: str, *, trust: bool = False) -> bool: ...
+    def save(self) -> bool: ...
+    def save_as(self) -> bool: ...
+    def confirm_discard(self) -> bool: ...
+    def show_error(self, title: str, text: str) -> None: ...
+
 
 FILE_FILTER = "Recipes (*.py);;All files (*)"
 
@@ -33,11 +51,11 @@ class RecipeFiles(QObject):
 
     Parameters
     ----------
-    window : MainWindow
+    window : FilesHost (a QWidget)
         Its ``document``, ``undo_stack``, ``settings`` and ``recent_menu``; also the Qt parent.
     """
 
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: FilesHost):
         super().__init__(window)
         self._window = window
         self._document = window.document
