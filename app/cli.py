@@ -180,7 +180,7 @@ def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
 def _run_json(path: str, timeout: float = DEFAULT_TIMEOUT_S,
               memory: float | None = None) -> int:
     """The JSON report of a run in a kernel, as python runs the file (its ``"training"``
-    key: what the kernel's watch saw of its loops, ``app.kernel.training``)."""
+    key: what the kernel's watch saw of its loops, ``app.kernel.watch``)."""
     from app.recipe.reader import RecipeError, read_recipe_file
 
     try:

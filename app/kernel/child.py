@@ -35,8 +35,8 @@ from app.kernel.runner import Outcome, Runner
 from app.kernel.sealed import BUILTINS
 from app.kernel.source import statements as source_statements
 from app.kernel.summary import loaded_torch, summarize
-from app.kernel.training import TrainingWatch
-from app.kernel.training_live import Controls, LiveFeed
+from app.kernel.watch import TrainingWatch
+from app.kernel.watch_live import Controls, LiveFeed
 from app.kernel.wire import Descriptors, Wire
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's

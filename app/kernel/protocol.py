@@ -77,7 +77,7 @@ class LayerSeries(TypedDict):
 
 
 class Boundary(TypedDict, total=False):
-    """A 2-D classifier's predictions over a grid (``app.kernel.training_boundary``): the
+    """A 2-D classifier's predictions over a grid (``app.kernel.watch_boundary``): the
     grid's ``extent`` (x0, x1, y0, y1), ``grid`` (GRID x GRID x classes, numpy), and once,
     the training ``points`` and their ``labels``."""
 
@@ -88,7 +88,7 @@ class Boundary(TypedDict, total=False):
 
 
 class Histogram(TypedDict):
-    """A sample of one layer's weights and gradients (``app.kernel.training_histogram``):
+    """A sample of one layer's weights and gradients (``app.kernel.watch_histogram``):
     the ``layer`` (its path), the ``step``, and at most ``HISTOGRAM_VALUES`` of each
     (numpy arrays, or an empty list for no gradient)."""
 
@@ -179,7 +179,7 @@ class Interrupt:
 @wire_type
 @dataclass
 class TrainingControl:
-    """Steer the running training loop (supervisor to kernel; ``training_live.Controls``):
+    """Steer the running training loop (supervisor to kernel; ``watch_live.Controls``):
     ``pause`` (True/False), one ``step`` to the next ``backward()``, a live ``lr`` (0 for
     the recipe's own again) and whether a non-finite loss pauses (``nan_pause``)."""
 
@@ -269,8 +269,8 @@ class Training:
     the histogram's values do), and for the ``layer_steps``, each
     layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
     waits now (``pause``, ``nan``), or "" when it runs. ``boundary``: a 2-D classifier's
-    predictions over a grid (``app.kernel.training_boundary``), now and then;
-    ``histogram``: a layer's values (``app.kernel.training_histogram``), now and then."""
+    predictions over a grid (``app.kernel.watch_boundary``), now and then;
+    ``histogram``: a layer's values (``app.kernel.watch_histogram``), now and then."""
 
     index: int
     line: int

@@ -5,7 +5,7 @@ device and values), plain values (numbers, strings, lists of them; anything else
 ``repr``), the error that ended the run, the captured output (its last ``OUTPUT_TAIL`` characters
 per stream; ``dropped`` counts the ones before them), and ``training``: each
 statement whose run called ``backward()``, with its losses, learning rates and layers
-(``app.kernel.training``).
+(``app.kernel.watch``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from app.kernel.capture import Tap
 from app.kernel.runner import Outcome, Runner
 from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
-from app.kernel.training import TrainingWatch
+from app.kernel.watch import TrainingWatch
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

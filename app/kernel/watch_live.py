@@ -98,8 +98,8 @@ class LiveFeed:
         self.lr: list[float | None] = []
         self.layer_steps: list[int] = []
         self.layers: dict[str, dict[str, list[float | None]]] = {}
-        self.boundary: dict | None = None  # a 2-D classifier's (``training_boundary``)
-        self.histogram: dict | None = None  # a layer's values (``training_histogram``)
+        self.boundary: dict | None = None  # a 2-D classifier's (``watch_boundary``)
+        self.histogram: dict | None = None  # a layer's values (``watch_histogram``)
 
     def at(self, statement: tuple[int, int]) -> None:
         """The steps that follow are ``statement``'s (the last one's are sent first)."""

@@ -17,7 +17,7 @@ wrapped while a watch is installed (the recipe's code stays as written); forward
 optimizer hooks are torch's global ones.
 
 Live (the window's runs, ``live=``): every step's loss and learning rate go to the window
-in batches (``app.kernel.training_live``), but a layer's std and gradient norm cost a
+in batches (``app.kernel.watch_live``), but a layer's std and gradient norm cost a
 reduction per layer, and the forward hook that takes them sends every module call of its
 step down torch's slow path. So they are taken only on some steps, while those steps'
 extra time stays under ``LAYER_BUDGET`` of the loop's: each sampled step is charged the
@@ -42,9 +42,9 @@ from typing import Any
 from app.kernel.loops import Known
 from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
-from app.kernel.training_boundary import BoundaryProbe
-from app.kernel.training_histogram import HistogramSampler
-from app.kernel.training_live import Controls, LiveFeed
+from app.kernel.watch_boundary import BoundaryProbe
+from app.kernel.watch_histogram import HistogramSampler
+from app.kernel.watch_live import Controls, LiveFeed
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
