@@ -7,13 +7,16 @@ Qt-free. The explorer panel's buttons call these: every action becomes a step
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.expr import Attr, Call, Const, Expr, Ref
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.model import Recipe, Step
+from app.recipe.op_call import statement_value
+from app.recipe.reader import read_step
+from app.recipe.writer import write_step
 
 if TYPE_CHECKING:
     import torch
@@ -37,19 +40,26 @@ def gradient_explanation(name: str, t: torch.Tensor | int) -> Filled:
         count=t if isinstance(t, int) else t.numel())
 
 
-def default_gradient(name: str) -> Expr:
-    """``torch.ones_like(name)``."""
-    return Call("torch.ones_like", (Ref(name),))
+def default_gradient(name: str) -> str:
+    """``torch.ones_like(name)``, as text."""
+    return f"torch.ones_like({name})"
 
 
-def backward_step(name: str, gradient: Expr | None = None, retain_graph: bool = False) -> Step:
-    """The step ``name.backward(gradient, retain_graph=True)``, leaving out what is default."""
-    args: tuple[Expr, ...] = (Ref(name),) if gradient is None else (Ref(name), gradient)
-    kwargs = (("retain_graph", Const(True)),) if retain_graph else ()
-    return Step(None, Call("Tensor.backward", args, kwargs))
+def _step(text: str) -> Step:
+    """The step one statement's ``text`` reads as, every name it reads an earlier step."""
+    names = {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    return read_step(text, sorted(names - {"torch", "nn", "F"}))
 
 
-def add_backward(recipe: Recipe, name: str, gradient: Expr | None = None,
+def backward_step(name: str, gradient: str | None = None, retain_graph: bool = False) -> Step:
+    """The step ``name.backward(gradient, retain_graph=True)``, leaving out what is default;
+    ``gradient`` is an expression's text (``torch.ones_like(z)``, ``g``)."""
+    args = ([] if gradient is None else [gradient]) + \
+        (["retain_graph=True"] if retain_graph else [])
+    return _step(f"{name}.backward({', '.join(args)})")
+
+
+def add_backward(recipe: Recipe, name: str, gradient: str | None = None,
                  retain_graph: bool = False) -> None:
     """Append ``name.backward(...)`` to ``recipe`` (an edit for ``push_edit``)."""
     recipe.append(backward_step(name, gradient, retain_graph))
@@ -58,7 +68,7 @@ def add_backward(recipe: Recipe, name: str, gradient: Expr | None = None,
 # -- zeroing ----------------------------------------------------------------------------------
 def zero_grad_step(name: str) -> Step:
     """The step ``name.grad.zero_()``."""
-    return Step(None, Call("Tensor.zero_", (Attr(Ref(name), "grad"),)))
+    return _step(f"{name}.grad.zero_()")
 
 
 def add_zero_grads(recipe: Recipe, names: list[str]) -> None:
@@ -69,9 +79,11 @@ def add_zero_grads(recipe: Recipe, names: list[str]) -> None:
 
 # -- retain_grad ------------------------------------------------------------------------------
 def _is_retain_grad(step: Step, name: str) -> bool:
-    e = step.expr
-    return step.name is None and isinstance(e, Call) and e.op == "Tensor.retain_grad" \
-        and e.args == (Ref(name),)
+    if step.name is not None or step.op != "Tensor.retain_grad":
+        return False
+    value = statement_value(write_step(step))
+    wanted = ast.parse(f"{name}.retain_grad()", mode="eval").body
+    return value is not None and ast.dump(value) == ast.dump(wanted)
 
 
 def has_retain_grad(recipe: Recipe, name: str) -> bool:
@@ -90,7 +102,7 @@ def set_retain_grad(recipe: Recipe, name: str, on: bool) -> None:
         return
     if has_retain_grad(recipe, name):
         return
-    recipe.insert(recipe.index_of(name) + 1, Step(None, Call("Tensor.retain_grad", (Ref(name),))))
+    recipe.insert(recipe.index_of(name) + 1, _step(f"{name}.retain_grad()"))
 
 
 # -- errors -----------------------------------------------------------------------------------
@@ -180,13 +192,12 @@ def explain_error(error_type: str, message: str) -> AutogradLesson | None:
 def is_autograd_step(step: Step) -> bool:
     """A step that calls an autograd entry of the catalogue or reads ``.grad``."""
     from app.catalog import CATALOG
-    from app.expr import walk
 
-    for node in walk(step.expr):
-        if isinstance(node, Call):
-            spec = CATALOG.get(node.op)
-            if spec is not None and spec.category == "autograd":
-                return True
-        if isinstance(node, Attr) and node.name == "grad":
-            return True
-    return False
+    if step.is_code:
+        return False
+    if any((spec := CATALOG.get(key)) is not None and spec.category == "autograd"
+           for key in step.calls):
+        return True
+    value = statement_value(write_step(step))
+    return value is not None and any(isinstance(n, ast.Attribute) and n.attr == "grad"
+                                     for n in ast.walk(value))

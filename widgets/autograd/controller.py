@@ -27,7 +27,6 @@ from app.explain.autograd_steps import (
     is_autograd_step,
     set_retain_grad,
 )
-from app.expr import Ref, references
 from app.recipe.document import Document
 from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
@@ -248,7 +247,7 @@ class AutogradController(FollowsDocument, QObject):
             return step.name
         if step.is_code:  # the first tensor it bound (``widgets.autograd.remote``)
             return None
-        reads = references(step.expr)  # out.backward() shows out's graph
+        reads = step.reads  # out.backward() shows out's graph
         return reads[0] if reads else None
 
     def _status_line(self, requires_grad: bool) -> str:
@@ -318,7 +317,7 @@ class AutogradController(FollowsDocument, QObject):
         gradient = None
         if self._needs_gradient and self._name is not None:
             data = page.gradient_choice()
-            gradient = default_gradient(self._name) if data in (None, _ONES) else Ref(data)
+            gradient = default_gradient(self._name) if data in (None, _ONES) else data
         return gradient, page.retains_graph()
 
     def _update_backward_preview(self) -> None:
