@@ -14,8 +14,7 @@ import sys
 
 import pytest
 
-from app.expr import Call, Const
-from app.recipe.model import Step
+from app.recipe.reader import read_step
 
 pytestmark = pytest.mark.gui
 
@@ -157,7 +156,7 @@ def test_a_file_python_cannot_read_shows_its_text_and_why_and_never_runs(window,
     window.window_actions["edit.run"].trigger()  # Ctrl+R: still nothing to run
     assert doc.run.results == [] and doc.output == "" and not canary.exists()
     # the text is the user's: an added step goes after it, and Save keeps every byte
-    doc.recipe.append(Step("y", Call("torch.ones", (Const(2),))))
+    doc.recipe.append(read_step("y = torch.ones(2)"))
     assert doc.recipe.source.startswith(path.read_text())
     assert doc.recipe.source.endswith("y = torch.ones(2)\n")
     doc.save(tmp_path / "copy.py")

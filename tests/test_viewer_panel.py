@@ -8,11 +8,11 @@ import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from app.expr import Call, Const, Ref
 from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
 from app.kernel.tensor_info import tensor_stats
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
+from app.recipe.reader import read_recipe, read_step
 from widgets.common.background import wait_for_jobs
 from widgets.viewer.heatmap_view import HeatmapView
 from widgets.viewer.panel import ViewerPanel
@@ -23,22 +23,17 @@ pytestmark = pytest.mark.gui
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 
 
-def _size(*dims: int) -> tuple[Const, ...]:
-    return tuple(Const(d) for d in dims)
+def _recipe(*lines: str) -> Recipe:
+    """The recipe of these statements, as a fresh ``Recipe`` of their steps."""
+    return Recipe(read_recipe("import torch\n" + "".join(f"{line}\n" for line in lines)).steps)
 
 
 @pytest.fixture
 def doc(run_in_kernel) -> Document:
-    steps = [
-        Step(None, Call("torch.manual_seed", (Const(0),))),
-        Step("x", Call("torch.arange", (Const(12),))),
-        Step("noise", Call("torch.randn", _size(4, 5))),
-        Step("cube", Call("torch.rand", _size(2, 3, 4))),
-        Step("n", Const(3)),
-        Step("bad", Call("torch.zeros", (Const(-1),))),
-        Step("after", Call("torch.ones", (Const(2),))),
-    ]
-    return run_in_kernel(Document(Recipe(steps)))
+    recipe = _recipe("torch.manual_seed(0)", "x = torch.arange(12)", "noise = torch.randn(4, 5)",
+                     "cube = torch.rand(2, 3, 4)", "n = 3", "bad = torch.zeros(-1)",
+                     "after = torch.ones(2)")
+    return run_in_kernel(Document(recipe))
 
 
 @pytest.fixture
@@ -129,11 +124,8 @@ def test_failed_and_plain_steps_show_their_status(panel: ViewerPanel, doc: Docum
 def test_a_long_torch_message_shows_whole(qtbot, run_in_kernel):
     """torch's view error, with its kind, is 168 characters: its advice, at the end, is
     not cut off."""
-    doc = run_in_kernel(Document(Recipe([
-        Step("x", Call("torch.arange", (Const(6),))),
-        Step("t", Call("Tensor.t", (Call("Tensor.view", (Ref("x"), Const(2), Const(3))),))),
-        Step("v", Call("Tensor.view", (Ref("t"), Const(6)))),
-    ])))
+    doc = run_in_kernel(Document(_recipe("x = torch.arange(6)", "t = x.view(2, 3).t()",
+                                         "v = t.view(6)")))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
     _select(doc, "v")
@@ -145,10 +137,10 @@ def test_a_long_torch_message_shows_whole(qtbot, run_in_kernel):
 
 def test_follows_evaluation(panel: ViewerPanel, doc: Document):
     _select(doc, "x")
-    doc.recipe.replace_step(1, Step("x", Call("torch.arange", (Const(3),))))
+    doc.recipe.replace_step(1, read_step("x = torch.arange(3)"))
     doc.settle()
     assert panel.table_model.columnCount() == 3
-    doc.recipe.replace_step(1, Step("x", Call("torch.zeros", (Const(-2),))))
+    doc.recipe.replace_step(1, read_step("x = torch.zeros(-2)"))
     doc.settle()
     assert "RuntimeError" in panel.status_text()
 
@@ -156,8 +148,8 @@ def test_follows_evaluation(panel: ViewerPanel, doc: Document):
 def test_large_tensor_opens_as_a_heatmap_of_an_even_sample(qtbot, run_in_kernel):
     """A 4096² tensor stays in the kernel: the heatmap gets an even sample of it, about
     its own resolution (``HEATMAP_CELLS``), and the statistics of all of it."""
-    doc = run_in_kernel(Document(Recipe([Step(None, Call("torch.manual_seed", (Const(0),))),
-                                         Step("big", Call("torch.rand", _size(4096, 4096)))])))
+    doc = run_in_kernel(Document(_recipe("torch.manual_seed(0)",
+                                          "big = torch.rand(4096, 4096)")))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
     _select(doc, "big")
@@ -193,10 +185,8 @@ def test_heatmap_handles_non_finite_and_constant_planes(qtbot):
 
 def test_big_tensor_statistics_and_heatmap_come_from_the_kernel(qtbot, run_in_kernel):
     """The panel shows the header at once; the numbers, asked of the kernel, match torch's."""
-    doc = run_in_kernel(Document(Recipe([
-        Step(None, Call("torch.manual_seed", (Const(0),))),
-        Step("big", Call("torch.randn", _size(2048, 1100))),
-        Step("small", Call("torch.ones", _size(3, 3)))])))
+    doc = run_in_kernel(Document(_recipe(
+        "torch.manual_seed(0)", "big = torch.randn(2048, 1100)", "small = torch.ones(3, 3)")))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
     doc.select_name("big")
@@ -249,9 +239,8 @@ def test_statistics_come_after_the_plane_whatever_plane_is_asked_meanwhile(qtbot
                                                                           run_in_kernel):
     """The statistics are a question of their own: the plane is painted first, and a
     plane asked for meanwhile (the user switches to the grid at once) does not lose them."""
-    doc = run_in_kernel(Document(Recipe([
-        Step(None, Call("torch.manual_seed", (Const(0),))),
-        Step("big", Call("torch.randn", _size(1500, 900)))])))
+    doc = run_in_kernel(Document(_recipe(
+        "torch.manual_seed(0)", "big = torch.randn(1500, 900)")))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
     shown = []
@@ -282,11 +271,10 @@ def test_an_edit_shows_the_statistics_of_its_own_run(qtbot, run_in_kernel):
     only after a plane sent with the run had been answered), so the panel lagged an edit
     behind."""
     def tril(diagonal: int) -> Step:
-        return Step("y", Call("torch.tril", (Ref("x"),), (("diagonal", Const(diagonal)),)))
+        return read_step(f"y = torch.tril(x, diagonal={diagonal})", ["x"])
 
-    doc = run_in_kernel(Document(Recipe([
-        Step(None, Call("torch.manual_seed", (Const(0),))),
-        Step("x", Call("torch.rand", _size(600, 600))), tril(0)])))
+    doc = run_in_kernel(Document(_recipe("torch.manual_seed(0)", "x = torch.rand(600, 600)",
+                                         "y = torch.tril(x, diagonal=0)")))
     panel = ViewerPanel(doc)
     qtbot.addWidget(panel)
     _select(doc, "y")
