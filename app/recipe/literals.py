@@ -20,8 +20,10 @@ from typing import Any
 
 from app.expr import Const, Expr, Ref, Seq
 from app.i18n import QT_TRANSLATE_NOOP, Filled
+from app.recipe.op_call import node_literal
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
 from app.recipe.writer import write_expr
+from app.text_edits import literal_text
 
 #: The translation context of the messages (the unnamed one, as the form's other texts).
 CONTEXT = ""
@@ -251,3 +253,93 @@ def data_text(expr: Expr, indent: int = 0) -> str | None:
         sep = ",\n" + " " * (indent + 1) if any(isinstance(e, Seq) for e in expr.items) else ", "
         return "[" + sep.join(parts) + "]"  # type: ignore[arg-type]
     return None
+
+
+# -- the same on text (issue 33: the forms hold their arguments' text) -----------------------
+def line_value(kind: str, text: str, names: Sequence[str]) -> str:
+    """A one-line field's text (stripped, not empty) as the Python text of a parameter of
+    ``kind`` (``line_expr`` on text): ``2, 3`` as a size is ``(2, 3)``, ``a, b`` as
+    tensors ``[a, b]``, a string is quoted."""
+    if kind == "size":
+        return literal_text(parse_size(text))
+    if kind in ("number", "float"):
+        return literal_text(parse_number(text, kind))
+    if kind == "tensors":
+        typed = [n.strip() for n in text.split(",") if n.strip()]
+        for n in typed:
+            if n not in names:
+                raise InputError(Filled(QT_TRANSLATE_NOOP(
+                    "", "'{0}' is not a tensor in the recipe"), n))
+        return "[" + ", ".join(typed) + "]"
+    if kind == "any":
+        if text in names:
+            return text
+        try:
+            return literal_text(parse_number(text, "number"))
+        except InputError:
+            raise InputError(Filled(QT_TRANSLATE_NOOP(
+                "", "enter a tensor name or a number"))) from None
+    return literal_text(text)
+
+
+def line_shown(kind: str, value: str | None) -> str:
+    """The text a one-line field of ``kind`` shows for an argument's Python text ``value``
+    (empty for None; ``line_text`` on text). What it cannot read back is shown as
+    written, so that reading it reports the problem."""
+    if value is None:
+        return ""
+    node = _node(value)
+    if node is None:
+        return value.strip()
+    if kind in ("size", "tensors") and isinstance(node, ast.List | ast.Tuple):
+        return ", ".join(_segment(value, e) for e in node.elts)
+    if kind == "str" and isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    shown = data_shown(value) if _is_number(node) else None
+    return value.strip() if shown is None else shown
+
+
+def data_value(value: Any) -> str:
+    """Nested lists of numbers (what ``parse_data`` reads) as Python text."""
+    return literal_text(value)
+
+
+def data_shown(value: str, indent: int = 0) -> str | None:
+    """The text ``parse_data`` reads back as the Python text ``value``; None when it is
+    not plain data (``data_text`` on text)."""
+    node = _node(value)
+    return None if node is None else _data_shown(value, node, indent)
+
+
+def _data_shown(source: str, node: ast.expr, indent: int) -> str | None:
+    if isinstance(node, ast.List | ast.Tuple):
+        parts = [_data_shown(source, e, indent + 1) for e in node.elts]
+        if any(p is None for p in parts):
+            return None
+        nested = any(isinstance(e, ast.List | ast.Tuple) for e in node.elts)
+        sep = ",\n" + " " * (indent + 1) if nested else ", "
+        return "[" + sep.join(parts) + "]"  # type: ignore[arg-type]
+    if not _is_number(node) and not (isinstance(node, ast.Constant)
+                                     and isinstance(node.value, bool)):
+        return None
+    _, v = node_literal(node)
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return repr(v)
+
+
+def _is_number(node: ast.expr) -> bool:
+    """A number's node: ``2``, ``-0.5``, ``float("nan")`` (not a bool)."""
+    ok, v = node_literal(node)
+    return ok and isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _node(value: str) -> ast.expr | None:
+    try:
+        return ast.parse(value.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _segment(value: str, node: ast.expr) -> str:
+    return ast.get_source_segment(value.strip(), node) or ast.unparse(node)
