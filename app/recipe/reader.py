@@ -141,6 +141,17 @@ def read_step(text: str, bound: Iterable[str] = ()) -> Step:
     return replace(steps[0], line=None)
 
 
+def read_value(text: str) -> Expr:
+    """The expression an argument's Python ``text`` reads as, every name in it an earlier
+    step's (and torch, nn and F imported). For the parameter form until it hands its
+    values on as text. Raises ``SyntaxError`` or ``NotAForm``."""
+    node = ast.parse(text.strip(), mode="eval").body
+    reader = _Reader(text)
+    reader.imported = set(IMPORTS.values())
+    reader.bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - RESERVED_NAMES
+    return reader.form_expr(node)
+
+
 def _text(data: bytes) -> str:
     """A file's bytes as its text; ``RecipeError`` when they are too many or not UTF-8."""
     if len(data) > MAX_FILE_BYTES:

@@ -1,12 +1,14 @@
 """The editors of ``ParamForm`` (``widgets.ops.param_form``), one per parameter kind.
 
 A line edit for sizes and numbers, a text box for data, a spin box for ints, a check box
-for bools and a combo box for dtypes, devices and tensors. Each reads its text into an
-``app.expr`` node and shows one back; ``make_field`` picks the editor for a ``Param``.
+for bools and a combo box for dtypes, devices and tensors. Each reads what is typed or
+picked as the Python text of the argument and shows such a text back; ``make_field``
+picks the editor for a ``Param``.
 """
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable
 from typing import Any
@@ -17,11 +19,18 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, Q
 
 from app.catalog import Param
 from app.devices import Device
-from app.expr import Const, DType, Expr, Ref
+from app.dtypes import DType
 from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
-from app.recipe.literals import InputError, data_expr, data_text, line_expr, line_text, parse_data
-from app.recipe.writer import write_expr
+from app.recipe.literals import (
+    InputError,
+    data_shown,
+    data_value,
+    line_shown,
+    line_value,
+    parse_data,
+)
+from app.recipe.op_call import node_literal
 from app.text_edits import literal_text
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
@@ -63,6 +72,7 @@ def make_field(param: Param, on_change: Callable[[], None]) -> Field:
 class Field:
     """One parameter's editor: its widget, and how to read and show a value.
 
+    A value is the Python text of the argument (``(2, 3)``, ``torch.float64``, ``x``).
     ``read`` returns None to leave the parameter at its default and raises
     ``InputError`` for text it cannot use. ``show`` returns False when the editor
     cannot display the value.
@@ -73,10 +83,10 @@ class Field:
     def __init__(self, param: Param, on_change: Callable[[], None]):
         self.param, self._on_change = param, on_change
 
-    def read(self) -> Expr | None:
+    def read(self) -> str | None:
         raise NotImplementedError
 
-    def show(self, expr: Expr | None) -> bool:
+    def show(self, value: str | None) -> bool:
         raise NotImplementedError
 
     def set_names(self, names: list[str]) -> None:
@@ -107,16 +117,16 @@ class _LineField(Field):
         self.edit.textChanged.connect(self._on_change)
         self._names: list[str] = []
 
-    def read(self) -> Expr | None:
+    def read(self) -> str | None:
         text = self.edit.text().strip()
         if not text:
             if self.param.required:
                 raise InputError(_tr(self._EMPTY.get(self.param.kind, "enter a value")))
             return None
-        return line_expr(self.param.kind, text, self._names)
+        return line_value(self.param.kind, text, self._names)
 
-    def show(self, expr: Expr | None) -> bool:
-        self.edit.setText(line_text(self.param.kind, expr))
+    def show(self, value: str | None) -> bool:
+        self.edit.setText(line_shown(self.param.kind, value))
         return True
 
     def set_names(self, names: list[str]) -> None:
@@ -134,15 +144,15 @@ class _DataField(Field):
         self.edit.setTabChangesFocus(True)
         self.edit.setMaximumHeight(self.edit.fontMetrics().lineSpacing() * 5 + 12)
         self.edit.textChanged.connect(self._on_change)
-        self._parsed: tuple[str, Expr | InputError] = ("", InputError())
+        self._parsed: tuple[str, str | InputError] = ("", InputError())
 
-    def read(self) -> Expr | None:
+    def read(self) -> str | None:
         text = self.edit.toPlainText()
         if not text.strip() and not self.param.required:
             return None
         if text != self._parsed[0] or not self._parsed[0]:  # big literals: parse once per edit
             try:
-                self._parsed = (text, data_expr(parse_data(text)))
+                self._parsed = (text, data_value(parse_data(text)))
             except InputError as e:
                 self._parsed = (text, e)
         result = self._parsed[1]
@@ -150,12 +160,12 @@ class _DataField(Field):
             raise result
         return result
 
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None:
+    def show(self, value: str | None) -> bool:
+        if value is None:
             self.edit.setPlainText("")
             return True
-        text = data_text(expr)
-        self.edit.setPlainText(write_expr(expr) if text is None else text)
+        text = data_shown(value)
+        self.edit.setPlainText(value.strip() if text is None else text)
         return text is not None
 
 
@@ -178,19 +188,18 @@ class _IntField(Field):
         self.spin.setValue(self._start)
         self.spin.valueChanged.connect(self._on_change)
 
-    def read(self) -> Expr | None:
+    def read(self) -> str | None:
         value = self.spin.value()
-        return None if value == self._sentinel else Const(value)
+        return None if value == self._sentinel else str(value)
 
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None or (isinstance(expr, Const) and expr.value is None
-                            and self._sentinel is not None):
+    def show(self, value: str | None) -> bool:
+        ok, literal = literal_of(value)
+        if value is None or (ok and literal is None and self._sentinel is not None):
             self.spin.setValue(self._start)
             return True
-        if isinstance(expr, Const) and _is_int(expr.value) \
-                and self.spin.minimum() <= expr.value <= self.spin.maximum() \
-                and expr.value != self._sentinel:
-            self.spin.setValue(expr.value)
+        if ok and _is_int(literal) and self.spin.minimum() <= literal <= self.spin.maximum() \
+                and literal != self._sentinel:
+            self.spin.setValue(literal)
             return True
         return False
 
@@ -202,15 +211,16 @@ class _BoolField(Field):
         self.check.setChecked(bool(param.default) if not param.required else False)
         self.check.toggled.connect(self._on_change)
 
-    def read(self) -> Expr | None:
-        return Const(self.check.isChecked())
+    def read(self) -> str | None:
+        return str(self.check.isChecked())
 
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None:
+    def show(self, value: str | None) -> bool:
+        if value is None:
             self.check.setChecked(bool(self.param.default) if not self.param.required else False)
             return True
-        if isinstance(expr, Const) and isinstance(expr.value, bool):
-            self.check.setChecked(expr.value)
+        ok, literal = literal_of(value)
+        if ok and isinstance(literal, bool):
+            self.check.setChecked(literal)
             return True
         return False
 
@@ -218,8 +228,9 @@ class _BoolField(Field):
 class _ChoiceField(Field):
     """A menu of values: dtypes, devices, or the recipe's tensors.
 
-    Each item holds the expression it stands for; None is "leave at default". A dtype's
-    item holds its name, made the dtype when read: the menu is built without torch.
+    Each item holds the Python text it stands for (``torch.float64``, ``"cpu"``, ``x``);
+    None is "leave at default". A value shown is matched to an item by its literal
+    (``'cpu'`` is ``"cpu"``), else by its text.
     """
 
     def __init__(self, param: Param, on_change: Callable[[], None]):
@@ -228,18 +239,18 @@ class _ChoiceField(Field):
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(8)
-        self._items: list[Expr | str | None] = []
+        self._items: list[str | None] = []
         if not param.required:
             self._add(_tr("default"), None)
             translated(self.combo, self._name_default, now=False)
         if param.kind == "dtype":
             for name in DTYPE_NAMES:
-                self._add(name, name)
+                self._add(name, f"torch.{name}")
         elif param.kind == "device":
             self._add_devices(kernel_devices().devices)
         self.combo.currentIndexChanged.connect(self._on_change)
 
-    def _add(self, text: str, item: Expr | str | None) -> None:
+    def _add(self, text: str, item: str | None) -> None:
         self._items.append(item)
         self.combo.addItem(text)
 
@@ -249,37 +260,36 @@ class _ChoiceField(Field):
 
     def _add_devices(self, devices: list[Device]) -> None:
         for device in devices:
-            self._add(f"{device.id} — {device.name}", Const(device.id))
+            self._add(f"{device.id} — {device.name}", literal_text(device.id))
 
-    def read(self) -> Expr | None:
+    def read(self) -> str | None:
         index = self.combo.currentIndex()
         if index < 0:
             raise InputError(_tr("the recipe has no tensor yet: create one first"))
-        item = self._items[index]
-        if isinstance(item, str):  # a dtype's name
-            return Const(DType(item))
-        return item
+        return self._items[index]
 
-    def show(self, expr: Expr | None) -> bool:
-        if expr is None and self.param.required:
+    def _index(self, value: str | None) -> int:
+        """The index of the item standing for ``value``, or -1."""
+        key = _key(value)
+        return next((i for i, item in enumerate(self._items) if _key(item) == key), -1)
+
+    def show(self, value: str | None) -> bool:
+        if value is None and self.param.required:
             return True  # nothing to show: keep the current choice
-        if isinstance(expr, Const) and same_value(expr.value, self.param.default) \
-                and None in self._items:
-            expr = None
-        item: Expr | str | None = expr
-        if isinstance(expr, Const) and isinstance(expr.value, DType):
-            item = expr.value.name
-        if item not in self._items:
+        ok, literal = literal_of(value)
+        if ok and same_value(literal, self.param.default) and None in self._items:
+            value = None
+        if self._index(value) < 0:
             kind = self.param.kind
-            if kind == "dtype" and isinstance(item, str):
-                self._add(item, item)
-            elif kind == "device" and isinstance(expr, Const) and isinstance(expr.value, str):
-                self._add(_tr("{0} — not on the kernel's machine").format(expr.value), expr)
-            elif kind == "tensor" and isinstance(expr, Ref):
-                self._add(expr.name, expr)
+            if kind == "dtype" and ok and isinstance(literal, DType):
+                self._add(literal.name, value)
+            elif kind == "device" and ok and isinstance(literal, str):
+                self._add(_tr("{0} — not on the kernel's machine").format(literal), value)
+            elif kind == "tensor" and value is not None and value.strip().isidentifier():
+                self._add(value.strip(), value.strip())
             else:
                 return False
-        self.combo.setCurrentIndex(self._items.index(item))
+        self.combo.setCurrentIndex(self._index(value))
         return True
 
     def set_devices(self, devices: list[Device]) -> None:
@@ -298,7 +308,7 @@ class _ChoiceField(Field):
         with QSignalBlocker(self.combo):
             self._clear_but_default()
             for name in names:
-                self._add(name, Ref(name))
+                self._add(name, name)
             if current in self._items:
                 self.combo.setCurrentIndex(self._items.index(current))
             elif self._items:
@@ -313,9 +323,29 @@ class _ChoiceField(Field):
         for e in keep:
             self._add(_tr("default"), e)
 
-    def _current(self) -> Expr | str | None:
+    def _current(self) -> str | None:
         index = self.combo.currentIndex()
         return self._items[index] if index >= 0 else None
+
+
+def literal_of(value: str | None) -> tuple[bool, Any]:
+    """``(True, value)`` for an argument's text that is a literal a form shows (a number,
+    bool, None, string, dtype: ``op_call.node_literal``), else ``(False, None)``."""
+    if value is None:
+        return False, None
+    try:
+        node = ast.parse(value.strip(), mode="eval").body
+    except SyntaxError:
+        return False, None
+    return node_literal(node)
+
+
+def _key(value: str | None) -> tuple:
+    """What two texts of one value share: the literal (its type too), else the text."""
+    if value is None:
+        return (None,)
+    ok, literal = literal_of(value)
+    return ("literal", type(literal), literal) if ok else ("text", value.strip())
 
 
 def _is_int(value: Any) -> bool:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 from app.catalog import OpSpec, Param
 from app.expr import Const, Expr
 from app.recipe.literals import InputError
+from app.recipe.reader import NotAForm, read_value
 from app.recipe.writer import write_expr
 from app.text_edits import literal_text
 from widgets.common.i18n_text import translate_core
@@ -80,7 +81,7 @@ class ParamForm(QWidget):
 
         ``names`` are the recipe's tensors, offered for ``tensor`` parameters.
         """
-        kept: dict[str, Expr] = {}
+        kept: dict[str, str] = {}
         for pname, field in self._fields.items():
             try:
                 value = field.read()
@@ -156,10 +157,15 @@ class ParamForm(QWidget):
             except InputError:
                 continue
             p = field.param
-            if value is None or (not p.required and isinstance(value, Const)
-                                 and same_value(value.value, p.default)):
+            if value is None:
                 continue
-            out[name] = value
+            try:
+                expr = read_value(value)
+            except (SyntaxError, NotAForm):
+                continue
+            if not p.required and isinstance(expr, Const) and same_value(expr.value, p.default):
+                continue
+            out[name] = expr
         return out
 
     def set_values(self, values: dict[str, Expr]) -> None:
@@ -168,7 +174,7 @@ class ParamForm(QWidget):
         with QSignalBlocker(self):
             for name, field in self._fields.items():
                 value = values.get(name)
-                if not field.show(value):
+                if not field.show(None if value is None else write_expr(value)):
                     field.show(None)
                     self._notes[name] = self.tr("{0}: {1} cannot be edited in this form").format(
                         name, write_expr(value))  # type: ignore[arg-type]
