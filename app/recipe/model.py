@@ -20,7 +20,15 @@ its tree, so that only this module and the forms change then:
   back (``app.recipe.reader.read_step``); the recipe's text is edited at spans, every
   other byte kept.
 
-Still on the tree: the forms' values (``app.recipe.literals``, ``widgets.ops.param_*``,
+Done on text so far: the parameter fields (``widgets.ops.param_fields``) read and show
+their arguments' Python text (``app.recipe.literals.line_value``/``line_shown``,
+``data_value``/``data_shown``); ``app.recipe.call_text`` binds a call's text into such
+values and writes the call back from them (``bind_op_texts``, ``build_call_text``,
+``call_text``), the twin of ``op_call``'s tree functions.
+
+Still on the tree: ``ParamForm.values``/``set_values`` (read from the fields' text with
+``reader.read_value``, shown with ``write_expr``), the panels that build a step from
+them (``op_step_editing``, ``builder_panel``, ``creation_steps.example_values``, with
 ``op_call.bind``/``make_call``/``build_call``), the edits that compare a form's step
 with the text's (``form_edits``, ``statement_edits``), the writer of a new statement,
 and ``Step`` itself.
