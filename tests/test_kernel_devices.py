@@ -90,7 +90,6 @@ def _items(combo) -> list[str]:
 
 def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_in_the_window):
     from app.catalog import CATALOG
-    from app.expr import Const
     from app.recipe.document import Document
     from widgets.common.kernel_hook import KernelHook
     from widgets.ops.param_form import ParamForm
@@ -107,7 +106,7 @@ def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_i
     for widget in (form, bar, timing, settings, info):
         qtbot.addWidget(widget)
     form.set_spec(CATALOG.get("torch.zeros"), [])
-    form.set_values({"size": Const((2,)), "device": Const("cuda")})  # as a recipe wrote it
+    form.set_values({"size": "(2,)", "device": '"cuda"'})  # as a recipe wrote it
     bar.show_state(runnable=True, running=False, paused="", text="", lr=None,
                    lr_editable=False, device="cuda")
     assert [d.id for d in kernel_devices().devices] == ["cpu"]  # until the kernel says
@@ -124,7 +123,7 @@ def test_every_device_menu_offers_the_kernels_gpu(qtbot, monkeypatch, no_probe_i
         assert hook.session.devices == kernel_devices().devices
         combo = form.editor("device")
         assert "cuda:0 — NVIDIA Test GPU" in _items(combo)
-        assert form.values()["device"] == Const("cuda")  # the recipe's text, kept
+        assert form.values()["device"] == '"cuda"'  # the recipe's text, kept
         assert [bar.device.itemData(i) for i in range(bar.device.count())] == [
             "cpu", "cuda:0", "cuda"]
         assert bar.device.currentData() == "cuda"
@@ -211,7 +210,6 @@ def test_until_a_kernel_answers_the_menus_list_this_cpu_alone_by_name(qtbot):
 def test_a_device_menu_made_before_the_kernel_answers_keeps_its_choice(
         qtbot, no_probe_in_the_window):
     from app.catalog import CATALOG
-    from app.expr import Const
     from widgets.ops.param_form import ParamForm
 
     cpu, gpu = Device("cpu", "CPU"), Device("cuda:0", "A GPU")
@@ -224,4 +222,4 @@ def test_a_device_menu_made_before_the_kernel_answers_keeps_its_choice(
     with qtbot.waitSignal(kernel_devices().changed):
         kernel_devices().set_devices([cpu, gpu])
     assert _items(combo)[-2:] == ["cpu — CPU", "cuda:0 — A GPU"]
-    assert form.values()["device"] == Const("cpu")  # the choice stays
+    assert form.values()["device"] == '"cpu"'  # the choice stays

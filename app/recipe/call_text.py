@@ -182,6 +182,13 @@ def _segment(text: str, node: ast.expr) -> str:
     return segment if segment is not None else ast.unparse(node)
 
 
+def same_items(a: str, b: str) -> bool:
+    """Whether two list or tuple displays have the same items' texts (``[a, b]`` and
+    ``(a, b)``)."""
+    items = _items(a)
+    return items is not None and items == _items(b)
+
+
 def _items(value: str) -> list[str] | None:
     """The items' texts of a list or tuple display (``(2, 3)``: ``2`` and ``3``), or None."""
     try:

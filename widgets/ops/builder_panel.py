@@ -26,12 +26,14 @@ from PySide6.QtWidgets import (
 
 from app.catalog import CATALOG, OpSpec
 from app.expr import Call
+from app.recipe.call_text import bind_texts, call_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_names
 from app.recipe.model import Recipe, Step, check_name
-from app.recipe.op_call import bind, make_call, node_literal, statement_value
+from app.recipe.op_call import node_literal, statement_value
+from app.recipe.reader import read_value
 from app.recipe.results import RecipeRun
-from app.recipe.writer import write_step
+from app.recipe.writer import write_expr, write_step
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
@@ -204,7 +206,9 @@ class BuilderPanel(FollowsDocument, QWidget):
         """The call the form describes, or None while a field has an error."""
         if self.form.errors():
             return None
-        return make_call(self.spec, self.form.values())
+        call = read_value(call_text(self.spec, self.form.values()))
+        assert isinstance(call, Call)
+        return call
 
     def add(self) -> None:
         """Append the step the panel describes, as one undoable edit, and select it."""
@@ -294,7 +298,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
             self.function_combo.setCurrentIndex(self._specs.index(spec))
             self.form.set_spec(spec, self._tensor_names())
-            self.form.set_values(bind(spec, step.expr))
+            self.form.set_values(bind_texts(spec, write_expr(step.expr)))
         with QSignalBlocker(self.name_edit):
             self.name_edit.setText(step.name or "")
         self._loaded, self._name_auto = step, True

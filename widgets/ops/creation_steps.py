@@ -6,14 +6,15 @@ and never touch a widget.
 
 from __future__ import annotations
 
+import ast
 import functools
 from dataclasses import replace
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Expr, Ref, walk
-from app.recipe.model import Recipe, Step
-from app.recipe.op_call import bind
-from app.recipe.reader import RecipeError, read_recipe, read_step
+from app.catalog.call_keys import call_key
+from app.recipe.call_text import bind_texts, parse_call
+from app.recipe.model import RESERVED_NAMES, Recipe, Step
+from app.recipe.reader import read_step
 
 SEED_OP = "torch.manual_seed"
 #: Creation calls whose values come from the random number generator.
@@ -59,17 +60,16 @@ def seed_recipe(recipe: Recipe, seed: int | None) -> None:
 
 # -- creation steps ------------------------------------------------------------------------
 @functools.cache
-def example_values(spec: OpSpec) -> dict[str, Expr]:
-    """The arguments of ``spec.example`` (read, never run), so a form starts somewhere useful."""
-    try:  # the prelude binds the x that the *_like examples use
-        recipe = read_recipe(f"import torch\nx = torch.zeros(1)\nexample = {spec.example}\n")
-    except RecipeError:
+def example_values(spec: OpSpec) -> dict[str, str]:
+    """The arguments' texts of ``spec.example`` (read, never run), so a form starts
+    somewhere useful; arguments that name a tensor (``x`` in ``torch.zeros_like(x)``)
+    are left out."""
+    call = parse_call(spec.example)
+    if call is None or call_key(call.func) != spec.function_key:
         return {}
-    call = recipe.steps[-1].expr
-    if not isinstance(call, Call) or call.op != spec.function_key:
-        return {}
-    bound = bind(spec, call)
-    return {k: v for k, v in bound.items() if not any(isinstance(n, Ref) for n in walk(v))}
+    return {k: v for k, v in bind_texts(spec, spec.example).items() if not any(
+        isinstance(n, ast.Name) and n.id not in RESERVED_NAMES
+        for n in ast.walk(ast.parse(v, mode="eval")))}
 
 
 def creation_spec(step: Step) -> OpSpec | None:

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Expr, Ref
 from app.recipe.document import Document
 from app.recipe.model import Step
 from app.recipe.op_call import (
@@ -78,9 +77,9 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self._spec = self._specs[0]
         self._spelling: str | None = None  # how the call is written: see build_call
         self._keywords: set[str] = default_keywords(self._spec)
-        self._frozen: dict[str, tuple[Expr, str]] = {}  # values the form cannot show
-        self._loaded_values: dict[str, Expr] = {}  # the values as the loaded step spells them
-        self._receivers: list[Expr] = []
+        self._frozen: dict[str, tuple[str, str]] = {}  # values the form cannot show
+        self._loaded_values: dict[str, str] = {}  # the values as the loaded step spells them
+        self._receivers: list[str] = []
         self._names_shown: list[str] | None = None  # the tensor names offered now
         self._editing: int | None = None  # the step whose parameters the panel edits
         self._loaded: Step | None = None  # that step as the panel last wrote or read it
@@ -191,7 +190,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
 
     def set_input(self, name: str) -> None:
         """Apply the op to tensor ``name``."""
-        self.input_combo.setCurrentIndex(self._receivers.index(Ref(name)))
+        self.input_combo.setCurrentIndex(self._receivers.index(name))
 
     # -- model to view -------------------------------------------------------------------------
     def _on_model_evaluated(self, run: RecipeRun) -> None:
@@ -208,7 +207,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
             names = self._tensor_names()
             if names != self._names_shown:  # (a run's report rarely changes them)
                 current = self._current_receiver()  # kept while the run still offers it
-                if not (isinstance(current, Ref) and current.name in names):
+                if current not in names:
                     current = None  # (the run said it holds no tensor): the newest tensor
                 with QSignalBlocker(self.form), QSignalBlocker(self.input_combo):
                     self.form.set_names(names)

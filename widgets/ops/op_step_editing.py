@@ -23,18 +23,27 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from app.expr import Call, Expr, Ref, Seq
+from app.catalog import CATALOG
+from app.catalog.call_keys import call_key
+from app.expr import Call
+from app.recipe.call_text import (
+    bind_op_texts,
+    build_call_text,
+    call_keywords_texts,
+    parse_call,
+    same_items,
+    spelling_of,
+)
 from app.recipe.kernel_results import KernelValue, tensor_names
 from app.recipe.model import Step, check_name
 from app.recipe.op_call import (
-    bind_op,
-    build_call,
-    call_keywords,
+    BUILDER_CATEGORIES,
     default_keywords,
     form_spec,
     has_receiver,
     op_spec,
 )
+from app.recipe.reader import read_value
 from app.recipe.writer import write_expr, write_step
 from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
@@ -132,12 +141,14 @@ class StepEditing:
                 errors.pop(pname)
         for pname, value in values.items():  # keep (a, b) a tuple when the form reads a list
             old = self._loaded_values.get(pname)
-            if isinstance(value, Seq) and isinstance(old, Seq) and value.items == old.items:
+            if old is not None and same_items(value, old):
                 values[pname] = old
         receiver = self._current_receiver()
         if errors or (has_receiver(self._spec) and receiver is None):
             return None
-        return build_call(self._spec, values, receiver, self._spelling, self._keywords)
+        text = build_call_text(self._spec, values, receiver, self._spelling, self._keywords)
+        call = read_value(text)
+        return call if isinstance(call, Call) else None
 
     def apply(self) -> None:
         """Append the op as a new step, as one undoable edit, and select it.
@@ -160,12 +171,12 @@ class StepEditing:
         step = self._document.recipe.steps[index]
         spec = op_spec(step)
         assert spec is not None and isinstance(step.expr, Call)
-        call = step.expr
-        receiver, values = bind_op(spec, call)
+        text = write_expr(step.expr)
+        receiver, values = bind_op_texts(spec, text)
         names = self._tensor_names(before=index)
         self._spec, self._editing, self._loaded = spec, index, step
-        self._spelling = "method" if call.is_method else call.op.rsplit(".", 1)[0]
-        self._keywords = call_keywords(spec, call)
+        self._spelling = spelling_of(parse_call(text))  # type: ignore[arg-type]
+        self._keywords = call_keywords_texts(spec, text)
         with QSignalBlocker(self.op_tree), QSignalBlocker(self.form), \
                 QSignalBlocker(self.input_combo), QSignalBlocker(self.name_edit):
             self.browser.select(spec)
@@ -191,8 +202,8 @@ class StepEditing:
         names = self._tensor_names()
         current = self._current_receiver()
         if receiver in names:
-            current = Ref(receiver)
-        elif not (isinstance(current, Ref) and current.name in names):
+            current = receiver
+        elif current not in names:
             current = None  # the newest tensor
         with QSignalBlocker(self.form), QSignalBlocker(self.input_combo):
             if self.form.spec is None or self.form.spec.name != self._spec.name:
@@ -266,22 +277,24 @@ class StepEditing:
             return False
         if not has_receiver(spec):
             return True
-        receiver, _ = bind_op(spec, steps[index].expr)  # type: ignore[arg-type]
+        receiver, _ = bind_op_texts(spec, write_expr(steps[index].expr))
         return not self._holds_no_tensor(receiver, index)
 
-    def _holds_no_tensor(self, expr: Expr | None, before: int) -> bool:
-        """Whether ``expr`` is known to be no tensor before step ``before``: a module the
-        catalogue makes, or a name whose last binding the run said holds none."""
-        if isinstance(expr, Call):
-            spec = op_spec(Step(None, expr))
-            return spec is not None and bool(spec.extra.get("module"))
-        if not isinstance(expr, Ref):
+    def _holds_no_tensor(self, receiver: str | None, before: int) -> bool:
+        """Whether the ``receiver`` text is known to be no tensor before step ``before``: a
+        module the catalogue makes, or a name whose last binding the run said holds none."""
+        call = None if receiver is None else parse_call(receiver)
+        if call is not None:
+            spec = CATALOG.get(call_key(call.func))
+            return spec is not None and spec.category not in BUILDER_CATEGORIES \
+                and bool(spec.extra.get("module"))
+        if receiver is None or not receiver.isidentifier():
             return False
         steps, results = self._document.recipe.steps, self._document.run.results
-        at = next((i for i in range(before - 1, -1, -1) if steps[i].name == expr.name), None)
+        at = next((i for i in range(before - 1, -1, -1) if steps[i].name == receiver), None)
         if at is None or at >= len(results) or not isinstance(results[at].value, KernelValue):
             return False  # not run yet, or bound by code: its text is all there is
-        summary = results[at].value.names.get(expr.name)
+        summary = results[at].value.names.get(receiver)
         return summary is not None and summary.get("type") != "Tensor"
 
     def _selected_name(self) -> str | None:
@@ -289,20 +302,20 @@ class StepEditing:
         steps = self._document.recipe.steps
         return steps[index].name if index is not None and index < len(steps) else None
 
-    def _fill_receivers(self, names: list[str], current: Expr | None) -> None:
+    def _fill_receivers(self, names: list[str], current: str | None) -> None:
         self._names_shown = list(names)  # (what the form and the receivers offer)
-        items: list[Expr] = [Ref(n) for n in names]
+        items: list[str] = list(names)
         if current is not None and current not in items:
             items.append(current)
         self._receivers = items
         self.input_combo.clear()
-        for expr in items:
-            self.input_combo.addItem(expr.name if isinstance(expr, Ref) else write_expr(expr))
+        for text in items:
+            self.input_combo.addItem(text)
         if items:
             self.input_combo.setCurrentIndex(items.index(current) if current in items
                                              else len(items) - 1)
 
-    def _current_receiver(self) -> Expr | None:
+    def _current_receiver(self) -> str | None:
         index = self.input_combo.currentIndex()
         return self._receivers[index] if 0 <= index < len(self._receivers) else None
 

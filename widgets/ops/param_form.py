@@ -1,8 +1,9 @@
 """One form for any op's parameters, built from its ``OpSpec``: no per-op widget classes.
 
 Each parameter kind has one editor (``widgets.ops.param_fields``: a line edit for sizes,
-a spin box for ints, a combo box for dtypes...). The form reads them into ``app.expr``
-nodes, and says on the spot, under the field, why a value cannot be used.
+a spin box for ints, a combo box for dtypes...). The form reads them as the Python text
+of each argument (``(2, 3)``, ``torch.float64``), and says on the spot, under the field,
+why a value cannot be used.
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.catalog import OpSpec, Param
-from app.expr import Const, Expr
 from app.recipe.literals import InputError
-from app.recipe.reader import NotAForm, read_value
-from app.recipe.writer import write_expr
 from app.text_edits import literal_text
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
@@ -26,6 +24,7 @@ from widgets.ops.param_fields import (
     INT_LOW,
     Field,
     error_message,
+    literal_of,
     make_field,
     same_value,
 )
@@ -146,9 +145,9 @@ class ParamForm(QWidget):
         for field in self._fields.values():
             field.set_devices(devices)
 
-    def values(self) -> dict[str, Expr]:
-        """The parameters with a usable, non-default value, as expressions."""
-        out: dict[str, Expr] = {}
+    def values(self) -> dict[str, str]:
+        """The parameters with a usable, non-default value, as their Python text."""
+        out: dict[str, str] = {}
         for name, field in self._fields.items():
             if name in self._notes:
                 continue
@@ -159,25 +158,23 @@ class ParamForm(QWidget):
             p = field.param
             if value is None:
                 continue
-            try:
-                expr = read_value(value)
-            except (SyntaxError, NotAForm):
+            ok, literal = literal_of(value)
+            if not p.required and ok and same_value(literal, p.default):
                 continue
-            if not p.required and isinstance(expr, Const) and same_value(expr.value, p.default):
-                continue
-            out[name] = expr
+            out[name] = value
         return out
 
-    def set_values(self, values: dict[str, Expr]) -> None:
-        """Show ``values`` (from ``OpSpec.bind``); parameters left out go back to default."""
+    def set_values(self, values: dict[str, str]) -> None:
+        """Show ``values``, arguments' Python text by parameter (from
+        ``call_text.bind_texts``); parameters left out go back to default."""
         self._notes = {}
         with QSignalBlocker(self):
             for name, field in self._fields.items():
                 value = values.get(name)
-                if not field.show(None if value is None else write_expr(value)):
+                if not field.show(value):
                     field.show(None)
                     self._notes[name] = self.tr("{0}: {1} cannot be edited in this form").format(
-                        name, write_expr(value))  # type: ignore[arg-type]
+                        name, value)
         for name in values:
             if name not in self._fields:
                 self._notes[name] = self.tr("{0}: not a parameter of {1}").format(
