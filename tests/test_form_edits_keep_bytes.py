@@ -20,8 +20,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, Q
 from app.catalog import Param
 from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.document import Document
-from app.recipe.literals import data_text, line_text
+from app.recipe.literals import data_shown, line_shown
 from app.recipe.op_call import bind, bind_op, form_spec, op_spec
+from app.recipe.writer import write_expr
 from app.resources import RECIPES_DIR
 from widgets.ops.builder_panel import BuilderPanel, creation_spec
 from widgets.ops.op_panel import OpPanel
@@ -79,9 +80,9 @@ def type_into(editor, param: Param, value: Expr) -> bool:
     elif isinstance(editor, QCheckBox):
         editor.setChecked(value.value)  # type: ignore[union-attr]
     elif isinstance(editor, QLineEdit):
-        editor.setText(line_text(param.kind, value))
+        editor.setText(line_shown(param.kind, write_expr(value)))
     elif isinstance(editor, QPlainTextEdit):
-        editor.setPlainText(data_text(value) or "")
+        editor.setPlainText(data_shown(write_expr(value)) or "")
     elif isinstance(editor, QComboBox):
         v = value.value  # type: ignore[union-attr]
         want = str(v).removeprefix("torch.")

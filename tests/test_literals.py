@@ -11,21 +11,16 @@ from pathlib import Path
 import pytest
 import torch
 
-from app.expr import Call, Const, Ref, Seq
 from app.i18n import Filled
 from app.recipe.literals import (
     CONTEXT,
     InputError,
-    data_expr,
-    data_text,
-    line_expr,
-    line_text,
+    line_value,
     parse_data,
     parse_number,
     parse_size,
 )
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
-from tests.expr_values import value_of
 
 TS = Path(__file__).resolve().parent.parent / "resources" / "i18n" / "tensor_lab_zh_CN.ts"
 
@@ -137,58 +132,6 @@ def test_data_too_deep_or_too_long_is_refused_before_it_is_read():
     assert _error(parse_data, f"[{2**63}]").template == "{0} does not fit in 64 bits"
 
 
-@pytest.mark.parametrize("value", [[[1, 2], [3, 4]], [1.5, -2.0, 1e300], [True, False], 7, [],
-                                   [[[0.5]], [[0.25]]], [math.inf, -math.inf]])
-def test_data_text_reads_back_as_the_same_data_and_evaluates_to_it(value):
-    expr = data_expr(value)
-    text = data_text(expr)
-    assert text is not None and parse_data(text) == value
-    assert torch.equal(torch.tensor(value_of(expr, {})), torch.tensor(value))
-
-
-def test_data_text_of_nan_and_of_what_is_not_data():
-    assert data_text(data_expr([math.nan, 1.0])) == "[nan, 1.0]"
-    assert data_text(data_expr([[1, 2], [3, 4]])) == "[[1, 2],\n [3, 4]]"
-    assert data_text(Seq((Const(1), Ref("x")), "list")) is None
-    assert data_text(Const("a")) is None and data_text(Call("torch.zeros", (Const(2),))) is None
-
-
-# -- one-line fields -----------------------------------------------------------------------------
-def test_line_fields_read_each_kind():
-    names = ["a", "b"]
-    assert line_expr("size", "2, 3", names) == Seq((Const(2), Const(3)), "tuple")
-    assert line_expr("number", "7", names) == Const(7)
-    assert line_expr("float", "7", names) == Const(7.0)
-    assert line_expr("tensors", "a, b,", names) == Seq((Ref("a"), Ref("b")), "list")
-    assert line_expr("any", "b", names) == Ref("b")
-    assert line_expr("any", "2.5", names) == Const(2.5)
-    assert line_expr("str", "mean", names) == Const("mean")
-    a, b = torch.ones(2), torch.zeros(2)
-    stacked = value_of(Call("torch.stack", (line_expr("tensors", "b, a", names),)),
-                            {"a": a, "b": b})
-    assert torch.equal(stacked, torch.stack([b, a]))
-
-
-def test_line_fields_say_why_they_cannot_read():
-    assert _error(line_expr, "tensors", "a, c", ["a"]) == "'c' is not a tensor in the recipe"
-    assert _error(line_expr, "any", "c", ["a"]) == "enter a tensor name or a number"
-    assert _error(line_expr, "size", "2, y", ["a"]).args == ("y",)
-
-
-@pytest.mark.parametrize("kind, text", [("size", "2, 3"), ("number", "7"), ("float", "0.5"),
-                                        ("tensors", "a, b"), ("any", "a"), ("str", "mean")])
-def test_line_text_reads_back_as_the_same_expression(kind, text):
-    expr = line_expr(kind, text, ["a", "b"])
-    assert line_text(kind, expr) == text
-    assert line_expr(kind, line_text(kind, expr), ["a", "b"]) == expr
-
-
-def test_line_text_shows_what_it_cannot_read_as_written():
-    assert line_text("size", None) == ""
-    assert line_text("number", Const(math.inf)) == "inf"
-    assert line_text("size", Call("torch.Size", (Const(2),))) == "torch.Size(2)"
-
-
 # -- translation ---------------------------------------------------------------------------------
 def test_every_message_is_translated_under_the_forms_context():
     """The templates keep the context they had in the form (the unnamed one), so the
@@ -200,7 +143,7 @@ def test_every_message_is_translated_under_the_forms_context():
         _error(parse_data, "[x]"), _error(parse_data, ""), _error(parse_data, "[1 2]"),
         _error(parse_data, "[" * 65 + "]" * 65), _error(parse_data, "[[1], [1, 2], 3]"),
         _error(parse_data, "[[1], 2]"), _error(parse_data, "[[1, 2], [3]]"),
-        _error(line_expr, "tensors", "c", []), _error(line_expr, "any", "c", []),
+        _error(line_value, "tensors", "c", []), _error(line_value, "any", "c", []),
     ]
     templates = {m.template for m in messages}
     templates |= {a.template for m in messages for a in m.args if isinstance(a, Filled)}

@@ -1,9 +1,9 @@
-"""Values typed into an op's parameter form, read as Python values and ``app.expr`` nodes.
+"""Values typed into an op's parameter form, read as Python values and as Python text.
 
 ``parse_size``, ``parse_number`` and ``parse_data`` turn text into a shape, a number or
 nested lists of numbers without running anything, and raise ``InputError`` saying why text
-cannot be used; ``line_expr`` and ``line_text`` go between a one-line field's text and
-its expression, ``data_expr`` and ``data_text`` between data and expressions.
+cannot be used; ``line_value`` and ``line_shown`` go between a one-line field's text and
+its argument's Python text, ``data_value`` and ``data_shown`` between data and its text.
 
 The messages are English ``Filled`` texts marked under the unnamed translation context
 (``CONTEXT``); ``widgets.ops.param_form`` shows them in the UI language with
@@ -18,11 +18,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.expr import Const, Expr, Ref, Seq
 from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.op_call import node_literal
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
-from app.recipe.writer import write_expr
 from app.text_edits import literal_text
 
 #: The translation context of the messages (the unnamed one, as the form's other texts).
@@ -186,79 +184,10 @@ def _describe(shape: tuple[int, ...], level: int) -> Filled:
     return Filled(QT_TRANSLATE_NOOP("", "has {0} items"), shape[level])
 
 
-# -- one-line fields: text to expressions and back ------------------------------------------
-def line_expr(kind: str, text: str, names: Sequence[str]) -> Expr:
-    """A one-line field's text (stripped, not empty) as a parameter of ``kind``.
-
-    Sizes become tuples, numbers constants, ``tensors`` a list of the recipe's ``names``,
-    ``any`` one of those names or a number; other kinds (strings) stay text.
-    """
-    if kind == "size":
-        return Seq(tuple(Const(d) for d in parse_size(text)), "tuple")
-    if kind in ("number", "float"):
-        return Const(parse_number(text, kind))
-    if kind == "tensors":
-        typed = [n.strip() for n in text.split(",") if n.strip()]
-        for n in typed:
-            if n not in names:
-                raise InputError(Filled(QT_TRANSLATE_NOOP(
-                    "", "'{0}' is not a tensor in the recipe"), n))
-        return Seq(tuple(Ref(n) for n in typed), "list")
-    if kind == "any":
-        if text in names:
-            return Ref(text)
-        try:
-            return Const(parse_number(text, "number"))
-        except InputError:
-            raise InputError(Filled(QT_TRANSLATE_NOOP(
-                "", "enter a tensor name or a number"))) from None
-    return Const(text)
-
-
-def line_text(kind: str, expr: Expr | None) -> str:
-    """The text a one-line field of ``kind`` shows for ``expr`` (empty for None).
-
-    What it cannot read back is shown as written, so that reading it reports the problem.
-    """
-    if expr is None:
-        return ""
-    if kind in ("size", "tensors") and isinstance(expr, Seq):
-        return ", ".join(write_expr(e) for e in expr.items)
-    if kind == "str" and isinstance(expr, Const) and isinstance(expr.value, str):
-        return expr.value
-    if isinstance(expr, Const) and isinstance(expr.value, (int, float)):
-        return data_text(expr) or ""
-    return write_expr(expr)
-
-
-# -- data and expressions --------------------------------------------------------------------
-def data_expr(value: Any) -> Expr:
-    """Nested lists of numbers as ``Seq``/``Const`` nodes."""
-    if isinstance(value, list):
-        return Seq(tuple(data_expr(v) for v in value), "list")
-    return Const(value)
-
-
-def data_text(expr: Expr, indent: int = 0) -> str | None:
-    """The text ``parse_data`` reads back as ``expr``; None when ``expr`` is not plain data."""
-    if isinstance(expr, Const):
-        v = expr.value
-        if isinstance(v, float) and not math.isfinite(v):
-            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-        return repr(v) if isinstance(v, (bool, int, float)) else None
-    if isinstance(expr, Seq):
-        parts = [data_text(e, indent + 1) for e in expr.items]
-        if any(p is None for p in parts):
-            return None
-        sep = ",\n" + " " * (indent + 1) if any(isinstance(e, Seq) for e in expr.items) else ", "
-        return "[" + sep.join(parts) + "]"  # type: ignore[arg-type]
-    return None
-
-
-# -- the same on text (issue 33: the forms hold their arguments' text) -----------------------
+# -- one-line fields and data: a field's text and its argument's Python text -------------------
 def line_value(kind: str, text: str, names: Sequence[str]) -> str:
     """A one-line field's text (stripped, not empty) as the Python text of a parameter of
-    ``kind`` (``line_expr`` on text): ``2, 3`` as a size is ``(2, 3)``, ``a, b`` as
+    ``kind`` : ``2, 3`` as a size is ``(2, 3)``, ``a, b`` as
     tensors ``[a, b]``, a string is quoted."""
     if kind == "size":
         return literal_text(parse_size(text))
@@ -284,7 +213,7 @@ def line_value(kind: str, text: str, names: Sequence[str]) -> str:
 
 def line_shown(kind: str, value: str | None) -> str:
     """The text a one-line field of ``kind`` shows for an argument's Python text ``value``
-    (empty for None; ``line_text`` on text). What it cannot read back is shown as
+    (empty for None). What it cannot read back is shown as
     written, so that reading it reports the problem."""
     if value is None:
         return ""
@@ -306,7 +235,7 @@ def data_value(value: Any) -> str:
 
 def data_shown(value: str, indent: int = 0) -> str | None:
     """The text ``parse_data`` reads back as the Python text ``value``; None when it is
-    not plain data (``data_text`` on text)."""
+    not plain data."""
     node = _node(value)
     return None if node is None else _data_shown(value, node, indent)
 
