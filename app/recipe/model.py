@@ -20,18 +20,19 @@ its tree, so that only this module and the forms change then:
   back (``app.recipe.reader.read_step``); the recipe's text is edited at spans, every
   other byte kept.
 
-Done on text so far: the parameter fields (``widgets.ops.param_fields``) read and show
-their arguments' Python text (``app.recipe.literals.line_value``/``line_shown``,
-``data_value``/``data_shown``); ``app.recipe.call_text`` binds a call's text into such
-values and writes the call back from them (``bind_op_texts``, ``build_call_text``,
-``call_text``), the twin of ``op_call``'s tree functions.
+Done on text so far: the parameter fields and ``ParamForm`` hold their arguments' Python
+text (``app.recipe.literals.line_value``/``line_shown``, ``data_value``/``data_shown``);
+``app.recipe.call_text`` binds a call's text into such values and writes the call back
+from them (``bind_texts``, ``bind_op_texts``, ``build_call_text``, ``call_text``); the
+op and builder panels use it, and read the call's text back into a tree
+(``reader.read_value``) only to make a ``Step``.
 
-Still on the tree: ``ParamForm.values``/``set_values`` (read from the fields' text with
-``reader.read_value``, shown with ``write_expr``), the panels that build a step from
-them (``op_step_editing``, ``builder_panel``, ``creation_steps.example_values``, with
-``op_call.bind``/``make_call``/``build_call``), the edits that compare a form's step
-with the text's (``form_edits``, ``statement_edits``), the writer of a new statement,
-and ``Step`` itself.
+Still on the tree: ``Step.expr`` itself (and ``Recipe.rename``'s ``rename_refs``), the
+panels' ``write_expr(step.expr)`` to get a loaded step's call text, the edits that
+compare a form's step with the text's (``form_edits`` with ``op_call.bind``,
+``statement_edits``), the writer of a new statement, and ``op_call.make_call``/
+``build_call``/``bind_op``/``call_keywords`` (left for tests: ``test_op_fidelity``,
+``test_ops_reader``, ``test_op_panel``, ``test_builder_panel``).
 """
 
 from __future__ import annotations
