@@ -36,13 +36,11 @@ import torch
 from app import cli
 from app.catalog import CATALOG
 from app.dtypes import DTYPE_NAMES
-from app.expr import Call, Const, Expr, Ref, Seq
 from app.kernel.report import run_with_report
 from app.kernel.runner import Runner
 from app.kernel.tensor_json import plain, tensor_report
-from app.recipe.model import Recipe, Step
-from app.recipe.op_call import make_call
-from app.recipe.text_recipe import new_text
+from app.recipe.call_text import call_text
+from app.text_edits import literal_text
 from tests.python_run import as_a_kernel
 
 MAX_ELEMENTS = 10_000
@@ -193,44 +191,51 @@ class Plan:
     key: str
     args: list[Any]
     kwargs: dict[str, Any]
-    steps: list[Step] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
     literals: dict[str, torch.Tensor] = field(default_factory=dict)
 
     @property
     def spec_name(self) -> str:
         return self.key.rsplit(".", 1)[-1]
 
-    def expr(self, value: Any) -> Expr:
+    def expr(self, value: Any) -> str:
         """``value`` as recipe code; a tensor becomes a literal step read by name."""
         if isinstance(value, torch.Tensor):
             name = f"t{len(self.literals)}"
             self.literals[name] = value.detach()
-            self.steps.append(Step(name, literal(value)))
-            return Ref(name)
+            self.lines.append(f"{name} = {literal(value)}")
+            return name
         if isinstance(value, torch.dtype):
             if value not in {getattr(torch, name) for name in DTYPE_NAMES}:
                 raise Unexpressible(f"dtype {value}")
-            return Const(value)
+            return str(value)
         if isinstance(value, torch.device):
             if value.type != "cpu":
                 raise Unexpressible("a device other than the CPU")
-            return Const(str(value))
+            return literal_text(str(value))
         if isinstance(value, (list, tuple)):  # torch.Size included
-            return Seq(tuple(self.expr(v) for v in value),
-                       "list" if isinstance(value, list) else "tuple")
+            items = [self.expr(v) for v in value]
+            if isinstance(value, list):
+                return "[" + ", ".join(items) + "]"
+            return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
         if value is None or isinstance(value, (bool, int, float, str)):
-            return Const(value)
+            return literal_text(value)
         raise Unexpressible(type(value).__name__)
 
     def recipe(self) -> str:
-        self.steps, self.literals = [], {}
-        call = Call(self.key, tuple(self.expr(a) for a in self.args),
-                    tuple((k, self.expr(v)) for k, v in self.kwargs.items()))
-        steps = list(self.steps)
+        self.lines, self.literals = [], {}
+        args = [self.expr(a) for a in self.args]
+        kwargs = [f"{k}={self.expr(v)}" for k, v in self.kwargs.items()]
+        namespace, name = self.key.rsplit(".", 1)
+        if namespace == "Tensor":
+            head, args = f"{args[0]}.{name}", args[1:]
+        else:
+            head = self.key
+        lines = ["import torch", "import torch.nn.functional as F", "", *self.lines]
         if self.spec_name in RANDOM:
-            steps.append(Step(None, Call("torch.manual_seed", (Const(0),))))
-        steps.append(Step("out", call))
-        return new_text(Recipe(steps))
+            lines.append("torch.manual_seed(0)")
+        lines.append(f"out = {head}({', '.join(args + kwargs)})")
+        return "\n".join(lines) + "\n"
 
     def reference(self) -> tuple[Any, list[Any]]:
         """What torch gives for the same call on fresh copies of the same tensors."""
@@ -250,16 +255,19 @@ class Plan:
         return torch_callable(self.key)(*args, **kwargs), args
 
 
-def literal(t: torch.Tensor) -> Expr:
+def literal(t: torch.Tensor) -> str:
     """``torch.tensor(<nested list>, dtype=...)``; ``torch.zeros(shape)`` when empty."""
-    dtype = Const(t.dtype)
     if t.numel() == 0:
-        return Call("torch.zeros", tuple(Const(s) for s in t.shape), (("dtype", dtype),))
+        return f"torch.zeros({', '.join(str(n) for n in t.shape)}, dtype={t.dtype})"
+    return call_text(CATALOG.get("torch.tensor"),
+                     {"data": _data(t.tolist()), "dtype": str(t.dtype)})
 
-    def nested(v: Any) -> Expr:
-        return Seq(tuple(nested(i) for i in v), "list") if isinstance(v, list) else Const(v)
 
-    return make_call(CATALOG.get("torch.tensor"), {"data": nested(t.tolist()), "dtype": dtype})
+def _data(value: Any) -> str:
+    """Nested lists of numbers as Python text; a complex number as Python writes it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_data(v) for v in value) + "]"
+    return repr(value) if isinstance(value, complex) else literal_text(value)
 
 
 def torch_callable(key: str) -> Callable[..., Any]:
