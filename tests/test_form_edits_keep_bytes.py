@@ -21,7 +21,7 @@ from app.catalog import Param
 from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.document import Document
 from app.recipe.literals import data_shown, line_shown
-from app.recipe.op_call import bind, bind_op, form_spec, op_spec
+from app.recipe.op_call import bind, form_spec, has_receiver, op_spec
 from app.recipe.writer import write_expr
 from app.resources import RECIPES_DIR
 from widgets.ops.builder_panel import BuilderPanel, creation_spec
@@ -182,7 +182,24 @@ def form_values(doc: Document, index: int, panel: str) -> tuple[tuple, dict[str,
         spec = creation_spec(step)
         return spec.params, bind(spec, call)  # type: ignore[union-attr]
     spec = op_spec(step)
-    return form_spec(spec).params, bind_op(spec, call)[1]  # type: ignore[arg-type]
+    return form_spec(spec).params, form_values_of(spec, call)  # type: ignore[arg-type]
+
+
+def form_values_of(spec, call: Call) -> dict[str, Expr]:
+    """The values the op panel's form shows for ``call`` (the arguments but the one
+    "Apply to" picks; a dtype in ``.to``'s device slot shown as the dtype), as the
+    call's own nodes."""
+    values = bind(spec, call)
+    if call.is_method:
+        first = spec.method_params()[0] if spec.method_params() else None
+        value = values.get(first.name) if first is not None else None
+        if first is not None and first.kind == "device" and isinstance(value, Const) \
+                and isinstance(value.value, DType) and "dtype" not in values:
+            values["dtype"] = values.pop(first.name)
+        return values if has_receiver(spec) else {**values, spec.receiver: call.args[0]}
+    if has_receiver(spec):
+        values.pop(spec.receiver, None)
+    return values
 
 
 def edits_of(doc: Document, index: int, panel: str):

@@ -1,7 +1,6 @@
 """An op step's call as text: read into the form's values and written back from them.
 
-The text twin of ``op_call.make_call``/``bind_op``/``build_call`` (issue 33: the forms
-hold text, not ``app.expr`` trees). A form's value is an argument's Python text
+A form's value is an argument's Python text
 (``3``, ``(2, 3)``, ``torch.float64``, ``x``); ``bind_texts`` finds each argument's
 text in a call's text (``op_call.bind_node`` binds the nodes, the text is their source
 segment), and ``call_text`` writes the call for values, in the spelling the step had
@@ -15,7 +14,14 @@ from typing import Any
 
 from app.catalog import OpSpec, Param
 from app.catalog.call_keys import call_key
-from app.recipe.op_call import _is_dtype_node, _same, bind_node, has_receiver, node_literal
+from app.recipe.op_call import (
+    KEYWORD_KINDS,
+    bind_node,
+    has_receiver,
+    is_dtype_node,
+    node_literal,
+    same_literal,
+)
 from app.text_edits import literal_text
 
 
@@ -92,7 +98,7 @@ def _keywords(spec: OpSpec, args: list[str], is_method: bool,
 
 def build_call_text(spec: OpSpec, values: dict[str, str], receiver: str | None,
                     spelling: str | None, keywords: frozenset[str] | set[str]) -> str:
-    """The call's text for the form's ``values`` (``op_call.build_call`` on text).
+    """The call's text for the form's ``values``.
 
     ``spelling`` is ``"method"``, a namespace (``torch``, ``F``), or None for the
     catalogue's first spelling."""
@@ -138,7 +144,7 @@ def bind_texts(spec: OpSpec, text: str) -> dict[str, str]:
 
 def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
     """Split the call ``text`` into its receiver's text (for "Apply to") and the form's
-    values (``op_call.bind_op`` on text)."""
+    values."""
     call = parse_call(text)
     assert call is not None, f"{text!r} is not a call"
     nodes = bind_node(spec, call, is_method(call))
@@ -148,7 +154,7 @@ def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
         value = nodes.get(first.name) if first is not None else None
         # x.to(torch.float64): torch reads a dtype in the device slot as the dtype
         if first is not None and first.kind == "device" and value is not None \
-                and _is_dtype_node(value) and "dtype" not in nodes:
+                and is_dtype_node(value) and "dtype" not in nodes:
             nodes["dtype"] = nodes.pop(first.name)
         values = {k: _segment(text, v) for k, v in nodes.items()}
         if has_receiver(spec):
@@ -160,16 +166,14 @@ def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
 
 def call_keywords_texts(spec: OpSpec, text: str) -> set[str]:
     """The parameters to write as keywords when the form rewrites the call ``text``: those
-    it gave as keywords, and optional ones it left out (``op_call.call_keywords``)."""
+    it gave as keywords, and optional ones it left out (``diagonal=1`` once the user
+    sets it)."""
     call = parse_call(text)
     assert call is not None, f"{text!r} is not a call"
     given = {k.arg for k in call.keywords if k.arg}
     bound = set(bind_node(spec, call, is_method(call)))
     return given | ({p.name for p in spec.params if not p.required
-                     and p.kind in _KEYWORD_KINDS} - bound)
-
-
-_KEYWORD_KINDS = frozenset({"dim", "int", "bool", "float", "number", "dtype", "device", "str"})
+                     and p.kind in KEYWORD_KINDS} - bound)
 
 
 def _segment(text: str, node: ast.expr) -> str:
@@ -220,7 +224,7 @@ def _is_default(p: Param, value: str | None) -> bool:
     if value is None:
         return True
     ok, literal = _literal(value)
-    return ok and _same(literal, p.default)
+    return ok and same_literal(literal, p.default)
 
 
 def _primary(text: str) -> str:

@@ -1,11 +1,11 @@
-"""Qt-free helpers of the op panel: the call an op step is, read from and written to its form.
+"""Qt-free helpers of the op panel: an op step's call and its catalogue entry.
 
-``bind`` maps a call's arguments to its op's parameters and ``make_call`` writes the call
-for them (the catalogue itself is data: ``app.catalog.spec``). ``op_spec`` finds the
-catalogue entry of a step the op panel can edit; ``bind_op`` splits its call into the
-tensor "Apply to" picks and the form's values, and ``build_call`` puts them back together,
-in the spelling the step had (method or function, positional or keyword arguments).
-``signature`` writes an op's signature for its description.
+``bind_node`` maps a call's ``ast`` arguments to its op's parameters (``bind`` does the
+same for an ``app.expr`` call, until a step holds text); the catalogue itself is data:
+``app.catalog.spec``. ``op_spec`` finds the catalogue entry of a step the op panel can
+edit; ``app.recipe.call_text`` reads such a call into the form's values and writes it
+back. ``node_literal`` reads a literal's node, ``statement_value`` a statement's
+expression, and ``signature`` writes an op's signature for its description.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from app.catalog import CATALOG, OpSpec, Param
+from app.catalog import CATALOG, OpSpec
 from app.dtypes import DTYPE_NAMES
 from app.expr import Call, Const, DType, Expr, Seq
 from app.recipe.model import Step
@@ -26,63 +26,6 @@ from app.text_edits import literal_text
 BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
 #: Optional parameters of these kinds are written as keywords: ``diagonal=1``, ``dim=0``.
 KEYWORD_KINDS = frozenset({"dim", "int", "bool", "float", "number", "dtype", "device", "str"})
-
-
-def make_call(spec: OpSpec, values: dict[str, Expr], *, receiver: Expr | None = None,
-              namespace: str | None = None) -> Call:
-    """Build ``spec``'s call for form ``values``; parameters equal to their default are left out.
-
-    With ``receiver`` the call is the method form (the receiver parameter's value in
-    ``values``, if any, is ignored), else the function form, spelled in ``namespace``
-    (one of ``namespace`` and ``also_in``; the first by default).
-    """
-    args: list[Expr] = [] if receiver is None else [receiver]
-    kwargs: list[tuple[str, Expr]] = []
-    positional = True
-    params = spec.params if receiver is None else spec.method_params()
-    spread = receiver is not None
-    leading = spec.leading_optional() if receiver is None else ()
-    forced: set[str] = set()
-    if leading:
-        unset = [p for p in leading if _is_default(p, values.get(p.name))]
-        later = [p for p in params if not p.required and not p.keyword_only
-                 and p not in leading and not _is_default(p, values.get(p.name))]
-        if len(unset) == len(leading) and later:
-            # torch.arange(0, 12, 2): a later optional needs the leading one written.
-            values = {**values, **{p.name: Const(p.default) for p in leading}}
-            forced = {p.name for p in leading}
-            leading = ()
-        elif len(unset) < len(leading):
-            leading = ()
-    for p in params:
-        if p in leading:
-            continue  # torch.arange(12): the one-argument overload fills end first
-        if p.name not in values:
-            positional = positional and p.required
-            continue
-        value = values[p.name]
-        if not p.required and p.name not in forced and isinstance(value, Const) \
-                and _same(value.value, p.default):
-            positional = False
-            continue
-        if p.varargs and isinstance(value, Seq) and positional and not p.keyword_only \
-                and (spread or p.varargs_in_function):
-            args.extend(value.items)
-        elif positional and not p.keyword_only:
-            args.append(value)
-        else:
-            kwargs.append((p.name, value))
-            positional = False
-    if receiver is not None:
-        op: str | None = f"Tensor.{spec.name}"
-    elif namespace is not None and namespace != spec.namespace:
-        if namespace not in spec.also_in:
-            raise ValueError(f"{spec.name} is not in namespace {namespace!r}")
-        op = f"{namespace}.{spec.name}"
-    else:
-        op = spec.function_key
-    assert op is not None, f"{spec.name} has no function form"
-    return Call(op, tuple(args), tuple(kwargs))
 
 
 def bind(spec: OpSpec, call: Call) -> dict[str, Expr]:
@@ -97,7 +40,7 @@ def bind_node(spec: OpSpec, call: ast.Call, is_method: bool) -> dict[str, ast.ex
     arguments of one parameter (``x.view(3, 4)``) come as one ``ast.Tuple`` without
     positions of its own."""
     return _bind(spec, list(call.args), [(k.arg, k.value) for k in call.keywords if k.arg],
-                 is_method, _is_dtype_node, _pack_node)
+                 is_method, is_dtype_node, _pack_node)
 
 
 def _bind(spec: OpSpec, args: list, kwargs: list[tuple[str, Any]], is_method: bool,
@@ -133,7 +76,7 @@ def _pack_expr(items: list[Expr]) -> Expr:
         else Seq(tuple(items), "tuple")
 
 
-def _is_dtype_node(node: ast.expr) -> bool:
+def is_dtype_node(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr in DTYPE_NAMES \
         and isinstance(node.value, ast.Name) and node.value.id == "torch"
 
@@ -186,7 +129,7 @@ def node_literal(node: ast.expr) -> tuple[bool, Any]:
             and isinstance(node.operand, ast.Constant) \
             and type(node.operand.value) in (int, float):
         return True, -node.operand.value
-    if _is_dtype_node(node):
+    if is_dtype_node(node):
         return True, DType(node.attr)  # type: ignore[attr-defined]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id == "float" and len(node.args) == 1 and not node.keywords:
@@ -197,13 +140,9 @@ def node_literal(node: ast.expr) -> tuple[bool, Any]:
     return False, None
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_literal(a: Any, b: Any) -> bool:
+    """``a == b`` of the same type: ``1``, ``1.0`` and ``True`` all differ."""
     return type(a) is type(b) and a == b
-
-
-def _is_default(p: Param, value: Expr | None) -> bool:
-    """Whether a form leaves ``p`` at its default (unset, or set to the default)."""
-    return value is None or (isinstance(value, Const) and _same(value.value, p.default))
 
 
 def op_spec(step: Step) -> OpSpec | None:
@@ -227,72 +166,9 @@ def form_spec(spec: OpSpec) -> OpSpec:
     return replace(spec, params=spec.method_params()) if has_receiver(spec) else spec
 
 
-def bind_op(spec: OpSpec, call: Call) -> tuple[Expr | None, dict[str, Expr]]:
-    """Split a call into its receiver (for "Apply to") and the form's parameter values."""
-    if call.is_method:
-        values = bind(spec, call)
-        first = spec.method_params()[0] if spec.method_params() else None
-        value = values.get(first.name) if first is not None else None
-        # x.to(torch.float64): torch reads a dtype in the device slot as the dtype
-        if first is not None and first.kind == "device" and isinstance(value, Const) \
-                and isinstance(value.value, DType) and "dtype" not in values:
-            values["dtype"] = values.pop(first.name)
-        if has_receiver(spec):
-            return call.args[0], values
-        return None, {**values, spec.receiver: call.args[0]}
-    values = dict(bind(spec, call))
-    return (values.pop(spec.receiver, None) if has_receiver(spec) else None), values
-
-
-def build_call(spec: OpSpec, values: dict[str, Expr], receiver: Expr | None,
-               spelling: str | None, keywords: frozenset[str] | set[str]) -> Call:
-    """The call for the form's ``values``.
-
-    ``spelling`` is ``"method"``, a namespace (``torch``, ``F``), or None for the
-    catalogue's first spelling; optional parameters named in ``keywords`` are written
-    as keywords when they come last.
-    """
-    values = dict(values)
-    main = receiver if has_receiver(spec) else values.get(spec.receiver)
-    if (spelling == "method" or spec.function_key is None) and main is not None \
-            and spec.method:
-        values.pop(spec.receiver, None)
-        call = make_call(spec, values, receiver=main)
-    else:
-        if has_receiver(spec) and receiver is not None:
-            values[spec.receiver] = receiver
-        namespace = spelling if spelling not in (None, "method") else None
-        call = make_call(spec, values, namespace=namespace)
-    return _keywordize(call, spec, keywords)
-
-
-def _keywordize(call: Call, spec: OpSpec, keywords: frozenset[str] | set[str]) -> Call:
-    """Move trailing positional arguments named in ``keywords`` to keywords."""
-    head = 1 if call.is_method else 0
-    params = [p for p in (spec.method_params() if call.is_method else spec.params)
-              if not p.keyword_only]
-    args = list(call.args[head:])
-    if len(args) > len(params) or any(p.varargs for p in params[:len(args)]):
-        return call
-    moved: list[tuple[str, Expr]] = []
-    while args and params[len(args) - 1].name in keywords:
-        moved.insert(0, (params[len(args) - 1].name, args.pop()))
-    if not moved:
-        return call
-    return Call(call.op, call.args[:head] + tuple(args), tuple(moved) + call.kwargs)
-
-
 def default_keywords(spec: OpSpec) -> set[str]:
     """The optional parameters a new step writes as keywords."""
     return {p.name for p in spec.params if not p.required and p.kind in KEYWORD_KINDS}
-
-
-def call_keywords(spec: OpSpec, call: Call) -> set[str]:
-    """The parameters to write as keywords when the form rewrites ``call``: those it gave
-    as keywords, and optional ones it left out (``diagonal=1`` once the user sets it)."""
-    given = {k for k, _ in call.kwargs}
-    bound = set(bind(spec, call))
-    return given | (default_keywords(spec) - bound)
 
 
 def signature(spec: OpSpec) -> str:

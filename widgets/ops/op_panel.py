@@ -34,9 +34,6 @@ from app.recipe.document import Document
 from app.recipe.model import Step
 from app.recipe.op_call import (
     BUILDER_CATEGORIES,
-    bind_op,
-    build_call,
-    call_keywords,
     default_keywords,
     has_receiver,
     op_spec,
@@ -53,7 +50,7 @@ from widgets.ops.op_step_editing import HINT_STYLE, StepEditing
 from widgets.ops.timing_view import TimingView
 
 # The window, the docs panel and the tests import these from here.
-__all__ = ["OpPanel", "bind_op", "build_call", "call_keywords", "op_spec", "signature"]
+__all__ = ["OpPanel", "op_spec", "signature"]
 
 
 # -- the panel ------------------------------------------------------------------------------------
@@ -75,7 +72,7 @@ class OpPanel(FollowsDocument, StepEditing, QWidget):
         self._document, self._stack = document, undo_stack
         self._specs = [s for s in CATALOG.specs if s.category not in BUILDER_CATEGORIES]
         self._spec = self._specs[0]
-        self._spelling: str | None = None  # how the call is written: see build_call
+        self._spelling: str | None = None  # how the call is written: see build_call_text
         self._keywords: set[str] = default_keywords(self._spec)
         self._frozen: dict[str, tuple[str, str]] = {}  # values the form cannot show
         self._loaded_values: dict[str, str] = {}  # the values as the loaded step spells them
