@@ -30,9 +30,8 @@ op and builder panels use it, and read the call's text back into a tree
 Still on the tree: ``Step.expr`` itself (and ``Recipe.rename``'s ``rename_refs``), the
 panels' ``write_expr(step.expr)`` to get a loaded step's call text, the edits that
 compare a form's step with the text's (``form_edits`` with ``op_call.bind``,
-``statement_edits``), the writer of a new statement, and ``op_call.make_call``/
-``build_call``/``bind_op``/``call_keywords`` (left for tests: ``test_op_fidelity``,
-``test_ops_reader``, ``test_op_panel``, ``test_builder_panel``).
+``statement_edits``), and the writer of a new statement (``write_step``,
+``write_expr``).
 """
 
 from __future__ import annotations
