@@ -40,14 +40,15 @@ def _done(i: int, names: dict | None = None) -> RunMessage:
 
 
 def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot, monkeypatch):
-    import widgets.recipe.steps_panel as steps_panel
 
     n = 600
     doc, _state = _running(n)
     panel = _shown_steps(qtbot, doc, 400)
+    # every row written for the run (those past the screen's come in parts, after)
+    qtbot.waitUntil(lambda: all(panel.list.item(i).text().startswith("◌") for i in range(n)))
     written, layouts = [], []
-    real_write = steps_panel.write_step
-    monkeypatch.setattr(steps_panel, "write_step", lambda s: written.append(s) or real_write(s))
+    real_text = doc.step_text  # a step's code as written, read from the text
+    monkeypatch.setattr(doc, "step_text", lambda i: written.append(i) or real_text(i))
     real_layout = panel.list.doItemsLayout
     monkeypatch.setattr(panel.list, "doItemsLayout", lambda: layouts.append(1) or real_layout())
     for i in range(n):
