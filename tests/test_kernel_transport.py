@@ -211,9 +211,11 @@ def test_the_wire_frames_two_descriptors_and_wakes_a_waiting_reader():
         assert here.poll(None) and protocol.receive(here) == protocol.Done(0)
 
         start = time.monotonic()
-        threading.Timer(0.2, here.wake).start()
+        waker = threading.Timer(0.2, here.wake)
+        waker.start()
         assert here.poll(None) is False and here.woken  # woken, not timed out
         assert 0.15 < time.monotonic() - start < 5
+        waker.join(5)  # (its thread may still be returning from wake())
 
         os.close(ended_w)  # the peer's process ends, with its pipes still open
         with pytest.raises(EOFError):
