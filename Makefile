@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # files are committed beside them, so a wheel builds without make; tests/test_i18n.py
 # checks that each .qm is what lrelease makes of its .ts today.
 I18N_TS := $(wildcard resources/i18n/*.ts)
-I18N_SOURCES = $(sort $(shell find app widgets -name '*.py'))
+I18N_SOURCES = $(sort $(shell find app widgets kernel protocol -name '*.py'))
 LUPDATE_FLAGS := -tr-function-alias tr+=_tr -locations none -no-obsolete -source-language en
 
 install: $(STAMP)

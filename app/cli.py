@@ -78,9 +78,9 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
 
 
 def _run_in_kernel(args: argparse.Namespace) -> int:
-    from app.kernel.budget import GIB
-    from app.kernel.source import decode
     from app.kernel.supervisor import Kernel
+    from protocol.budget import GIB
+    from protocol.source import decode
 
     try:
         with open(args.recipe, "rb") as f:
@@ -136,7 +136,7 @@ def _end_by_signal(signum: int) -> int:
 def _why_stopped(recipe: str, ending, timeout: float, budget: int) -> str:
     """What ``tensor-lab run`` says when it stopped the recipe (its time or memory
     budget), or "" when the recipe ended by itself."""
-    from app.kernel.budget import budget_text
+    from protocol.budget import budget_text
 
     if ending.reason == "timeout":
         return (f"tensor-lab: {recipe} ran longer than its timeout of {timeout:g} s "
@@ -155,8 +155,8 @@ def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
     the exit code it means. Stopped by its ``timeout`` (seconds) or ``memory`` budget
     (GiB), it says so on stderr as a plain run does, and the report keeps what the run
     gathered, with an error that says why it ended."""
-    from app.kernel.budget import GIB
     from app.kernel.supervisor import Kernel
+    from protocol.budget import GIB
 
     with open(path, "rb") as f:
         source = f.read().decode("utf-8-sig")

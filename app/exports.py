@@ -4,7 +4,7 @@ Qt-free. ``widgets.shell.exports`` and ``widgets.common.plot_export`` put these 
 clipboard and in files, and add the figures (PNG images of the views) that only Qt draws.
 
 * ``tensor_literal(t)`` and ``tensor_csv(t)``: a tensor as Python or CSV
-  (``app.explain.tensor_text``, where the kernel writes its tensors); ``plane_csv`` a
+  (``protocol.tensor_text``, where the kernel writes its tensors); ``plane_csv`` a
   plane the viewer shows, as CSV, without torch.
 * ``table_csv(columns)`` writes named columns (training metrics, timings...).
 * ``lesson_html(...)`` is one self-contained page: title, lesson text, figures as
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.explain.tensor_text import LITERAL_LIMIT, array_csv, tensor_csv, tensor_literal
 from app.recipe.rest import is_restructured_text, rest_to_markdown
+from protocol.tensor_text import LITERAL_LIMIT, array_csv, tensor_csv, tensor_literal
 
 __all__ = ["LITERAL_LIMIT", "Figure", "lesson_html", "markdown_html", "plane_csv", "table_csv",
            "tensor_csv", "tensor_literal"]

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from protocol.copies import walk
+
 
 @dataclass(frozen=True, eq=False)
 class TensorCopy:
@@ -65,15 +67,10 @@ class TensorCopy:
 def copy_of(data: Any) -> Any:
     """The value a kernel copy ``data`` holds: a ``TensorCopy``, a list or tuple of such
     values, a plain value, a dtype's name as ``"torch.float64"``; None for none."""
-    if not isinstance(data, dict):
-        return None
-    if "plain" in data:
-        return data["plain"]
-    if "items" in data:
-        items = [copy_of(item) for item in data["items"]]
-        return tuple(items) if data.get("tuple") else items
-    if "tensor" not in data:
-        return f"torch.{data['dtype']}" if "dtype" in data else None
+    return walk(data, _tensor_copy, lambda name: f"torch.{name}")
+
+
+def _tensor_copy(data: dict) -> TensorCopy:
     values = np.ascontiguousarray(data["tensor"])
     strides = tuple(int(s) for s in data.get("strides") or ())
     if len(strides) != values.ndim:

@@ -7,18 +7,23 @@ with ``isinstance``.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from app.kernel.summary import loaded_torch
+
+def _loaded_torch() -> Any:
+    """torch, where this process has imported it all (never imported here); else None."""
+    torch = sys.modules.get("torch")
+    return torch if hasattr(torch, "Tensor") and hasattr(torch, "dtype") else None
 
 
 def is_tensor(value: Any) -> bool:
     """``isinstance(value, torch.Tensor)``, without importing torch."""
-    torch = loaded_torch()
+    torch = _loaded_torch()
     return torch is not None and isinstance(value, torch.Tensor)
 
 
 def is_dtype(value: Any) -> bool:
     """``isinstance(value, torch.dtype)``, without importing torch."""
-    torch = loaded_torch()
+    torch = _loaded_torch()
     return torch is not None and isinstance(value, torch.dtype)

@@ -25,10 +25,10 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.reader import parse
 from app.resources import is_gallery
 from app.settings import SettingsStorage
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 # Files larger than this are not opened as recipes (a recipe is a short script).
 MAX_FILE_BYTES = 4 * 1024 * 1024

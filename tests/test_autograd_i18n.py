@@ -1,7 +1,7 @@
 """The autograd graph tab in Chinese: node explanations, "why is .grad None", node subtitles.
 
-``app.explain.autograd_graph`` keeps English (``app.i18n.Filled`` texts, marked under ``Lesson``);
-the panel and the drawing translate them with the installed translation.
+``app.explain.autograd_graph`` keeps English (``protocol.i18n.Filled`` texts, marked under
+``Lesson``); the panel and the drawing translate them with the installed translation.
 """
 
 from __future__ import annotations

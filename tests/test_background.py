@@ -189,9 +189,9 @@ def test_a_job_leaves_the_warnings_machinery_alone(qtbot, receiver):
 # -- the views on it ------------------------------------------------------------------------------
 def test_time_it_moves_its_progress_bar_with_each_device(qtbot, monkeypatch, run_in_kernel):
     """The kernel times the step, one device per question; the bar moves with each."""
-    from app.devices import Device
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
+    from protocol.devices import Device
     from widgets.common.kernel_devices import KernelDevices
     from widgets.ops import timing_view
     from widgets.ops.timing_view import TimingView

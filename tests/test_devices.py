@@ -1,5 +1,5 @@
 """The device list: probed in the kernel (``app.kernel.machine``), kept by the window as
-the kernel said it (``app.devices``). Core tier, no QApplication."""
+the kernel said it (``protocol.devices``). Core tier, no QApplication."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 import torch
 
 import app.kernel.machine as machine
-from app.devices import (
+from app.kernel.machine import probe_devices
+from protocol.devices import (
     Device,
     TorchBuild,
     cpu_alone,
@@ -22,7 +23,6 @@ from app.devices import (
     devices_answered,
     torch_build_answered,
 )
-from app.kernel.machine import probe_devices
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,8 +114,8 @@ def test_device_is_immutable():
 
 
 def test_the_windows_device_list_never_imports_torch():
-    """``app.devices`` is what the window uses: the CPU alone, and what a kernel said."""
-    tree = ast.parse((ROOT / "app" / "devices.py").read_text(encoding="utf-8"))
+    """``protocol.devices`` is what the window uses: the CPU alone, and what a kernel said."""
+    tree = ast.parse((ROOT / "protocol" / "devices.py").read_text(encoding="utf-8"))
     imported = {alias.name.split(".")[0] for node in ast.walk(tree)
                 if isinstance(node, ast.Import | ast.ImportFrom)
                 for alias in (node.names if isinstance(node, ast.Import) else
@@ -124,10 +124,11 @@ def test_the_windows_device_list_never_imports_torch():
 
 
 def test_imports_no_qt(monkeypatch):
-    import app
+    import protocol
+    import protocol.devices
 
     monkeypatch.setitem(sys.modules, "PySide6", None)  # any Qt import now fails
-    monkeypatch.delitem(sys.modules, "app.devices")
-    monkeypatch.setattr(app, "devices", app.devices)  # put back afterwards
-    fresh = importlib.import_module("app.devices")
+    monkeypatch.delitem(sys.modules, "protocol.devices")
+    monkeypatch.setattr(protocol, "devices", protocol.devices)  # put back afterwards
+    fresh = importlib.import_module("protocol.devices")
     assert fresh.cpu_alone()[0].id == "cpu"

@@ -276,7 +276,7 @@ HAND = ("import torch\r\n"
 
 def hand_edits():
 
-    from app.devices import Device
+    from protocol.devices import Device
 
     two = [Device("cpu", "CPU"), Device("cuda:0", "GPU")]
     w = "w = torch.ones({}, requires_grad={})  # 形状 (2, 3)"

@@ -138,7 +138,7 @@ def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
 
 def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
     """The shapes are printed, never a time; "Time it" (app.explain.timing) measures them."""
-    from app.explain.timing import time_text
+    from app.explain.step_timing import time_text
     from app.recipe.writer import write_expr
     from tests.python_run import run_python
 

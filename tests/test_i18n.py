@@ -28,7 +28,8 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _sources() -> list[str]:
-    files = [*ROOT.glob("app/**/*.py"), *ROOT.glob("widgets/**/*.py")]
+    files = [p for part in ("app", "widgets", "kernel", "protocol")
+             for p in ROOT.glob(f"{part}/**/*.py")]
     return sorted(str(p.relative_to(ROOT)) for p in files)
 
 

@@ -1,4 +1,4 @@
-"""Values as JSON holds them: the window's half (``app.json_values``) imports no torch, the
+"""Values as JSON holds them: the window's half (``protocol.json_values``) imports no torch, the
 kernel's (``app.kernel.tensor_json``) reports tensors wherever they sit. Core tier."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from pathlib import Path
 
 import torch
 
-from app.json_values import plain
 from app.kernel import tensor_json
+from protocol.json_values import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_windows_half_imports_no_torch():
     code = ("import sys; sys.modules['torch'] = None\n"
-            "from app.json_values import plain\n"
+            "from protocol.json_values import plain\n"
             "print(plain([1.5, float('nan'), -float('inf'), 2j, (None, True, 'x')]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)

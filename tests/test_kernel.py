@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from app.kernel import protocol
-from app.kernel.source import statements
+from protocol import messages
+from protocol.source import statements
 
 
 def _run(tmp_path, code: str, *options: str, name: str = "r.py", argv=(), timeout=120):
@@ -54,10 +54,10 @@ def test_a_syntax_error_names_the_file_and_line():
 
 
 def test_messages_are_plain_json_and_nothing_else_decodes():
-    done = protocol.StepDone(3, 7, 0.5, "RuntimeError", "bad", 9)
-    assert protocol.decode(protocol.encode(done)) == done
+    done = messages.StepDone(3, 7, 0.5, "RuntimeError", "bad", 9)
+    assert messages.decode(messages.encode(done)) == done
     with pytest.raises(ValueError):
-        protocol.decode(b'{"type": "os.system", "command": "true"}')
+        messages.decode(b'{"type": "os.system", "command": "true"}')
 
 
 # -- fidelity to python ----------------------------------------------------------------------

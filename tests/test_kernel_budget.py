@@ -1,5 +1,5 @@
 """The memory budget is what the recipe allocates on top of the kernel's size when its
-first run starts (``app.kernel.budget``): a budget below the warm kernel's own size still
+first run starts (``protocol.budget``): a budget below the warm kernel's own size still
 runs a small recipe, and a memory bomb is still stopped with the budget named, by the
 kernel's data cap or by the supervisor's watch.
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from app.kernel.budget import budget_text
 from app.kernel.session import KernelReady, KernelSession
+from protocol.budget import budget_text
 from tests.test_kernel_service import Watcher
 
 #: Below the resident size of a kernel that has imported torch (about 280 MB).

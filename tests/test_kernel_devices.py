@@ -15,9 +15,9 @@ import torch
 import app.kernel.machine as machine
 import app.kernel.queries as queries
 import app.kernel.session as session_module
-from app.devices import Device, TorchBuild, cpu_alone
-from app.kernel import protocol
 from app.kernel.session import KernelSession
+from protocol import messages
+from protocol.devices import Device, TorchBuild, cpu_alone
 from widgets.common.kernel_devices import kernel_devices
 
 GPU_ANSWER = {"devices": [{"id": "cpu", "name": "Test CPU"},
@@ -49,8 +49,8 @@ class _KernelWithAGpu:
         pass
 
     def send(self, message: object) -> None:
-        if isinstance(message, protocol.Query) and message.kind == "devices":
-            self._said.put(protocol.Answer(message.id, GPU_ANSWER, ""))
+        if isinstance(message, messages.Query) and message.kind == "devices":
+            self._said.put(messages.Answer(message.id, GPU_ANSWER, ""))
 
     def receive(self, timeout: float | None = None) -> object:
         try:
@@ -148,8 +148,8 @@ def test_a_fresh_kernel_on_another_machine_replaces_the_list(qtbot, monkeypatch,
 
     class _KernelWithoutAGpu(_KernelWithAGpu):
         def send(self, message: object) -> None:
-            if isinstance(message, protocol.Query) and message.kind == "devices":
-                self._said.put(protocol.Answer(message.id, answer, ""))
+            if isinstance(message, messages.Query) and message.kind == "devices":
+                self._said.put(messages.Answer(message.id, answer, ""))
 
     from app.catalog import CATALOG
 
@@ -200,7 +200,7 @@ def test_the_real_kernel_answers_from_its_own_probe(no_probe_in_the_window):
 
 
 def test_until_a_kernel_answers_the_menus_list_this_cpu_alone_by_name(qtbot):
-    from app.devices import cpu_name
+    from protocol.devices import cpu_name
     from widgets.common.kernel_devices import KernelDevices
 
     assert KernelSession().devices == [Device("cpu", cpu_name())]

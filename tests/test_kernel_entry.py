@@ -10,15 +10,15 @@ import subprocess
 import sys
 import time
 
-from app.kernel import protocol
-from app.kernel.wire import Descriptors, Wire
+from protocol import messages
+from protocol.wire import Descriptors, Wire
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 #: What the window's link to a local kernel may import of app.kernel: the messages,
 #: their framing, and the budgets and kill path it owns; nothing the kernel runs.
-LINK = {"app.kernel", "app.kernel.supervisor", "app.kernel.transport", "app.kernel.wire",
-        "app.kernel.protocol", "app.kernel.codec", "app.kernel.loop_report",
-        "app.kernel.sealed", "app.kernel.budget", "app.kernel.reaper"}
+LINK = {"app.kernel", "app.kernel.supervisor", "app.kernel.transport", "protocol.wire",
+        "protocol.messages", "protocol.codec", "protocol.loop_report",
+        "protocol.sealed", "protocol.budget", "protocol.reaper"}
 
 
 def _module_file(name: str) -> pathlib.Path | None:
@@ -78,7 +78,7 @@ def _messages(wire: Wire, until: type, timeout: float = 60) -> list:
     said, deadline = [], time.monotonic() + timeout
     while not said or not isinstance(said[-1], until):
         assert wire.poll(max(0.0, deadline - time.monotonic())), f"no {until.__name__}: {said}"
-        said.append(protocol.receive(wire))
+        said.append(messages.receive(wire))
     return said
 
 
@@ -93,13 +93,13 @@ def test_the_entry_point_serves_a_peer_on_stdin_and_stdout(tmp_path):
                               stderr=subprocess.PIPE)
     wire = Wire(Descriptors(kernel.stdout.fileno(), kernel.stdin.fileno()))
     try:
-        wire.send_bytes(protocol.encode(protocol.Hello(protocol.VERSION)))
-        wire.send_bytes(protocol.encode(protocol.RunSource(str(recipe), source,
+        wire.send_bytes(messages.encode(messages.Hello(messages.VERSION)))
+        wire.send_bytes(messages.encode(messages.RunSource(str(recipe), source,
                                                            str(tmp_path))))
-        said = _messages(wire, protocol.Done)
-        assert isinstance(said[0], protocol.Ready) and said[0].version == protocol.VERSION
+        said = _messages(wire, messages.Done)
+        assert isinstance(said[0], messages.Ready) and said[0].version == messages.VERSION
         assert said[-1].exit_code == 0
-        assert [m.text for m in said if isinstance(m, protocol.Output)] == ["printed\n"]
+        assert [m.text for m in said if isinstance(m, messages.Output)] == ["printed\n"]
         kernel.stdin.close()  # the connection ends: so does the kernel
         kernel.wait(10)
         err = kernel.stderr.read().decode()
@@ -117,10 +117,10 @@ def test_the_kernel_ends_within_2_s_of_its_peers_end_of_file(tmp_path):
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     wire = Wire(Descriptors(kernel.stdout.fileno(), kernel.stdin.fileno()))
     try:
-        wire.send_bytes(protocol.encode(protocol.Hello(protocol.VERSION)))
-        wire.send_bytes(protocol.encode(protocol.RunSource(
+        wire.send_bytes(messages.encode(messages.Hello(messages.VERSION)))
+        wire.send_bytes(messages.encode(messages.RunSource(
             str(tmp_path / "r.py"), "x = 1\n", str(tmp_path))))
-        _messages(wire, protocol.Done)
+        _messages(wire, messages.Done)
         closed = time.monotonic()
         kernel.stdin.close()
         kernel.wait(10)

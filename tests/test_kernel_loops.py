@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import pytest
 
-from app.kernel import protocol
 from app.kernel.loops import ITERATION_OUTPUT, RECORDER
 from app.kernel.supervisor import Kernel
+from protocol import messages as msg
 
 NAMES = "print(sorted(k for k in globals() if not k.startswith('__')))\n"
 
@@ -28,7 +28,7 @@ def _collect(kernel: Kernel, timeout: float = 120) -> list:
         message = kernel.receive(0.1)
         if message is not None:
             messages.append(message)
-            if isinstance(message, protocol.Done):
+            if isinstance(message, msg.Done):
                 return messages
     raise AssertionError(f"no Done within {timeout} s: {messages[-5:]}")
 
@@ -38,13 +38,13 @@ def _run(kernel: Kernel, tmp_path, source: str) -> tuple[list, str, str, int]:
     path.write_text(source, encoding="utf-8")
     kernel.run_source(str(path), source, str(tmp_path))
     messages = _collect(kernel)
-    out = "".join(m.text for m in messages if isinstance(m, protocol.Output)
+    out = "".join(m.text for m in messages if isinstance(m, msg.Output)
                   and m.stream == "stdout")
-    err = "".join(m.text for m in messages if isinstance(m, protocol.Output)
+    err = "".join(m.text for m in messages if isinstance(m, msg.Output)
                   and m.stream == "stderr")
     # each loop report as the window reads it (``LoopReport.expanded``)
     steps = [replace(m, loop=m.loop.expanded()) if m.loop is not None else m
-             for m in messages if isinstance(m, protocol.StepDone)]
+             for m in messages if isinstance(m, msg.StepDone)]
     return steps, out, err, messages[-1].exit_code
 
 

@@ -17,6 +17,7 @@ from app.kernel.session import KernelSession
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy
+from protocol.limits import MIRROR_CELLS
 from tests.kernel_values import as_torch
 
 RECIPE = '''\
@@ -96,7 +97,7 @@ def test_encode_and_decode_keep_values():
     assert torch.equal(mirror.decode(data), t)
     assert mirror.decode(mirror.encode([1, 2.5, None, "a"])) == [1, 2.5, None, "a"]
     assert mirror.decode(mirror.encode(torch.int8)) is torch.int8
-    assert mirror.encode(torch.zeros(mirror.MIRROR_CELLS + 1)) is None
+    assert mirror.encode(torch.zeros(MIRROR_CELLS + 1)) is None
     assert mirror.encode(object()) is None
     assert torch.equal(mirror.decode(mirror.encode(torch.tensor([1 + 2j]))),
                        torch.tensor([1 + 2j]))

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from app.kernel.session import Ended, KernelReady, KernelSession, RunMessage
-from app.kernel.wire import MAGIC, MAX_FRAME, STALL_S, CorruptPipe, Wire
+from protocol.wire import MAGIC, MAX_FRAME, STALL_S, CorruptPipe, Wire
 from tests.test_kernel_queries import _events as _until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),

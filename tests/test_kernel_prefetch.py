@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import torch
 
-from app.kernel import child, protocol, queries
+from app.kernel import child, queries
+from protocol import messages
 
 
 class _Channel:
@@ -36,6 +37,6 @@ def test_prefetched_answers_run_on_one_thread_and_the_recipes_threads_come_back(
     finally:
         torch.set_num_threads(before)
     assert seen == [1, 1, 1, 1]
-    answers = [m for m in channel.sent if isinstance(m, protocol.Answer)]
+    answers = [m for m in channel.sent if isinstance(m, messages.Answer)]
     assert [(a.id, a.data, a.error) for a in answers] == [(7, {"threads": 1}, ""),
                                                           (8, {"threads": 1}, "")] * 2

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 import torch
 
-from app.kernel import protocol
 from app.kernel.events import Answered, Ended, RunMessage
-from app.kernel.queries import MAX_PLANE_CELLS, sample_steps
+from app.kernel.queries import sample_steps
 from app.kernel.session import KernelSession
 from app.kernel.supervisor import Kernel
 from app.kernel.tensor_info import tensor_facts, tensor_stats
+from protocol import messages
+from protocol.limits import MAX_PLANE_CELLS
 from tests.conftest import finish
 
 BIG = "import torch\ntorch.manual_seed(0)\nbig = torch.randn(3000, 2000)\nsmall = big[:2, :3] * 2\n"
@@ -86,7 +87,7 @@ def test_a_view_may_ask_while_the_recipe_still_runs(session, tmp_path):
     text = BIG + "while True:\n    pass\n"
     run_id = _run(session, tmp_path, text, wait_end=False)
     _events(session, lambda e: isinstance(e, RunMessage) and isinstance(
-        e.message, protocol.StepStarted) and e.message.index == 4)
+        e.message, messages.StepStarted) and e.message.index == 4)
     answer = _ask(session, "tensor", {"run": run_id, "statement": 3, "name": "small",
                                       "stats": False})
     torch.manual_seed(0)
@@ -117,13 +118,13 @@ def test_interrupt_by_message_where_there_are_no_process_groups(tmp_path):
         deadline = time.monotonic() + 60
         while True:
             message = kernel.receive(1)
-            if isinstance(message, protocol.StepStarted) and message.index == 1:
+            if isinstance(message, messages.StepStarted) and message.index == 1:
                 break
             assert time.monotonic() < deadline
         time.sleep(0.2)
         start = time.monotonic()
-        kernel.send(protocol.Interrupt())
-        while not isinstance(message, protocol.StepDone) or message.index != 1:
+        kernel.send(messages.Interrupt())
+        while not isinstance(message, messages.StepDone) or message.index != 1:
             message = kernel.receive(5)
             assert message is not None
         assert message.error == "KeyboardInterrupt"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel import protocol
 from app.kernel.checkpoints import Untold, namespace_fingerprint
 from app.kernel.events import RunMessage
 from app.kernel.session import KernelSession
 from app.recipe.document import Document
+from protocol import messages
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ class Recorded:
             assert time.monotonic() < deadline, "the kernel run did not end"
             events = self.doc.kernel.poll(0.01)
             self.resumed += [e.message.start for e in events if isinstance(e, RunMessage)
-                             and isinstance(e.message, protocol.Resumed)]
+                             and isinstance(e.message, messages.Resumed)]
             self.doc.take_kernel_events(events)
             time.sleep(0.01)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel import protocol
 from app.kernel.supervisor import Kernel
+from protocol import messages as msg
 from tests.test_kernel_session import _collect
 
 ROOT = Path(__file__).parent.parent
@@ -49,15 +49,15 @@ def test_the_windows_kernel_reports_the_statements_after_a_patch(tmp_path, patch
         source = PATCHES[patch] + AFTER
         kernel.run_source(str(tmp_path / "patch.py"), source, str(tmp_path))
         messages = _collect(kernel)
-        done = {m.index: m for m in messages if isinstance(m, protocol.StepDone)}
+        done = {m.index: m for m in messages if isinstance(m, msg.StepDone)}
         count = source.count("\n")
         assert sorted(done) == list(range(count)) and messages[-1].exit_code == 0
         assert done[count - 3].names["x"]["repr"] == "[1, 2]"
         assert done[count - 1].names == {"y": {"type": "int", "value": 3}}
-        printed = "".join(m.text for m in messages if isinstance(m, protocol.Output))
+        printed = "".join(m.text for m in messages if isinstance(m, msg.Output))
         assert printed == "after [1, 2]\n"
         kernel.run_source(str(tmp_path / "next.py"), "z = 6 * 7\n", str(tmp_path))
-        assert [m.names for m in _collect(kernel) if isinstance(m, protocol.StepDone)] == [
+        assert [m.names for m in _collect(kernel) if isinstance(m, msg.StepDone)] == [
             {"z": {"type": "int", "value": 42}}]  # and the next run too
     finally:
         kernel.close()

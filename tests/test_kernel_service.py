@@ -13,9 +13,6 @@ import time
 
 import pytest
 
-from app.kernel import protocol
-from app.kernel.budget import GIB
-from app.kernel.capture import LIMIT
 from app.kernel.session import (
     Ended,
     KernelReady,
@@ -24,6 +21,9 @@ from app.kernel.session import (
     Restoring,
     RunMessage,
 )
+from protocol import messages
+from protocol.budget import GIB
+from protocol.limits import LIMIT
 
 # Stop's grace is 200 ms; the margin covers a loaded two-core machine.
 STOP_LIMIT_S = 1.0
@@ -63,7 +63,7 @@ class Watcher:
 
     def started(self, run_id: int, line: int, timeout: float = 120) -> None:
         self.until(lambda e: isinstance(e, RunMessage) and e.run_id == run_id
-                   and isinstance(e.message, protocol.StepStarted) and e.message.line == line,
+                   and isinstance(e.message, messages.StepStarted) and e.message.line == line,
                    timeout)
 
     def messages(self, run_id: int, kind=object) -> list:
@@ -113,13 +113,13 @@ def test_a_run_reports_each_statement_in_order_then_ends(watcher, tmp_path):
     assert all(isinstance(e, RunMessage | Ended) for e in mine)
     kinds = [(type(e.message).__name__, getattr(e.message, "index", None))
              for e in mine if isinstance(e, RunMessage) and
-             not isinstance(e.message, protocol.Output)]
+             not isinstance(e.message, messages.Output)]
     assert kinds == [(kind, i) for i in range(4) for kind in ("StepStarted", "StepDone")] + [
         ("Done", None)]
-    printed = watcher.messages(run_id, protocol.Output)
+    printed = watcher.messages(run_id, messages.Output)
     assert "".join(m.text for m in printed) == "step 0\nstep 1\nstep 2\n"
     assert {m.index for m in printed} == {2}
-    assert watcher.messages(run_id, protocol.StepDone)[3].names["y"]["shape"] == [2, 3]
+    assert watcher.messages(run_id, messages.StepDone)[3].names["y"]["shape"] == [2, 3]
     assert isinstance(mine[-1], Ended)
 
 
@@ -136,7 +136,7 @@ def test_stop_interrupts_python_and_keeps_the_kernel(watcher, tmp_path):
     ended = watcher.ended(run_id, timeout=10)
     assert time.monotonic() - start < STOP_LIMIT_S
     assert (ended.reason, ended.exit_code) == ("stopped", 130) and ended.message
-    assert watcher.messages(run_id, protocol.StepDone)[-1].error == "KeyboardInterrupt"
+    assert watcher.messages(run_id, messages.StepDone)[-1].error == "KeyboardInterrupt"
     time.sleep(0.3)
     watcher.poll()
     assert watcher.pid == pid and not [e for e in watcher.events[-5:]
@@ -166,7 +166,7 @@ def test_an_output_flood_never_slows_poll_and_stays_bounded(watcher, tmp_path):
     watcher.session.stop()
     ended = watcher.ended(run_id, timeout=10)
     assert watcher.longest_poll < 0.05, watcher.longest_poll
-    outputs = watcher.messages(run_id, protocol.Output)
+    outputs = watcher.messages(run_id, messages.Output)
     assert sum(len(m.text) for m in outputs) > 10_000
     assert max(len(m.text) for m in outputs) <= LIMIT
     assert ended.reason == "stopped"
@@ -186,7 +186,7 @@ def test_a_second_run_stops_the_first_and_nothing_of_it_follows(watcher, tmp_pat
     ids = [e.run_id for e in later if isinstance(e, RunMessage | Ended)]
     assert Ended in {type(e) for e in later if getattr(e, "run_id", 0) == first}
     assert ids == sorted(ids), ids  # every event of run 1, then only run 2's
-    assert [m.text for m in watcher.messages(second, protocol.Output)] == ["two\n"]
+    assert [m.text for m in watcher.messages(second, messages.Output)] == ["two\n"]
 
 
 CALIBRATED_MATMUL = '''\
@@ -220,7 +220,7 @@ def test_stop_during_a_long_cpp_op_ends_the_kernel_and_restores(watcher, tmp_pat
     assert watcher.pid != pid and _gone(pid)
     restored = watcher.ended(restoring.run_id)
     assert (restored.reason, restored.exit_code) == ("", 0)
-    done = watcher.messages(restoring.run_id, protocol.StepDone)
+    done = watcher.messages(restoring.run_id, messages.StepDone)
     assert [m.index for m in done] == list(range(9))
     n = done[7].names["n"]["value"]
     assert done[8].names["b"]["shape"] == [n, n]
@@ -368,7 +368,7 @@ def test_a_small_budget_is_set_once_torch_is_in(tmp_path):
         run_id = session.run("import torch\nx = torch.ones(3).sum().item()\nprint(x)\n",
                              str(tmp_path / "first.py"))
         assert watcher.ended(run_id).exit_code == 0
-        printed = "".join(m.text for m in watcher.messages(run_id, protocol.Output))
+        printed = "".join(m.text for m in watcher.messages(run_id, messages.Output))
         assert printed == "3.0\n"
     finally:
         session.close()

@@ -11,8 +11,8 @@ import time
 import pytest
 import torch
 
-from app.kernel import protocol
 from app.kernel.supervisor import Kernel
+from protocol import messages as msg
 
 RECIPE = '''\
 import torch
@@ -33,7 +33,7 @@ def _collect(kernel: Kernel, timeout: float = 120) -> list:
         message = kernel.receive(0.1)
         if message is not None:
             messages.append(message)
-            if isinstance(message, protocol.Done):
+            if isinstance(message, msg.Done):
                 return messages
     raise AssertionError(f"no Done within {timeout} s: {messages[-5:]}")
 
@@ -49,9 +49,9 @@ def kernel():
 def test_every_statement_is_reported_with_its_names_and_output(kernel, tmp_path):
     kernel.run_source(str(tmp_path / "lesson.py"), RECIPE, str(tmp_path))
     messages = _collect(kernel)
-    assert isinstance(messages[-1], protocol.Done) and messages[-1].exit_code == 0
-    done = {m.index: m for m in messages if isinstance(m, protocol.StepDone)}
-    started = [m.index for m in messages if isinstance(m, protocol.StepStarted)]
+    assert isinstance(messages[-1], msg.Done) and messages[-1].exit_code == 0
+    done = {m.index: m for m in messages if isinstance(m, msg.StepDone)}
+    started = [m.index for m in messages if isinstance(m, msg.StepStarted)]
     assert started == sorted(done) == list(range(7))
     x = done[2].names["x"]
     assert (x["shape"], x["dtype"], x["values"]) == ([2, 3], "torch.int64",
@@ -64,20 +64,20 @@ def test_every_statement_is_reported_with_its_names_and_output(kernel, tmp_path)
     # an in-place change is a change: x is reported again, with its new values
     assert done[6].names["x"]["values"] == (torch.arange(6).view(2, 3) + 1).tolist()
     printed = "".join(m.text for m in messages
-                      if isinstance(m, protocol.Output) and m.index == 4)
+                      if isinstance(m, msg.Output) and m.index == 4)
     assert printed == "".join(f"step {i}\n" for i in range(4))
-    assert not [m for m in messages if isinstance(m, protocol.Output) and m.index != 4]
+    assert not [m for m in messages if isinstance(m, msg.Output) and m.index != 4]
 
 
 def test_an_error_names_the_line_inside_the_block(kernel, tmp_path):
     source = "import torch\nfor i in range(3):\n    y = torch.ones(2).view(3)\n"
     kernel.run_source(str(tmp_path / "bad.py"), source)
     messages = _collect(kernel)
-    failed = [m for m in messages if isinstance(m, protocol.StepDone) and m.error][0]
+    failed = [m for m in messages if isinstance(m, msg.StepDone) and m.error][0]
     assert (failed.index, failed.line, failed.error_line) == (1, 2, 3)
     assert failed.error == "RuntimeError" and "shape '[3]' is invalid" in failed.message
     stderr = "".join(m.text for m in messages
-                     if isinstance(m, protocol.Output) and m.stream == "stderr")
+                     if isinstance(m, msg.Output) and m.stream == "stderr")
     assert stderr.startswith("Traceback (most recent call last):") and "line 3" in stderr
     assert messages[-1].exit_code == 1
 
@@ -89,7 +89,7 @@ def test_stop_interrupts_a_loop_and_the_kernel_stays_for_the_next_run(kernel, tm
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until the loop statement has started
         message = kernel.receive(0.1)
-        if isinstance(message, protocol.StepStarted) and message.index == 2:
+        if isinstance(message, msg.StepStarted) and message.index == 2:
             break
     else:
         raise AssertionError("the loop never started")
@@ -99,19 +99,19 @@ def test_stop_interrupts_a_loop_and_the_kernel_stays_for_the_next_run(kernel, tm
     messages = _collect(kernel, timeout=10)
     assert time.monotonic() - start < 2
     assert messages[-1].exit_code == 130 and kernel.alive
-    stopped = [m for m in messages if isinstance(m, protocol.StepDone)][-1]
+    stopped = [m for m in messages if isinstance(m, msg.StepDone)][-1]
     assert stopped.error == "KeyboardInterrupt"
     kernel.run_source(str(tmp_path / "again.py"), "import torch\nz = torch.zeros(2)\n")
     again = _collect(kernel)
     assert again[-1].exit_code == 0
-    assert [m for m in again if isinstance(m, protocol.StepDone)][-1].names["z"]["shape"] == [2]
+    assert [m for m in again if isinstance(m, msg.StepDone)][-1].names["z"]["shape"] == [2]
 
 
 def test_an_output_flood_arrives_bounded_and_in_order(kernel, tmp_path):
     kernel.run_source(str(tmp_path / "flood.py"),
                       "for i in range(300_000):\n    print(i)\nprint('end')\n")
     messages = _collect(kernel)
-    outputs = [m for m in messages if isinstance(m, protocol.Output)]
+    outputs = [m for m in messages if isinstance(m, msg.Output)]
     text = "".join(m.text for m in outputs)
     assert text.endswith("299999\nend\n")
     assert max(len(m.text) for m in outputs) <= 300 * 1024  # bounded batches

@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from app.kernel import protocol, supervisor
-from app.kernel.wire import Wire
+from app.kernel import supervisor
+from protocol import messages
+from protocol.wire import Wire
 
 VIEW_QUERIES = ["app.explain.kernel_queries", "app.explain.provenance_query",
                 "app.explain.inner_step_query"]
@@ -24,10 +25,10 @@ def test_a_kernel_shut_down_while_warming_ends_with_code_0_and_a_quiet_stderr(
     process = launched.process
     wire = Wire(launched.conn)
     try:
-        wire.send_bytes(protocol.encode(protocol.Hello(protocol.VERSION)))
-        wire.send_bytes(protocol.encode(protocol.Warm(VIEW_QUERIES)))
+        wire.send_bytes(messages.encode(messages.Hello(messages.VERSION)))
+        wire.send_bytes(messages.encode(messages.Warm(VIEW_QUERIES)))
         time.sleep(after_s)
-        wire.send_bytes(protocol.encode(protocol.Shutdown()))
+        wire.send_bytes(messages.encode(messages.Shutdown()))
         code = process.wait(60)
     finally:
         if process.poll() is None:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel import protocol
 from app.kernel.events import Answered, Ended, KernelReady, RunMessage
 from app.kernel.session import KernelSession
 from app.kernel.transport import Transport
-from app.kernel.wire import Wire
+from protocol import messages
+from protocol.wire import Wire
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,12 +34,12 @@ class _EchoKernel(Transport):
         self.killed = False
 
     def send(self, message):
-        if isinstance(message, protocol.RunSource):
-            self._said.put(protocol.StepStarted(0, 1))
-            self._said.put(protocol.StepDone(0, 1, 0.001))
-            self._said.put(protocol.Done(0))
-        elif isinstance(message, protocol.Query):
-            self._said.put(protocol.Answer(message.id, {"kind": message.kind}))
+        if isinstance(message, messages.RunSource):
+            self._said.put(messages.StepStarted(0, 1))
+            self._said.put(messages.StepDone(0, 1, 0.001))
+            self._said.put(messages.Done(0))
+        elif isinstance(message, messages.Query):
+            self._said.put(messages.Answer(message.id, {"kind": message.kind}))
 
     def receive(self, timeout):
         self.receives += 1
@@ -205,10 +205,10 @@ def test_the_wire_frames_two_descriptors_and_wakes_a_waiting_reader():
     here = Wire(_TwoPipes(here_r, here_w), wakeable=True, ended=ended_r)
     there = Wire(_TwoPipes(there_r, there_w))
     try:
-        protocol.send(here, protocol.Hello(protocol.VERSION))
-        assert protocol.receive(there) == protocol.Hello(protocol.VERSION)
-        protocol.send(there, protocol.Done(0))
-        assert here.poll(None) and protocol.receive(here) == protocol.Done(0)
+        messages.send(here, messages.Hello(messages.VERSION))
+        assert messages.receive(there) == messages.Hello(messages.VERSION)
+        messages.send(there, messages.Done(0))
+        assert here.poll(None) and messages.receive(here) == messages.Done(0)
 
         start = time.monotonic()
         waker = threading.Timer(0.2, here.wake)

@@ -11,11 +11,13 @@ from pathlib import Path
 import torch
 from PySide6.QtCore import Qt
 
-from app.explain.autograd_data import facts_data, facts_from, graph_data, graph_from
+from app.explain.autograd_facts import facts_data
 from app.explain.autograd_graph import build_graph, grad_facts
+from app.explain.autograd_remote import facts_from
 from app.explain.autograd_source import SourceRun
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy
+from protocol.autograd_data import graph_data, graph_from
 
 RECIPE = '''\
 import torch

@@ -52,14 +52,14 @@ def test_the_event_queue_wakes_the_window_for_a_first_event_and_for_a_runs_end()
     """A first event in an empty queue wakes the window (it gathers what follows for a
     moment); a run's ``Ended`` wakes it even behind others, marked so: nothing of the run
     is left to gather, the window takes it all at once."""
-    from app.kernel import protocol
     from app.kernel.events import Ended, EventQueue, RunMessage
+    from protocol import messages
 
     queue = EventQueue()
     calls: list[bool] = []
     queue.on_ready = calls.append
-    queue.put(RunMessage(1, protocol.StepStarted(0, 1)))
-    queue.put(RunMessage(1, protocol.Done(0)))
+    queue.put(RunMessage(1, messages.StepStarted(0, 1)))
+    queue.put(RunMessage(1, messages.Done(0)))
     assert calls == [False]  # the second waits with the first
     queue.put(Ended(1, "", 0))
     assert calls == [False, True]

@@ -9,7 +9,6 @@ import math
 import pytest
 import torch
 
-from app.i18n import Filled
 from app.recipe.literals import (
     InputError,
     data_shown,
@@ -18,6 +17,7 @@ from app.recipe.literals import (
     line_value,
     parse_data,
 )
+from protocol.i18n import Filled
 
 
 def _error(parse, *args) -> Filled:

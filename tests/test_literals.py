@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from app.i18n import Filled
 from app.recipe.literals import (
     CONTEXT,
     InputError,
@@ -21,6 +20,7 @@ from app.recipe.literals import (
     parse_size,
 )
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
+from protocol.i18n import Filled
 
 TS = Path(__file__).resolve().parent.parent / "resources" / "i18n" / "tensor_lab_zh_CN.ts"
 

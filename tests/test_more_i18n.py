@@ -20,10 +20,10 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QGroupBox
 
 from app.catalog import CATALOG
-from app.i18n import Filled
 from app.recipe.document import Document
 from app.training import setup as s
 from app.training.setup import CONTEXT, TrainingSettings, _Section
+from protocol.i18n import Filled
 from widgets.common.i18n_text import translate_core
 from widgets.recipe.docs_panel import DocsPanel, param_doc
 from widgets.training.form import PAGES, SECTION_TITLES, SettingsForm, tooltip

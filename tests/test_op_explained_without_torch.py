@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WINDOW_SIDE = ["app/explain/step_view.py", "app/explain/provenance_data.py",
+WINDOW_SIDE = ["app/explain/step_view.py", "protocol/provenance_data.py",
                "app/explain/op_facts.py",
                "app/recipe/kernel_results.py", "app/tensor_copy.py",
                "widgets/explain/op_explained_controller.py",

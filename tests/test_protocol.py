@@ -17,12 +17,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.kernel import protocol, supervisor
-from app.kernel.codec import wire_type
-from app.kernel.loop_report import LoopReport, Stride
+from app.kernel import supervisor
 from app.kernel.session import Ended, KernelSession
 from app.kernel.summary import summarize
-from app.kernel.wire import MAGIC, CorruptPipe, Wire
+from protocol import messages
+from protocol.codec import wire_type
+from protocol.loop_report import LoopReport, Stride
+from protocol.wire import MAGIC, CorruptPipe, Wire
 from tests.test_kernel_queries import _events as _until
 
 
@@ -42,35 +43,35 @@ def _loop_report() -> LoopReport:
 def _examples() -> list[Any]:
     """One of every message, each field away from its default where it has one."""
     return [
-        protocol.Hello(protocol.VERSION),
-        protocol.RunFile("/r.py", "print(1)\n", ["-v"], 1 << 30, report=True),
-        protocol.RunSource("/r.py", "x = 1\n", "/tmp", 1 << 20, 3, 7, True,
+        messages.Hello(messages.VERSION),
+        messages.RunFile("/r.py", "print(1)\n", ["-v"], 1 << 30, report=True),
+        messages.RunSource("/r.py", "x = 1\n", "/tmp", 1 << 20, 3, 7, True,
                            {"0": {"reads": ["a"], "name": "x"}}, [[1, "cells", {"run": 7}]]),
-        protocol.Warm(["app.explain.queries"]),
-        protocol.Query(4, "cells", {"run": 7, "name": "x", "rows": [0, 10]}),
-        protocol.Interrupt(),
-        protocol.TrainingControl(pause=True, step=True, lr=0.01, nan_pause=False,
+        messages.Warm(["app.explain.queries"]),
+        messages.Query(4, "cells", {"run": 7, "name": "x", "rows": [0, 10]}),
+        messages.Interrupt(),
+        messages.TrainingControl(pause=True, step=True, lr=0.01, nan_pause=False,
                                  histogram="net.0"),
-        protocol.Shutdown(),
-        protocol.Ready(1234, protocol.VERSION, True, 300 << 20),
-        protocol.Resumed(2),
-        protocol.StepStarted(1, 2),
-        protocol.Output(1, "stderr", "warning: é\n", dropped=5),
-        protocol.StepDone(1, 2, 0.25, "ValueError", "bad", 3,
+        messages.Shutdown(),
+        messages.Ready(1234, messages.VERSION, True, 300 << 20),
+        messages.Resumed(2),
+        messages.StepStarted(1, 2),
+        messages.Output(1, "stderr", "warning: é\n", dropped=5),
+        messages.StepDone(1, 2, 0.25, "ValueError", "bad", 3,
                           {"x": {"type": "int", "value": 1}}, _loop_report(),
                           {"inputs": {"a": np.arange(6, dtype=np.float32).reshape(2, 3)},
                            "output": np.eye(2)}),
-        protocol.Training(1, 2, np.arange(3), np.array([1.0, np.nan, 0.5]),
+        messages.Training(1, 2, np.arange(3), np.array([1.0, np.nan, 0.5]),
                           np.array([0.1, 0.1, 0.05]), [0, 2],
                           {"net.0": {"std": [0.5, None], "grad_norm": [1.0, 2.0]}}, "nan",
                           {"extent": [0.0, 1.0, -1.0, 1.0], "grid": np.zeros((4, 4, 2)),
                            "points": [[0.0, 1.0]], "labels": [1]},
                           {"layer": "net.0", "step": 2, "weights": np.ones(5, np.float32),
                            "grads": []}),
-        protocol.Answer(4, {"cells": np.arange(12, dtype=np.int64).reshape(3, 4)[:, ::2],
+        messages.Answer(4, {"cells": np.arange(12, dtype=np.int64).reshape(3, 4)[:, ::2],
                             "shape": [3, 4]}, ""),
-        protocol.Report({"tensors": {}, "errors": [], "stdout": "1\n"}),
-        protocol.Done(130, out_of_memory=True),
+        messages.Report({"tensors": {}, "errors": [], "stdout": "1\n"}),
+        messages.Done(130, out_of_memory=True),
     ]
 
 
@@ -97,9 +98,9 @@ def _same(a: Any, b: Any) -> bool:
 
 def test_every_message_comes_back_field_by_field():
     examples = _examples()
-    assert {type(m).__name__ for m in examples} == set(protocol.MESSAGES)  # none left out
+    assert {type(m).__name__ for m in examples} == set(messages.MESSAGES)  # none left out
     for message in examples:
-        back = protocol.decode(protocol.encode(message))
+        back = messages.decode(messages.encode(message))
         assert type(back) is type(message)
         for f in fields(message):
             assert _same(getattr(message, f.name), getattr(back, f.name)), (
@@ -107,7 +108,7 @@ def test_every_message_comes_back_field_by_field():
 
 
 def test_a_numpy_array_comes_back_writable_in_its_own_dtype_and_shape():
-    answer = protocol.decode(protocol.encode(_examples()[-3]))
+    answer = messages.decode(messages.encode(_examples()[-3]))
     cells = answer.data["cells"]
     assert cells.dtype == np.int64 and cells.shape == (3, 2)
     assert cells.tolist() == [[0, 2], [4, 6], [8, 10]]  # a strided view: its values
@@ -131,16 +132,16 @@ def test_a_new_message_with_binary_fields_travels_without_a_codec_change():
     probe = Probe("p", array("d", range(n)),
                   [{"grid": np.arange(4, dtype=np.uint8).reshape(2, 2)}], b"\x00\xff",
                   Stride(1, 2, 3))
-    data = protocol.encode(probe)
+    data = messages.encode(probe)
     assert len(data) < 8 * n + 400  # the 10^5 floats as one raw frame, not JSON text
-    back = protocol.decode(data)
+    back = messages.decode(data)
     assert isinstance(back, Probe) and _same(probe, back)
     assert back.part.values() == [1, 3, 5]
 
 
 def test_a_value_the_codec_cannot_carry_is_refused_as_json_refuses_it():
     with pytest.raises(TypeError, match="set"):
-        protocol.encode(protocol.Answer(1, {"x": {1, 2}}))
+        messages.encode(messages.Answer(1, {"x": {1, 2}}))
 
 
 def test_a_loop_report_expands_to_what_the_window_reads():
@@ -156,14 +157,14 @@ def test_a_loop_report_expands_to_what_the_window_reads():
                                 "values": 2.5}}},
         "printed": {"0": "zero\n"}}
     assert list(view["samples"]) == ["0", "1", "2"]  # by iteration
-    sent = protocol.decode(protocol.encode(protocol.StepDone(0, 1, 0.0, loop=_loop_report())))
+    sent = messages.decode(messages.encode(messages.StepDone(0, 1, 0.0, loop=_loop_report())))
     assert sent.loop.expanded() == view
 
 
 def test_a_plain_sample_is_summarized_as_summarize_has_it():
     report = LoopReport(1, [0], {}, Stride(0, 1, 0), plain_names=["a", "b", "c", "d", "e"],
                         plain_rows={"0": [7, True, 0.5, math.inf, 2 ** 70]})
-    got = protocol.decode(protocol.encode(protocol.StepDone(0, 1, 0.0, loop=report)))
+    got = messages.decode(messages.encode(messages.StepDone(0, 1, 0.0, loop=report)))
     assert got.loop.expanded()["samples"]["0"] == {
         name: summarize(v) for name, v in zip("abcde", [7, True, 0.5, math.inf, 2 ** 70],
                                               strict=True)}
@@ -193,9 +194,9 @@ FRAMED = b'{"type": "Answer", "id": 1, "data": {"v": {"__frame__": 0, "typecode"
     _packed(OUTPUT, b"\x00" * 8),  # a frame no part of the message names
 ], ids=["long", "short", "count", "absurd", "header", "missing", "size", "unnamed"])
 def test_a_message_whose_frames_are_not_as_it_says_is_a_corrupted_pipe(data):
-    assert protocol.decode(_packed(FRAMED, b"\x00" * 8)).data["v"] == array("d", [0.0])
+    assert messages.decode(_packed(FRAMED, b"\x00" * 8)).data["v"] == array("d", [0.0])
     with pytest.raises(CorruptPipe):
-        protocol.decode(data)
+        messages.decode(data)
 
 
 def test_a_message_that_names_no_message_is_refused():
@@ -204,7 +205,7 @@ def test_a_message_that_names_no_message_is_refused():
                  _packed(b'{"type": "Done", "exit_code": {"__type__": {}}}'),
                  b'{"type": "Done"}'):  # a field missing
         with pytest.raises(ValueError, match="not a"):
-            protocol.decode(data)
+            messages.decode(data)
 
 
 #: A whole frame of the pipe, well framed, whose message says a part longer than it
@@ -248,12 +249,12 @@ def _kernel_of_another_version(conn, parent=None, raised=None) -> None:
     done."""
     wire = Wire(conn)
     while True:
-        message = protocol.receive(wire)
-        if isinstance(message, protocol.Shutdown):
+        message = messages.receive(wire)
+        if isinstance(message, messages.Shutdown):
             return
-        if isinstance(message, protocol.RunFile | protocol.RunSource):
-            protocol.send(wire, protocol.Ready(os.getpid(), protocol.VERSION + 1))
-            protocol.send(wire, protocol.Done(0))
+        if isinstance(message, messages.RunFile | messages.RunSource):
+            messages.send(wire, messages.Ready(os.getpid(), messages.VERSION + 1))
+            messages.send(wire, messages.Done(0))
 
 
 @pytest.fixture
@@ -269,7 +270,7 @@ def test_a_kernel_of_another_version_is_ended_before_its_run_is_believed(
         ending = kernel.run_file(str(tmp_path / "r.py"), "print(1)\n", timeout=60)
         assert ending.reason == "protocol" and ending.exit_code == 1  # not its Done's 0
         assert ending.message == (f"the kernel speaks protocol version "
-                                  f"{protocol.VERSION + 1}, this side {protocol.VERSION}")
+                                  f"{messages.VERSION + 1}, this side {messages.VERSION}")
         assert kernel.exit_code(10) is not None and not kernel.alive
     finally:
         kernel.close()
@@ -284,8 +285,8 @@ def test_the_window_says_the_kernel_was_ended_for_its_version(another_version, t
         session.close()
     ended = [e for e in events if isinstance(e, Ended)][-1]
     assert ended.reason == "died"
-    assert ended.message == (f"The kernel speaks version {protocol.VERSION + 1} of the "
-                             f"protocol and this window version {protocol.VERSION}, so the "
+    assert ended.message == (f"The kernel speaks version {messages.VERSION + 1} of the "
+                             f"protocol and this window version {messages.VERSION}, so the "
                              "kernel was ended.")
 
 
@@ -296,6 +297,6 @@ def test_the_kernel_says_its_version_first(tmp_path):
         deadline, first = time.monotonic() + 120, None
         while first is None and time.monotonic() < deadline:
             first = kernel.receive(0.5)
-        assert isinstance(first, protocol.Ready) and first.version == protocol.VERSION
+        assert isinstance(first, messages.Ready) and first.version == messages.VERSION
     finally:
         kernel.close()

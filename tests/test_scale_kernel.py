@@ -12,8 +12,8 @@ import torch
 from app.kernel import checkpoints
 from app.kernel.checkpoints import Checkpoints
 from app.kernel.namespace_watch import NamespaceWatch
-from app.kernel.source import statements
 from app.kernel.summary import changed, user_names
+from protocol.source import statements
 
 
 def test_the_names_each_statement_bound_are_those_a_pass_over_the_namespace_finds():
@@ -75,14 +75,14 @@ def test_a_recipe_of_many_names_keeps_checkpoints_whose_cost_adds_up_to_a_consta
 def test_a_statements_messages_cost_no_lookup_of_their_fields_each(monkeypatch):
     """Two messages a statement cross the pipe, both ways: a message class's fields are
     looked up once, not at every message (35 us each, 0.35 s of 5,000 statements)."""
-    from app.kernel import codec, protocol
+    from protocol import codec, messages
 
     looked = []
     fields = codec.fields
     monkeypatch.setattr(codec, "fields", lambda cls: looked.append(cls) or fields(cls))
     codec._FIELD_NAMES.clear()  # noqa: SLF001 - as if no message had crossed yet
     messages = [m for i in range(200) for m in (
-        protocol.StepStarted(i, i + 1), protocol.StepDone(i, i + 1, 0.0, names={"x": {}}))]
-    decoded = [protocol.decode(protocol.encode(m)) for m in messages]
+        messages.StepStarted(i, i + 1), messages.StepDone(i, i + 1, 0.0, names={"x": {}}))]
+    decoded = [messages.decode(messages.encode(m)) for m in messages]
     assert decoded == messages
     assert len(looked) <= 4  # each class once, each way at most

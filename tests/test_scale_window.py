@@ -6,11 +6,11 @@ and its views; what each costs is counted (rows written, full layouts), never ti
 
 from __future__ import annotations
 
-from app.kernel import protocol
 from app.kernel.events import Ended, RunMessage
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelRunState, KernelValue, tensor_names
 from app.recipe.reader import read_recipe
+from protocol import messages
 
 
 def _running(n: int, text: str = "") -> tuple[Document, KernelRunState]:
@@ -36,7 +36,7 @@ def _shown_steps(qtbot, doc: Document, height: int):
 
 
 def _done(i: int, names: dict | None = None) -> RunMessage:
-    return RunMessage(7, protocol.StepDone(i, i + 1, 0.0, names=names or {}))
+    return RunMessage(7, messages.StepDone(i, i + 1, 0.0, names=names or {}))
 
 
 def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot, monkeypatch):
@@ -59,7 +59,7 @@ def test_each_report_of_a_long_run_redraws_only_the_rows_of_its_own_steps(qtbot,
     assert written == []
     assert len(layouts) <= 2  # the widest row may change once or twice, not per report
     assert panel.list.item(n - 1).text() == f"●  y{n - 1} = x + {n - 1}"
-    doc.take_kernel_events([RunMessage(7, protocol.Done(0)), Ended(7, "", 0)])
+    doc.take_kernel_events([RunMessage(7, messages.Done(0)), Ended(7, "", 0)])
     assert all(panel.list.item(i).text().startswith("●") for i in range(n))
 
 

@@ -70,8 +70,8 @@ def test_torch_values_are_told_without_importing_torch(monkeypatch):
 
 def test_the_gallery_is_read_once_the_kernel_has_answered(qtbot):
     import widgets.recipe.gallery_panel as gallery_panel
-    from app.devices import TorchBuild
     from app.recipe.document import Document
+    from protocol.devices import TorchBuild
     from widgets.common.kernel_devices import kernel_devices
 
     kernel_devices().set_torch(None)  # the window is starting: no kernel has said yet

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 import torch
 
-from app.kernel import protocol
 from app.kernel.events import Ended, RunMessage
 from app.kernel.session import KernelSession
 from app.kernel.tensor_info import tensor_facts, tensor_stats
+from protocol import messages as msg
 from tests.test_cli import tensor_lab
 from tests.test_kernel_queries import _ask, _events
 
@@ -97,7 +97,7 @@ def _run(session: KernelSession, path, text: str, resume: bool = False
 
 def test_the_window_kernel_runs_on_past_each_kind_and_its_views_answer(session, tmp_path):
     run_id, messages = _run(session, tmp_path / "kinds.py", RECIPE)
-    done = {m.index: m for m in messages if isinstance(m, protocol.StepDone)}
+    done = {m.index: m for m in messages if isinstance(m, msg.StepDone)}
     assert sorted(done) == list(range(8)) and all(m.error is None for m in done.values())
     assert done[7].names["after"] == {"type": "int", "value": 1}  # the step after them
     t = _tensors()
@@ -125,8 +125,8 @@ def test_the_window_kernel_runs_on_past_each_kind_and_its_views_answer(session, 
     # the checkpoints held them too: an edit of the last statement runs only that one
     _, again = _run(session, tmp_path / "kinds.py", RECIPE.replace("after = 1", "after = 2"),
                     resume=True)
-    assert [m.start for m in again if isinstance(m, protocol.Resumed)] == [len(done) - 1]
-    assert [m.names for m in again if isinstance(m, protocol.StepDone)] == [
+    assert [m.start for m in again if isinstance(m, msg.Resumed)] == [len(done) - 1]
+    assert [m.names for m in again if isinstance(m, msg.StepDone)] == [
         {"after": {"type": "int", "value": 2}}]
 
 

@@ -9,7 +9,8 @@ import sys
 import pytest
 import torch
 
-from app.explain.timing import Timing, format_seconds, on_device, time_text
+from app.explain.step_timing import time_text
+from app.explain.timing import Timing, format_seconds, on_device
 from app.recipe.reader import read_recipe
 
 QUICK = 0.01  # seconds of measuring per device: enough to get numbers, not good numbers

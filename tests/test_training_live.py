@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import time
 
-from app.kernel import protocol
 from app.kernel.events import RunMessage
+from protocol import messages
 from tests import test_kernel_service
 from tests.test_kernel_service import Watcher
 
@@ -40,8 +40,8 @@ for step in range({steps}):
 """
 
 
-def _batches(watcher: Watcher, run_id: int) -> list[protocol.Training]:
-    return watcher.messages(run_id, protocol.Training)
+def _batches(watcher: Watcher, run_id: int) -> list[messages.Training]:
+    return watcher.messages(run_id, messages.Training)
 
 
 def _steps(batches) -> list[int]:
@@ -50,7 +50,7 @@ def _steps(batches) -> list[int]:
 
 def _next_batch(watcher: Watcher, run_id: int, test=lambda b: True, timeout: float = 60):
     return watcher.until(lambda e: isinstance(e, RunMessage) and e.run_id == run_id
-                         and isinstance(e.message, protocol.Training) and test(e.message),
+                         and isinstance(e.message, messages.Training) and test(e.message),
                          timeout).message
 
 
@@ -64,11 +64,11 @@ def test_a_loop_sends_every_step_in_batches_with_its_layers(watcher, tmp_path):
     loop_line = text.splitlines().index("for step in range(300):") + 1
     assert {(b.index, b.line) for b in batches} == {(7, loop_line)}
     printed = [line.split() for line in
-               "".join(o.text for o in watcher.messages(run_id, protocol.Output)).splitlines()]
+               "".join(o.text for o in watcher.messages(run_id, messages.Output)).splitlines()]
     assert [lo for b in batches for lo in b.loss] == [float(p[1]) for p in printed]
     # python prints no warning here, so neither does the lab (the loop's report once read
     # `loss`, which requires grad, through float(): a UserWarning on stderr)
-    assert not [o for o in watcher.messages(run_id, protocol.Output) if o.stream == "stderr"]
+    assert not [o for o in watcher.messages(run_id, messages.Output) if o.stream == "stderr"]
     assert {lr for b in batches for lr in b.lr} == {0.05}
     # the layers: std for each leaf the forward pass called, a gradient norm for Linears
     sampled = [b for b in batches if b.layer_steps]
@@ -115,7 +115,7 @@ def test_stop_ends_a_paused_loop_and_its_time_limit_waits(watcher, tmp_path):
     watcher.session.stop()
     ended = watcher.ended(run_id, timeout=20)
     assert ended.reason == "stopped" and time.monotonic() - start < 5
-    done = watcher.messages(run_id, protocol.StepDone)
+    done = watcher.messages(run_id, messages.StepDone)
     assert done[-1].error == "KeyboardInterrupt"  # python's own Stop, the kernel kept
 
 
@@ -130,7 +130,7 @@ def test_a_live_learning_rate_reaches_every_param_group_at_the_next_step(watcher
     lrs = [lr for b in _batches(watcher, run_id) for lr in b.lr if not math.isnan(lr)]
     switch = lrs.index(0.01)
     assert set(lrs[:switch]) == {0.05} and set(lrs[switch:]) == {0.01}
-    printed = "".join(o.text for o in watcher.messages(run_id, protocol.Output))
+    printed = "".join(o.text for o in watcher.messages(run_id, messages.Output))
     assert " 0.01\n" in printed  # the recipe's optimizer itself has the new rate
     # the next run has the recipe's own rate again
     again = watcher.session.run(LOOP.format(steps=5), str(tmp_path / "r.py"))
@@ -266,11 +266,11 @@ def test_a_pause_from_the_window_holds_the_very_next_backward_of_a_lean_loop():
             if step == 200:
                 assert watch._due_at > time.perf_counter()  # the lean path is open
                 reader = threading.Thread(target=controls.apply,
-                                          args=(protocol.TrainingControl(pause=True),))
+                                          args=(messages.TrainingControl(pause=True),))
                 reader.start()
                 reader.join()
                 threading.Timer(0.3, controls.apply,
-                                (protocol.TrainingControl(pause=False),)).start()
+                                (messages.TrainingControl(pause=False),)).start()
         watch.end()
     finally:
         watch.uninstall()
@@ -302,7 +302,7 @@ def test_every_steps_rate_reaches_the_window_as_its_step_used_it_lean_steps_too(
         try:
             for step in range(steps):
                 if controls is not None and step == steps // 2:
-                    controls.apply(protocol.TrainingControl(lr=0.5))  # the window's rate
+                    controls.apply(messages.TrainingControl(lr=0.5))  # the window's rate
                 optimizer.zero_grad()
                 loss = model(x).pow(2).mean()
                 loss.backward()

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import torch
 
-from app.kernel.summary import changed, summarize, summary_text, user_names
+from app.kernel.summary import changed, summarize, user_names
+from protocol.tensor_summary import summary_text
 
 RECIPE = '''\
 import torch

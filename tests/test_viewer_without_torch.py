@@ -23,12 +23,12 @@ from app.explain.heatmap import pooled
 from app.kernel.summary import summarize
 from app.kernel.tensor_info import plane as tensor_plane
 from app.kernel.tensor_info import plane_array, tensor_stats
-from app.tensor_summary import plane, summary_array, summary_stats
+from protocol.tensor_summary import plane, summary_array, summary_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The viewer's modules, and those of app/ it imports that issue #33 made torch-free.
 TORCH_FREE = [*sorted((ROOT / "widgets" / "viewer").glob("*.py")),
-              ROOT / "app" / "tensor_summary.py", ROOT / "app" / "kernel" / "summary.py"]
+              ROOT / "protocol" / "tensor_summary.py", ROOT / "app" / "kernel" / "summary.py"]
 
 NAN, INF = float("nan"), float("inf")
 

@@ -20,7 +20,7 @@ from tests.test_viewer_without_torch import ROOT, _torch_imports
 TORCH_FREE = [*sorted((ROOT / "widgets" / "autograd").glob("*.py")),
               *sorted((ROOT / "widgets" / "viewer").glob("*.py")),
               ROOT / "widgets" / "explain" / "storage_view.py", ROOT / "app" / "exports.py",
-              ROOT / "app" / "explain" / "tensor_text.py", ROOT / "app" / "tensor_copy.py"]
+              ROOT / "protocol" / "tensor_text.py", ROOT / "app" / "tensor_copy.py"]
 
 
 def test_the_autograd_memory_and_viewer_modules_never_import_torch():

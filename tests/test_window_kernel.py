@@ -15,9 +15,9 @@ import pytest
 import torch
 from PySide6.QtCore import Qt, QTimer
 
-from app.kernel.budget import GIB
 from app.kernel.session import KernelSession
 from app.kernel.tensor_info import tensor_facts
+from protocol.budget import GIB
 from widgets.common.kernel_hook import VIEW_QUERIES
 
 LONG_LOOP = "import torch\nx = torch.ones(3)\ntotal = 0\nfor i in range(10**6):\n" \

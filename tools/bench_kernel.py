@@ -92,8 +92,8 @@ print(f"total {total!r}")
 
 def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
     """The scalar loop run for the window (``Kernel.run_source``, loops recorded)."""
-    from app.kernel import protocol
     from app.kernel.supervisor import Kernel
+    from protocol import messages
 
     kernel = Kernel()
     try:
@@ -103,11 +103,11 @@ def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
             message = kernel.receive(60)
             if message is None:
                 raise RuntimeError("the kernel sent nothing for 60 s")
-            if isinstance(message, protocol.Output) and message.stream == "stdout":
+            if isinstance(message, messages.Output) and message.stream == "stdout":
                 printed.append(message.text)
-            if isinstance(message, protocol.StepDone) and message.loop:
+            if isinstance(message, messages.StepDone) and message.loop:
                 loop = message.loop
-            if isinstance(message, protocol.Done):
+            if isinstance(message, messages.Done):
                 break
     finally:
         kernel.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.catalog import ops
 from app.catalog.spec import OpSpec, Param
-from app.i18n import QT_TRANSLATE_NOOP
+from protocol.i18n import QT_TRANSLATE_NOOP
 
 _AUTOGRAD: list[OpSpec] = [
     OpSpec("backward", "", "autograd",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.catalog.spec import OpSpec, Param
-from app.i18n import QT_TRANSLATE_NOOP
+from protocol.i18n import QT_TRANSLATE_NOOP
 
 
 def _factory(dtype_default: object = None) -> tuple[Param, ...]:

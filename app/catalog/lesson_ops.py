@@ -13,7 +13,7 @@ tensor to call them on, which the op panel provides.
 from __future__ import annotations
 
 from app.catalog.spec import OpSpec, Param
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 
 def _new(name: str, value: str) -> OpSpec:

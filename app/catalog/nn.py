@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.catalog import autograd, creation, ops
 from app.catalog.spec import OpSpec, Param
-from app.i18n import QT_TRANSLATE_NOOP
+from protocol.i18n import QT_TRANSLATE_NOOP
 
 _DEVICE = Param("device", "device", None, keyword_only=True,
                 doc=QT_TRANSLATE_NOOP("Param", "Where the module's tensors live: cpu, cuda:N or "

@@ -9,7 +9,7 @@ they are.
 from __future__ import annotations
 
 from app.catalog.spec import OpSpec, Param
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 _INPUT = Param("input", "tensor", doc=QT_TRANSLATE_NOOP("Param", "The tensor to work on."))
 _OTHER = Param("other", "any", doc=QT_TRANSLATE_NOOP("Param", "A tensor or a number; it is "

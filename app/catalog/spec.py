@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import QT_TRANSLATE_NOOP
+from protocol.i18n import QT_TRANSLATE_NOOP
 
 #: Translation context of the category names below.
 CATEGORIES = "OpCategory"

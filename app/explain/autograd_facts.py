@@ -4,7 +4,7 @@ Qt-free. ``grad_facts`` says whether a tensor is a leaf, whether it requires gra
 its ``.grad`` is ``None`` when it is; ``cut_of`` tells where ``detach()``, ``.data`` or
 ``torch.no_grad()`` cut a tensor from its graph, read from the run's text
 (``app.explain.autograd_source``). The explanations are English
-``app.i18n.Filled`` texts marked under the ``Lesson`` context.
+``protocol.i18n.Filled`` texts marked under the ``Lesson`` context.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.explain.autograd_nodes import shape_text
 from app.explain.autograd_source import SourceRun, dotted, reads, value_of
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from app.kernel import mirror
+from protocol.autograd_data import text_data
+from protocol.autograd_nodes import shape_text
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 if TYPE_CHECKING:
     import torch
@@ -239,3 +241,12 @@ def leaves_with_grad(run: SourceRun, *, nonzero: bool = False) -> list[str]:
             seen.add(id(value))
             out.append(name)
     return out
+
+
+def facts_data(facts: GradFacts) -> dict:
+    rows = facts.rows()  # the .grad row is worked out here, where the tensor is
+    return {"name": facts.name, "is_leaf": facts.is_leaf, "requires_grad": facts.requires_grad,
+            "retains_grad": facts.retains_grad, "grad_fn": facts.grad_fn,
+            "grad": None if facts.grad is None else mirror.encode(facts.grad),
+            "grad_row": rows[-1][1], "why_no_grad": text_data(facts.why_no_grad),
+            "cut": facts.cut}

@@ -1,7 +1,7 @@
 """A tensor's backward graph, built from torch's autograd objects.
 
 Qt-free. ``build_graph`` walks ``grad_fn`` and ``next_functions`` from a tensor of a
-recipe run into ``GraphNode``/``GraphEdge`` records (``app.explain.autograd_nodes``),
+recipe run into ``GraphNode``/``GraphEdge`` records (``protocol.autograd_nodes``),
 naming leaf tensors (and the tensors each ``grad_fn`` produced) with the recipe's own
 names. ``layered_layout`` (``app.explain.autograd_layout``) places the nodes in layers
 with networkx. ``grad_facts`` (``app.explain.autograd_facts``) says whether a tensor is a
@@ -12,7 +12,7 @@ This module inspects torch's autograd objects (``_saved_*`` attributes and
 ``AccumulateGrad.variable``); recipes themselves can never reach those.
 
 The texts meant for people (explanations, notes, subtitles) are English
-``app.i18n.Filled`` texts marked under the ``Lesson`` context; the views translate them
+``protocol.i18n.Filled`` texts marked under the ``Lesson`` context; the views translate them
 with ``widgets.common.i18n_text.lesson_text``. Names, shapes and code stay plain ``str``.
 """
 
@@ -32,7 +32,8 @@ from app.explain.autograd_facts import (
     read_grad,
 )
 from app.explain.autograd_layout import layered_layout, node_explanation
-from app.explain.autograd_nodes import (
+from app.explain.autograd_source import SourceRun
+from protocol.autograd_nodes import (
     EDGE_KINDS,
     FREED,
     NODE_KINDS,
@@ -42,8 +43,7 @@ from app.explain.autograd_nodes import (
     SavedValue,
     shape_text,
 )
-from app.explain.autograd_source import SourceRun
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 __all__ = [
     "EDGE_KINDS", "FREED", "MAX_NODES", "NODE_KINDS", "AutogradGraph", "GradFacts", "GraphEdge",

@@ -2,15 +2,15 @@
 
 Qt-free. ``layered_layout`` places the nodes in layers with networkx;
 ``node_explanation`` is the sentence a view shows for a clicked node (an English
-``app.i18n.Filled`` text under the ``Lesson`` context).
+``protocol.i18n.Filled`` text under the ``Lesson`` context).
 """
 
 from __future__ import annotations
 
 import re
 
-from app.explain.autograd_nodes import AutogradGraph, GraphNode
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.autograd_nodes import AutogradGraph, GraphNode
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 
 def layered_layout(graph: AutogradGraph) -> dict[str, tuple[float, float]]:

@@ -4,7 +4,7 @@ Kernel-side. The explanations of autograd (``app.explain.autograd_facts``) ask o
 run which ``backward()`` calls ran, which statement made a tensor, and whether it was
 cut from its graph there (``detach()``, ``.data``, ``with torch.no_grad():``, a later
 ``detach_()``). ``SourceRun`` answers from the run's namespace and its statements, as
-``app.kernel.source`` reads them; it needs neither the window's recipe nor torch.
+``protocol.source`` reads them; it needs neither the window's recipe nor torch.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.kernel.source import statements
+from protocol.source import statements
 
 #: Statements whose bodies run where they stand (a ``def``'s body runs when called).
 _BLOCKS = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)

@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.model import Recipe, Step
 from app.recipe.op_call import statement_value
 from app.recipe.reader import read_step
 from app.recipe.writer import write_step
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 if TYPE_CHECKING:
     import torch
@@ -110,7 +110,7 @@ def set_retain_grad(recipe: Recipe, name: str, on: bool) -> None:
 class AutogradLesson:
     """The usual cause of an autograd error and its fix, in plain words.
 
-    Both are ``app.i18n.Filled`` texts: English, and translatable whole by the views.
+    Both are ``protocol.i18n.Filled`` texts: English, and translatable whole by the views.
     """
 
     cause: str

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from app.explain.autograd_source import RanStatement, SourceRun, assigned, reads, source_run
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 if TYPE_CHECKING:
     import torch

@@ -31,12 +31,13 @@ import ast
 import types
 from typing import Any
 
-from app.explain.provenance_data import OpFacts, call_key, facts_table
 from app.explain.provenance_nodes import copy_value, forward, names_read
 from app.explain.provenance_query import step_inputs
-from app.kernel.mirror import ASKED_CELLS, encode
+from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register
-from app.kernel.sealed import BUILTINS
+from protocol.limits import ASKED_CELLS
+from protocol.provenance_data import OpFacts, call_key, facts_table
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -4,7 +4,7 @@ The kernel (``app.kernel``) knows nothing of autograd graphs or storage maps; th
 has its kernel load this module (``protocol.Warm.modules``), which registers:
 
 - ``autograd``: a tensor's backward graph, read from its ``grad_fn`` chain in the kernel,
-  and the grad facts of the tensor inspected (``app.explain.autograd_data``), with what
+  and the grad facts of the tensor inspected (``protocol.autograd_data``), with what
   the Backward page offers: the tensors that could be its ``gradient`` and the leaves
   whose ``.grad`` holds something to zero.
 - ``storage``: which of the run's tensors and NumPy arrays share memory
@@ -14,7 +14,7 @@ has its kernel load this module (``protocol.Warm.modules``), which registers:
   the input to the output run again in the kernel with the input put in.
 - ``timing``: a form step's expression timed on one device (``app.explain.step_timing``),
   its inputs copied there.
-- ``text``: a tensor written as Python or as CSV (``app.explain.tensor_text``), for the clipboard
+- ``text``: a tensor written as Python or as CSV (``protocol.tensor_text``), for the clipboard
   and the Save as CSV dialog.
 - ``heatmap``: a big plane of a tensor as the viewer's heatmap draws it, pooled here
   (``app.explain.heatmap``): the mean of each block of cells, blocks as the ``tensor``
@@ -30,17 +30,18 @@ from typing import Any
 
 import torch
 
-from app.explain.autograd_data import facts_data, graph_data, text_data
-from app.explain.autograd_facts import gradient_candidates, leaves_with_grad
+from app.explain.autograd_facts import facts_data, gradient_candidates, leaves_with_grad
 from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_source import SourceRun, source_run
 from app.explain.derivatives import FunctionError, derivative_in
 from app.explain.heatmap import pooled
 from app.explain.step_timing import time_text
-from app.explain.storage import as_tensor, covered, partner, storage_map
-from app.explain.tensor_text import tensor_csv, tensor_literal
+from app.explain.storage import as_tensor, covered, storage_map
 from app.kernel.mirror import encode
 from app.kernel.queries import QueryError, Values, register, sample_steps
+from protocol.autograd_data import graph_data, text_data
+from protocol.storage import partner
+from protocol.tensor_text import tensor_csv, tensor_literal
 
 
 def recipe_run(values: Values, run_id: int) -> SourceRun:
@@ -89,7 +90,7 @@ def _storage(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 
 def _text(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     """A tensor as Python (``format`` ``literal``) or CSV (``csv``), written by
-    ``app.explain.tensor_text``."""
+    ``protocol.tensor_text``."""
     name = str(args["name"])
     value = values.get(int(args.get("run", 0)), int(args["statement"]), name)
     if not isinstance(value, torch.Tensor):

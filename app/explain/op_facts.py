@@ -8,7 +8,7 @@ import ast
 import functools
 
 from app.catalog import CATALOG, OpSpec
-from app.explain.provenance_data import OpFacts, Param, call_key
+from protocol.provenance_data import OpFacts, Param, call_key
 
 
 @functools.lru_cache(maxsize=16)

@@ -32,7 +32,6 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.explain.provenance_data import Index, Provenance, facts_table
 from app.explain.provenance_nodes import (
     OpNode,
     copy_value,
@@ -43,7 +42,8 @@ from app.explain.provenance_nodes import (
     tensors_in,
 )
 from app.explain.provenance_rules import rule
-from app.kernel.sealed import BUILTINS
+from protocol.provenance_data import Index, Provenance, facts_table
+from protocol.sealed import BUILTINS
 
 if TYPE_CHECKING:
     import torch

@@ -21,8 +21,8 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.explain.provenance_data import MODULES, OpFacts, call_key, module_path
-from app.kernel.sealed import BUILTINS
+from protocol.provenance_data import MODULES, OpFacts, call_key, module_path
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

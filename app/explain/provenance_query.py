@@ -26,7 +26,6 @@ import ast
 from typing import Any
 
 from app.explain.provenance import trace_data
-from app.explain.provenance_data import OpFacts, facts_table
 from app.explain.provenance_nodes import (
     ProbeError,
     copy_value,
@@ -36,9 +35,11 @@ from app.explain.provenance_nodes import (
     op_name,
 )
 from app.explain.provenance_rules import bind
-from app.kernel.mirror import ASKED_CELLS, decode, encode, stamped
+from app.kernel.mirror import decode, encode, stamped
 from app.kernel.queries import QueryError, Values, register
-from app.kernel.sealed import BUILTINS
+from protocol.limits import ASKED_CELLS
+from protocol.provenance_data import OpFacts, facts_table
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -22,7 +22,7 @@ from app.explain.provenance_nodes import (
     spec_of,
     tensors_in,
 )
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 if TYPE_CHECKING:
     import torch

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from app.catalog import CATALOG, OpSpec
-from app.explain.provenance_data import Index, Provenance
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
@@ -23,6 +22,7 @@ from app.recipe.reader import RecipeError, read_recipe, read_step
 from app.recipe.results import StepResult
 from app.tensor_copy import TensorCopy, copy_of
 from app.text_edits import Positions, literal_text, replace_span
+from protocol.provenance_data import Index, Provenance
 
 __all__ = ["Index", "Provenance", "StepView", "inner_step_view", "make_step_view",
            "shape_text", "tensor_parts"]

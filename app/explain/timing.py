@@ -2,7 +2,7 @@
 
 Qt-free. The window writes a step's expression for a device (``on_device``, from the
 statement's text) and shows the times (``format_seconds``); the kernel times it
-(``app.explain.step_timing``, whose ``Timing`` and ``time_text`` are named here too).
+(``app.explain.step_timing.time_text``), and its answer is a ``protocol.timing.Timing``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import textwrap
 
 from app.catalog import CATALOG
 from app.catalog.call_keys import call_key
-from app.explain.step_timing import DEFAULT_MIN_RUN_TIME, Timing, TimingError, time_text
+from protocol.timing import DEFAULT_MIN_RUN_TIME, Timing
 
-__all__ = ["DEFAULT_MIN_RUN_TIME", "UNTIMED_OPS", "Timing", "TimingError", "format_seconds",
-           "on_device", "time_text"]
+__all__ = ["DEFAULT_MIN_RUN_TIME", "UNTIMED_OPS", "Timing", "format_seconds", "on_device"]
 
 #: Calls that are not worth timing, or that would write on every run.
 UNTIMED_OPS = frozenset({"print", "torch.manual_seed"})

@@ -5,7 +5,7 @@ The window (``app.kernel.supervisor``) starts it as a plain subprocess and names
 nothing but descriptors and its own pid, so that the window imports nothing the kernel
 runs, and another transport (a server's ``ssh``) can start the same entry point:
 
-- ``--fd``: the kernel's end of its pipe (a socket; frames both ways, ``app.kernel.wire``);
+- ``--fd``: the kernel's end of its pipe (a socket; frames both ways, ``protocol.wire``);
 - ``--stdio``: frames come on stdin and go out on stdout (``ssh host python3 -m ...``).
   The kernel moves them to descriptors of their own first, then gives its descriptor 0
   ``/dev/null`` and its descriptor 1 its stderr: what the recipe or a process it starts
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     module, _, name = args.entry.partition(":")
     start = getattr(importlib.import_module(module), name)
-    from app.kernel.wire import Descriptors
+    from protocol.wire import Descriptors
 
     conn = _stdio() if args.stdio else Descriptors(args.fd)
     if sys.stdin is not None:  # input() in a window's run meets an end of file
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _stdio():
     """The frames' ``Descriptors``, moved off stdin and stdout (see ``--stdio``)."""
-    from app.kernel.wire import Descriptors
+    from protocol.wire import Descriptors
 
     sys.stdout.flush()
     read, write = os.dup(0), os.dup(1)

@@ -17,14 +17,13 @@ from _thread import LockType
 from collections import deque
 from collections.abc import Callable
 
-from app.kernel.sealed import BUILTINS
+from protocol.limits import LIMIT
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
 #: How often gathered output is sent.
 FLUSH_S = 0.05
-#: Most characters waiting per stream between two sends.
-LIMIT = 256 * 1024
 
 
 class Tap(io.TextIOBase):

@@ -23,9 +23,9 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
-from app.kernel.source import Statement
 from app.kernel.summary import loaded_torch
+from protocol.sealed import BUILTINS
+from protocol.source import Statement
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -23,8 +23,7 @@ import traceback
 import types
 from collections.abc import Callable
 
-from app.kernel import checkpoints, protocol, queries, reaper
-from app.kernel.budget import budget_text, is_out_of_memory, limit_memory, resident_bytes
+from app.kernel import checkpoints, queries
 from app.kernel.capture import Flusher, Tap
 from app.kernel.mirror import encode as copy_value
 from app.kernel.mirror import snapshot as copy_values
@@ -32,12 +31,14 @@ from app.kernel.mirror import stamp
 from app.kernel.namespace_watch import NamespaceWatch
 from app.kernel.report import run_with_report
 from app.kernel.runner import Outcome, Runner
-from app.kernel.sealed import BUILTINS
-from app.kernel.source import statements as source_statements
 from app.kernel.summary import loaded_torch, summarize
 from app.kernel.watch import TrainingWatch
 from app.kernel.watch_live import Controls, LiveFeed
-from app.kernel.wire import Descriptors, Wire
+from protocol import messages, reaper
+from protocol.budget import budget_text, is_out_of_memory, limit_memory, resident_bytes
+from protocol.sealed import BUILTINS
+from protocol.source import statements as source_statements
+from protocol.wire import Descriptors, Wire
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -163,7 +164,7 @@ class Channel:
                          ).start()
 
     def send(self, message: object) -> None:
-        self._queue.put(protocol.frames_of(message))
+        self._queue.put(messages.frames_of(message))
 
     def flush(self) -> None:
         done = _thread.allocate_lock()
@@ -179,7 +180,7 @@ class Channel:
                 continue
             try:
                 if not self._broken:
-                    self.conn.send_bytes(protocol.packed(frames))
+                    self.conn.send_bytes(messages.packed(frames))
             except (OSError, ValueError):
                 self._broken = True  # the supervisor has gone; the reader ends the kernel
             except Exception:  # noqa: BLE001, S110 - one message lost, never the writer
@@ -205,7 +206,7 @@ def kernel_main(conn: Descriptors, parent: int | None = None,
     _as_a_main_process()
     conn = Wire(conn)  # (what a recipe writes into it cannot wedge the reader)
     if not _same_version(conn):
-        os._exit(protocol.VERSION_EXIT)  # nothing of the window's to finish: it is not ours
+        os._exit(messages.VERSION_EXIT)  # nothing of the window's to finish: it is not ours
     channel = Channel(conn)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     values = queries.Values()
@@ -216,23 +217,23 @@ def kernel_main(conn: Descriptors, parent: int | None = None,
     warming: threading.Thread | None = None
     while True:
         message = inbox.get()
-        if message is None or isinstance(message, protocol.Shutdown):
+        if message is None or isinstance(message, messages.Shutdown):
             break
-        if isinstance(message, protocol.Warm):
+        if isinstance(message, messages.Warm):
             if message.modules:
                 queries.loaded.clear()  # a query waits for the modules that answer it
             warming = threading.Thread(target=_warm, args=(message.modules,),
                                        name="tensor-lab-warm", daemon=True)
             warming.start()
             continue
-        if isinstance(message, protocol.RunFile | protocol.RunSource):
+        if isinstance(message, messages.RunFile | messages.RunSource):
             if limited is None:
                 if warming is not None:  # torch's libraries mapped before the cap is set
                     warming.join()  # (the budget is on top of the kernel's own size)
                 limited = bool(message.memory_budget) and limit_memory(message.memory_budget)
-                channel.send(protocol.Ready(os.getpid(), protocol.VERSION, limited,
+                channel.send(messages.Ready(os.getpid(), messages.VERSION, limited,
                                             resident_bytes(os.getpid()) or 0))
-            if isinstance(message, protocol.RunFile):
+            if isinstance(message, messages.RunFile):
                 code = _run_file(channel, message)
                 break
             _run_source(channel, message, values, window)
@@ -245,26 +246,26 @@ def kernel_main(conn: Descriptors, parent: int | None = None,
 
 def _same_version(conn: Wire) -> bool:
     """Whether the supervisor's first message is ``Hello`` with this kernel's
-    ``protocol.VERSION``. Else the kernel answers with its ``Ready`` (which an older
+    ``messages.VERSION``. Else the kernel answers with its ``Ready`` (which an older
     window reads as a version mismatch too), says why on its stderr, and must end: what
     the window sends may mean other things to it."""
     try:
-        first = protocol.receive(conn)
+        first = messages.receive(conn)
     except (EOFError, OSError):
         return False  # the supervisor has gone before it said anything
     except ValueError as e:  # not a message of this version, or not a message at all
         first, why = None, f"its first message could not be read ({e})"
     else:
-        theirs = first.version if isinstance(first, protocol.Hello) else 0
-        if theirs == protocol.VERSION:
+        theirs = first.version if isinstance(first, messages.Hello) else 0
+        if theirs == messages.VERSION:
             return True
         why = (f"the window speaks protocol version {theirs}, this kernel "
-               f"{protocol.VERSION}" if isinstance(first, protocol.Hello) else
+               f"{messages.VERSION}" if isinstance(first, messages.Hello) else
                f"the window sent {type(first).__name__} before its Hello (protocol "
-               f"version {protocol.VERSION} or later)")
+               f"version {messages.VERSION} or later)")
     print(f"tensor-lab kernel: {why}, so the kernel ends.", file=sys.__stderr__, flush=True)
     try:
-        protocol.send(conn, protocol.Ready(os.getpid(), protocol.VERSION))
+        messages.send(conn, messages.Ready(os.getpid(), messages.VERSION))
     except (OSError, ValueError):
         pass
     return False
@@ -321,15 +322,15 @@ def _read(conn: Wire, channel: Channel, inbox: queue.SimpleQueue,
                 if parent is not None and os.getppid() != parent:
                     _end_everything()  # a new parent: the supervisor has gone
                 continue
-            message = protocol.receive(conn)
+            message = messages.receive(conn)
         except (EOFError, OSError, ValueError):
             _end_everything()  # the supervisor has gone: so does the kernel
             return
-        if isinstance(message, protocol.Query):
+        if isinstance(message, messages.Query):
             _answer(channel, values, message)
-        elif isinstance(message, protocol.TrainingControl):
+        elif isinstance(message, messages.TrainingControl):
             _controls.apply(message)
-        elif isinstance(message, protocol.Interrupt):
+        elif isinstance(message, messages.Interrupt):
             if _in_user_code:
                 _thread.interrupt_main()
             else:
@@ -338,7 +339,7 @@ def _read(conn: Wire, channel: Channel, inbox: queue.SimpleQueue,
             inbox.put(message)
 
 
-def _answer(channel: Channel, values: queries.Values, query: protocol.Query) -> None:
+def _answer(channel: Channel, values: queries.Values, query: messages.Query) -> None:
     try:
         data, error = queries.answer(values, query.kind, query.args), ""
     except queries.QueryError as e:
@@ -346,20 +347,20 @@ def _answer(channel: Channel, values: queries.Values, query: protocol.Query) -> 
     except Exception as e:  # noqa: BLE001 - an odd value must not end the kernel
         data, error = {}, f"{type(e).__name__}: {e}"
     try:
-        channel.send(protocol.Answer(query.id, data, error))
+        channel.send(messages.Answer(query.id, data, error))
     except (TypeError, ValueError) as e:  # data JSON cannot carry
-        channel.send(protocol.Answer(query.id, {}, f"{type(e).__name__}: {e}"))
+        channel.send(messages.Answer(query.id, {}, f"{type(e).__name__}: {e}"))
 
 
 class Prefetch:
-    """The window's questions about a run (``protocol.RunSource.prefetch``), answered as
+    """The window's questions about a run (``messages.RunSource.prefetch``), answered as
     soon as the statement each names is done: they come back with its report, so the
     views show an edit's result and what they ask of it in one repaint. A question that
     names no statement (the storage map) is answered at the end."""
 
     def __init__(self, channel: Channel, values: queries.Values, asked: list) -> None:
         self._channel, self._values = channel, values
-        self._pending = [protocol.Query(int(i), str(kind), dict(args)) for i, kind, args in asked]
+        self._pending = [messages.Query(int(i), str(kind), dict(args)) for i, kind, args in asked]
 
     def answer(self, done: Callable[[int | None], bool]) -> None:
         """Answer the questions whose statement ``done`` says is done (None: a question
@@ -415,7 +416,7 @@ class WindowRuns:
         self.marks = checkpoints.Checkpoints()
 
 
-def _run_source(channel: Channel, message: protocol.RunSource, values: queries.Values,
+def _run_source(channel: Channel, message: messages.RunSource, values: queries.Values,
                 window: WindowRuns) -> None:
     """Run a recipe for the window: every statement reported, its output captured, and
     what each bound kept for the views to ask about (``values``); an edit goes on from
@@ -439,7 +440,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = taps
     flusher = Flusher(taps, lambda i, stream, text, dropped: channel.send(
-        protocol.Output(i, stream, text, dropped)))
+        messages.Output(i, stream, text, dropped)))
     code = 0
     prefetch = Prefetch(channel, values, message.prefetch)
     try:
@@ -451,7 +452,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
         else:
             if start:
                 runner.flags = window.marks.restore(start, runner.namespace)
-                channel.send(protocol.Resumed(start))
+                channel.send(messages.Resumed(start))
             else:
                 window.marks.clear(runner.filename)
             window.module = runner.module
@@ -471,7 +472,7 @@ def _run_source(channel: Channel, message: protocol.RunSource, values: queries.V
         sys.stdout, sys.stderr = real
         prefetch.answer(lambda statement: True)  # the rest, at the end (or why not)
     _end_children_if_stopped()
-    channel.send(protocol.Done(code))
+    channel.send(messages.Done(code))
     channel.flush()
 
 
@@ -488,7 +489,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
         statement = runner.statements[i]
         for tap in taps:
             tap.index = i
-        channel.send(protocol.StepStarted(i, statement.line))
+        channel.send(messages.StepStarted(i, statement.line))
         form = mirror.get(str(i))
         large: dict[str, tuple] = {}  # too large to copy now: stamped, for Op explained
         inputs = copy_values(runner.namespace, form.get("reads", []), large) if form \
@@ -514,7 +515,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
                               and outcome.error is None else None)
             outcome.value = None  # python keeps no bare value, nor does the kernel
             del output
-        channel.send(protocol.StepDone(i, statement.line, outcome.elapsed, outcome.error,
+        channel.send(messages.StepDone(i, statement.line, outcome.elapsed, outcome.error,
                                        outcome.message, outcome.error_line, names,
                                        outcome.loop, copied))
         if prefetch is not None and i < count - 1:  # (the last one's go with Done: one
@@ -525,7 +526,7 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
     return 0
 
 
-def _run_file(channel: Channel, message: protocol.RunFile) -> int:
+def _run_file(channel: Channel, message: messages.RunFile) -> int:
     _callers_stdin()
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
@@ -541,8 +542,8 @@ def _run_file(channel: Channel, message: protocol.RunFile) -> int:
         code = runner.run(after)
     else:
         code, report = run_with_report(runner, after)
-        channel.send(protocol.Report(report))
+        channel.send(messages.Report(report))
     _end_children_if_stopped()
-    channel.send(protocol.Done(code, out_of_memory))
+    channel.send(messages.Done(code, out_of_memory))
     channel.flush()
     return code

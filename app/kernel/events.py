@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from app.kernel import protocol
-from app.kernel.capture import LIMIT
+from protocol import messages
+from protocol.limits import LIMIT
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,11 @@ class KernelReady:
 @dataclass(frozen=True)
 class RunMessage:
     """A ``protocol`` StepStarted, Output, StepDone or Done of run ``run_id``. Output left
-    unpolled merges, keeping its last ``capture.LIMIT`` characters (``dropped``: the rest)."""
+    unpolled merges, keeping its last ``limits.LIMIT`` characters (``dropped``: the rest)."""
 
     run_id: int
-    message: (protocol.Resumed | protocol.StepStarted | protocol.Output | protocol.StepDone
-              | protocol.Done)
+    message: (messages.Resumed | messages.StepStarted | messages.Output | messages.StepDone
+              | messages.Done)
 
 
 @dataclass(frozen=True)
@@ -101,11 +101,11 @@ class EventQueue:
     def _put(self, event: Event) -> bool:
         """Queue ``event``; True when the queue was empty."""
         with self._lock:
-            if isinstance(event, RunMessage) and isinstance(event.message, protocol.Output):
+            if isinstance(event, RunMessage) and isinstance(event.message, messages.Output):
                 for back in (-1, -2):  # stdout and stderr interleave
                     last = self._items[back] if len(self._items) >= -back else None
                     if not (isinstance(last, RunMessage) and last.run_id == event.run_id
-                            and isinstance(last.message, protocol.Output)
+                            and isinstance(last.message, messages.Output)
                             and last.message.index == event.message.index):
                         break
                     if last.message.stream == event.message.stream:
@@ -127,7 +127,7 @@ class EventQueue:
                     return taken
 
 
-def joined(first: protocol.Output, then: protocol.Output) -> protocol.Output:
+def joined(first: messages.Output, then: messages.Output) -> messages.Output:
     if then.dropped:  # a gap before ``then``: everything before it counts as dropped
         return replace(then, dropped=first.dropped + len(first.text) + then.dropped)
     text, dropped = first.text + then.text, first.dropped

@@ -47,9 +47,9 @@ from functools import partial
 from itertools import chain, islice, repeat
 from typing import Any
 
-from app.kernel.loop_report import LoopReport, Stride
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+from protocol.loop_report import LoopReport, Stride
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -687,7 +687,7 @@ class LoopRecorder:
 
     # the report ----------------------------------------------------------------------------
     def report(self) -> LoopReport:
-        """What the loop did, as it travels (``app.kernel.loop_report``): the scalars as
+        """What the loop did, as it travels (``protocol.loop_report``): the scalars as
         float64 ``array``s (raw frames), the samples of plain scalars as rows of values
         (the other side makes them summaries)."""
         self.drain()

@@ -14,8 +14,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from app.devices import cpu_name
-from app.kernel.sealed import BUILTINS
+from protocol.devices import cpu_name
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

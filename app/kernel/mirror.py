@@ -17,15 +17,13 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+from protocol.copies import walk
+from protocol.limits import MIRROR_CELLS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
-#: The most cells a tensor may have to be copied into the window with its step's report.
-MIRROR_CELLS = 1 << 16
-#: The most cells a tensor may have to be copied when Op explained asks for it.
-ASKED_CELLS = 1 << 22
 #: The most items of a list or tuple copied (``torch.chunk``'s parts).
 MAX_ITEMS = 64
 _PLAIN = (bool, int, float, str, type(None))
@@ -112,21 +110,22 @@ def decode(data: dict | None) -> Any:
     A tensor comes back on the CPU, with its dtype and ``requires_grad``, but with no
     history: its graph stays in the kernel.
     """
-    if not isinstance(data, dict):
-        return None
-    if "plain" in data:
-        return data["plain"]
-    if "items" in data:
-        items = [decode(item) for item in data["items"]]
-        return tuple(items) if data.get("tuple") else items
+    return walk(data, _tensor_of, _dtype_of)
+
+
+def _dtype_of(name: str) -> Any:
     import torch
 
-    if "dtype" in data and "tensor" not in data:
-        dtype = getattr(torch, str(data["dtype"]), None)
-        return dtype if isinstance(dtype, torch.dtype) else None
-    dtype = getattr(torch, str(data.get("dtype", "")), None)
+    dtype = getattr(torch, name, None)
+    return dtype if isinstance(dtype, torch.dtype) else None
+
+
+def _tensor_of(data: dict) -> Any:
+    import torch
+
+    dtype = _dtype_of(str(data.get("dtype", "")))
     t = torch.from_numpy(data["tensor"])
-    if isinstance(dtype, torch.dtype) and t.dtype != dtype:
+    if dtype is not None and t.dtype != dtype:
         t = t.to(dtype)
     t = _strided(torch, t, data.get("strides"))
     if data.get("requires_grad") and (t.is_floating_point() or t.is_complex()):

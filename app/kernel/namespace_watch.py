@@ -15,8 +15,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -11,7 +11,7 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
 - ``devices``: the devices of the kernel's machine and its torch build
   (``app.kernel.machine``), for the window's device menus, status bar and About box.
 - ``step_values``: a form step's tensors too large to come with its report, copied for
-  Op explained (up to ``mirror.ASKED_CELLS`` cells each), as long as no later statement
+  Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
 
 The window's explanations add their own kinds (``register``; the modules come with
@@ -27,13 +27,12 @@ import threading
 from typing import Any
 
 from app.kernel.machine import machine_answer
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
+from protocol.limits import MAX_PLANE_CELLS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
-#: The most cells of a plane one answer carries (8 MiB of float32).
-MAX_PLANE_CELLS = 1 << 21
 
 
 class QueryError(Exception):
@@ -170,7 +169,8 @@ def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     shows the step): ``inputs`` as the step read them, its ``output``, copied now when
     they have at most ``ASKED_CELLS`` cells; ``changed`` names those a later statement
     changed in place (or that are gone), which cannot be shown as the step saw them."""
-    from app.kernel.mirror import ASKED_CELLS, encode, stamped
+    from app.kernel.mirror import encode, stamped
+    from protocol.limits import ASKED_CELLS
 
     marks = values.large(int(args.get("run", 0)), int(args["statement"]))
     cells = min(int(args.get("cells", ASKED_CELLS)), ASKED_CELLS)

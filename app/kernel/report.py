@@ -18,9 +18,9 @@ from typing import Any
 
 from app.kernel.capture import Tap
 from app.kernel.runner import Outcome, Runner
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
 from app.kernel.watch import TrainingWatch
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -25,9 +25,9 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from app.kernel import loops
-from app.kernel.loop_report import LoopReport
-from app.kernel.sealed import BUILTINS
-from app.kernel.source import (
+from protocol.loop_report import LoopReport
+from protocol.sealed import BUILTINS
+from protocol.source import (
     Statement,
     compile_statement,
     docstring,

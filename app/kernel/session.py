@@ -29,10 +29,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.devices import Device, TorchBuild, cpu_alone, devices_answered, torch_build_answered
-from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.kernel import protocol
-from app.kernel.budget import budget_text, is_out_of_memory
 from app.kernel.events import (
     Answered,
     Ended,
@@ -45,7 +41,11 @@ from app.kernel.events import (
 )
 from app.kernel.supervisor import STOP_GRACE_S, Kernel
 from app.kernel.transport import Transport
-from app.kernel.wire import CorruptPipe
+from protocol import messages
+from protocol.budget import budget_text, is_out_of_memory
+from protocol.devices import Device, TorchBuild, cpu_alone, devices_answered, torch_build_answered
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.wire import CorruptPipe
 
 # A run's time limit unless the caller gives another, in seconds.
 DEFAULT_TIMEOUT_S = 600.0
@@ -151,7 +151,7 @@ class KernelSession:
         statements before it. ``timeout``: seconds (``run_timeout`` when None).
         ``resume``: an edit, which may go on from the first changed statement (a
         ``Resumed`` message says from where). ``mirror``: the form statements whose small
-        values come back copied (``protocol.RunSource.mirror``). ``prefetch``: questions
+        values come back copied (``messages.RunSource.mirror``). ``prefetch``: questions
         ``(id, kind, args)`` about this run (ids from ``reserve_query_id``), answered as
         it goes, as ``Answered`` events; the new run's id is put in their ``args``."""
         if self._closed:
@@ -190,13 +190,13 @@ class KernelSession:
         """Ask the kernel about a value of its last run (``app.kernel.queries``); the
         answer comes as an ``Answered`` event with the id returned, even mid-run."""
         query_id = next(self._query_ids)
-        self._command("ask", protocol.Query(query_id, kind, args), start=True)
+        self._command("ask", messages.Query(query_id, kind, args), start=True)
         return query_id
 
     def control(self, **changes) -> None:
         """Steer the running training loop: ``pause``, ``step``, ``lr``, ``nan_pause``
-        (``protocol.TrainingControl``); obeyed at its next ``backward()``."""
-        self._command("control", protocol.TrainingControl(**changes))
+        (``messages.TrainingControl``); obeyed at its next ``backward()``."""
+        self._command("control", messages.TrainingControl(**changes))
 
     def stop(self) -> None:
         """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
@@ -284,7 +284,7 @@ class KernelSession:
             message = kernel.receive(self._wait_s(run, kernel))
         except CorruptPipe as e:
             error: BaseException | None = e
-        except protocol.VersionMismatch as e:
+        except messages.VersionMismatch as e:
             error = e
         except (EOFError, OSError, ValueError) as e:  # gone, or not a message
             error = e
@@ -319,11 +319,11 @@ class KernelSession:
             return self._lost_while_idle(kernel)
         if isinstance(error, CorruptPipe):
             return self._corrupted(run, error)
-        if isinstance(error, protocol.VersionMismatch):
+        if isinstance(error, messages.VersionMismatch):
             return self._lose(run, "died", self._exit_code(), Filled(QT_TRANSLATE_NOOP(
                 "Kernel", "The kernel speaks version {0} of the protocol and this window "
                 "version {1}, so the kernel was ended."), str(error.theirs),
-                str(protocol.VERSION)))
+                str(messages.VERSION)))
         if kernel.over_budget:
             kernel.kill()
             return self._out_of_memory(run, self._exit_code())
@@ -353,7 +353,7 @@ class KernelSession:
             self._replace("restart")
         return True
 
-    def _send_query(self, query: protocol.Query) -> None:
+    def _send_query(self, query: messages.Query) -> None:
         kernel = self._kernel
         if kernel is None or not kernel.alive:
             self._events.put(Answered(query.id, {}, "no kernel runs now"))
@@ -382,7 +382,7 @@ class KernelSession:
         if run.timeout is not None:
             run.deadline = time.monotonic() + run.timeout
         try:
-            kernel.send(protocol.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
+            kernel.send(messages.RunSource(run.path, run.source, run.cwd, kernel.memory_budget,
                                            run.stop_before, run.run_id, run.resume,
                                            run.mirror or {}, run.prefetch))
         except (OSError, ValueError):
@@ -391,7 +391,7 @@ class KernelSession:
         return True
 
     def _follow(self, run: _Run, kernel: Transport, message: object | None) -> None:
-        if isinstance(message, protocol.Done):
+        if isinstance(message, messages.Done):
             self._forward(run, message)
             if run.out_of_memory:
                 return self._out_of_memory(run, message.exit_code)
@@ -408,7 +408,7 @@ class KernelSession:
                 restore=True)
 
     def _forward(self, run: _Run | None, message: object) -> None:
-        if isinstance(message, protocol.Answer):
+        if isinstance(message, messages.Answer):
             self._asked.discard(message.id)
             if message.id == self._devices_query:
                 return self._devices_known(message)
@@ -416,22 +416,22 @@ class KernelSession:
             return
         if run is None:
             return  # what a run that is over still sent
-        if isinstance(message, protocol.Resumed):
+        if isinstance(message, messages.Resumed):
             run.finished = message.start  # what a restore after a kill must run again
-        if isinstance(message, protocol.StepDone):
+        if isinstance(message, messages.StepDone):
             if message.loop is not None:
                 message.loop.expanded()  # here, not on the GUI thread (then it is kept)
             run.finished += 1
             # past the budget (RLIMIT_AS) fails an allocation; a GPU's own OOM is an error only
             run.out_of_memory |= (is_out_of_memory(message.error, message.message)
                                   and "CUDA" not in message.message)
-        if isinstance(message, protocol.Training):
+        if isinstance(message, messages.Training):
             now = time.monotonic()
             if run.paused_at is not None:  # the time it waited is not the recipe's
                 run.deadline += now - run.paused_at
             run.paused_at = now if message.paused else None
-        if isinstance(message, protocol.Resumed | protocol.StepStarted | protocol.Output
-                      | protocol.StepDone | protocol.Training | protocol.Done):
+        if isinstance(message, messages.Resumed | messages.StepStarted | messages.Output
+                      | messages.StepDone | messages.Training | messages.Done):
             self._events.put(RunMessage(run.run_id, message))
 
     def _halt(self, run: _Run, reason: str, message: str | None = None,
@@ -449,7 +449,7 @@ class KernelSession:
             if received is None:
                 continue  # (a command's wake: it waits for the stop)
             self._forward(run, received)
-            if isinstance(received, protocol.Done):
+            if isinstance(received, messages.Done):
                 return self._end(run, reason, received.exit_code,
                                  message or QT_TRANSLATE_NOOP("Kernel", "The run was stopped."))
         # what is known of why: the recipe got its KeyboardInterrupt and went on, or it
@@ -539,9 +539,9 @@ class KernelSession:
         """Ask the new kernel what devices its machine has (a fresh kernel may be
         elsewhere: the window's menus list what the kernel can use)."""
         self._devices_query = next(self._query_ids)
-        self._send_query(protocol.Query(self._devices_query, "devices", {}))
+        self._send_query(messages.Query(self._devices_query, "devices", {}))
 
-    def _devices_known(self, answer: protocol.Answer) -> None:
+    def _devices_known(self, answer: messages.Answer) -> None:
         if answer.error:
             return  # (the list stays as the last kernel said)
         self.torch = torch_build_answered(answer.data) or self.torch

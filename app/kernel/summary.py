@@ -10,11 +10,10 @@ submodules. Big values stay in the kernel; a view asks for the part it shows.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from app.kernel import tensor_kinds
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -113,11 +112,11 @@ def _tensor(t: Any) -> dict[str, Any]:
         out.update(strides=list(t.stride()), storage_offset=t.storage_offset(),
                    is_contiguous=t.is_contiguous(), element_size=t.element_size())
     if t.numel() <= INLINE_NUMEL:
-        from app.json_values import plain
+        from protocol.json_values import plain
 
         out["values"] = plain(data.tolist() if device.type == "cpu" else data.cpu().tolist())
         if "kind" not in out and (t.dim() or t.is_complex()):
-            # the window shows them without torch (``app.tensor_summary.summary_stats``;
+            # the window shows them without torch (``protocol.tensor_summary.summary_stats``;
             # a real 0-d tensor's it works out from its value: a loop's samples of one
             # share their summary but for the value)
             from app.kernel.tensor_info import tensor_stats
@@ -166,37 +165,3 @@ def _repr(value: Any) -> str:
     except Exception as e:  # noqa: BLE001 - a broken __repr__ is the recipe's, not ours
         text = f"<{type(value).__name__}: repr failed: {type(e).__name__}>"
     return text if len(text) <= REPR_CHARS else text[:REPR_CHARS - 1] + "…"
-
-
-def summary_text(summary: dict[str, Any]) -> str:
-    """One line for a summary: ``Tensor (2, 3) torch.float32 cpu``, ``int 6``, ``Linear``..."""
-    kind = summary.get("type", "")
-    if kind in ("Tensor", "NestedTensor"):
-        shapes = [summary["shape"]] if "shape" in summary else summary.get("shapes", [])
-        shape = ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
-        grad = "  requires_grad" if summary.get("requires_grad") else ""
-        fn = f"  grad_fn={summary['grad_fn']}" if summary.get("grad_fn") else ""
-        return (f"{kind} {shape} {summary.get('dtype', '')} {summary.get('device', '')}"
-                f"{_kind_text(summary)}{grad}{fn}")
-    if summary.get("module"):
-        return f"{kind} ({summary.get('parameter_count', 0)} parameters)"
-    if "value" in summary:
-        return f"{kind} {summary['value']!r}"
-    text = summary.get("repr", "")
-    if re.match(rf"<?([\w.]+\.)?{re.escape(kind)}\b", text):
-        return text  # python's repr names its type already: device(type='cpu'), torch.Size
-    return f"{kind} {text}".strip()
-
-
-def _kind_text(summary: dict[str, Any]) -> str:
-    """What a sparse, quantized or meta tensor's line adds: its layout, its scheme..."""
-    what = summary.get("kind")
-    if what == "sparse":
-        return f" {summary.get('layout', '')} nnz={summary.get('nnz')}"
-    if what == "quantized":
-        scale = "".join(f" {k}={summary[k]}" for k in ("scale", "zero_point", "axis")
-                        if k in summary)
-        return f" {summary.get('qscheme', '')}{scale}"
-    if what == "nested" and summary.get("layout") != "strided":
-        return f" {summary.get('layout', '')}"
-    return ""

@@ -10,12 +10,12 @@ The supervisor owns the kill path and the budgets, in one place:
   if the kernel has not stopped within ``STOP_GRACE_S`` it ends the whole group.
 - **Time**: ``wait(timeout)`` stops a run that goes past its time.
 - **Memory**: the budget is on top of the kernel's size when its first run starts: the
-  kernel caps its own data there (``app.kernel.budget``), and a watch here also ends a
+  kernel caps its own data there (``protocol.budget``), and a watch here also ends a
   kernel whose resident size grows more than the budget past its size then
   (``Ready.resident``): ``receive`` measures it every ``WATCH_INTERVAL_S`` while it
   waits (the reader that waits on the kernel is the watch; no thread of its own).
 - **Protocol**: the first message the kernel gets is ``Hello`` with this side's
-  ``protocol.VERSION`` (a kernel of another version answers ``Ready`` and exits); a
+  ``messages.VERSION`` (a kernel of another version answers ``Ready`` and exits); a
   kernel whose ``Ready`` speaks another version is ended (``VersionMismatch``), before
   any of its other messages is read.
 
@@ -42,10 +42,10 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from app.kernel import protocol, reaper
-from app.kernel.budget import default_budget, resident_bytes
 from app.kernel.transport import Transport
-from app.kernel.wire import Wire
+from protocol import messages, reaper
+from protocol.budget import default_budget, resident_bytes
+from protocol.wire import Wire
 
 #: How long Stop waits for ``KeyboardInterrupt`` before it ends the kernel's processes.
 STOP_GRACE_S = 0.2
@@ -154,7 +154,7 @@ class Kernel(Transport):
         self.wakes = self._conn.wakes
         self._sending = threading.Lock()  # (a whole frame at a time, from any thread)
         _KERNELS.add(self)
-        self.send(protocol.Hello(protocol.VERSION))
+        self.send(messages.Hello(messages.VERSION))
         self._group: int | None = None
         #: The last ``Report`` the kernel sent (``run_file(report=True)``), even one
         #: that came while a time limit stopped the run.
@@ -168,7 +168,7 @@ class Kernel(Transport):
 
     # -- talking -----------------------------------------------------------------------------
     def send(self, message: Any) -> None:
-        data = protocol.encode(message)
+        data = messages.encode(message)
         with self._sending:
             self._conn.send_bytes(data)
 
@@ -220,14 +220,14 @@ class Kernel(Transport):
                 break
             if self._conn.woken or deadline is not None and time.monotonic() >= deadline:
                 return None
-        message = protocol.receive(self._conn)
-        if isinstance(message, protocol.Ready):
-            if message.version != protocol.VERSION:  # its messages may mean other things
+        message = messages.receive(self._conn)
+        if isinstance(message, messages.Ready):
+            if message.version != messages.VERSION:  # its messages may mean other things
                 self.kill()
-                raise protocol.VersionMismatch(message.version)
+                raise messages.VersionMismatch(message.version)
             self._group = message.pid if hasattr(os, "killpg") else None
             self._resident_at_start = message.resident
-        elif isinstance(message, protocol.Report):
+        elif isinstance(message, messages.Report):
             self.report = message.report
         return message
 
@@ -274,7 +274,7 @@ class Kernel(Transport):
             self.process.send_signal(signal.SIGINT)
         else:  # no process group to signal: the kernel's reader thread interrupts it
             try:
-                self.send(protocol.Interrupt())
+                self.send(messages.Interrupt())
             except (OSError, ValueError):
                 pass
 
@@ -328,7 +328,7 @@ class Kernel(Transport):
         if self.alive:
             self.end_children()
             try:
-                self.send(protocol.Shutdown())
+                self.send(messages.Shutdown())
             except (OSError, ValueError):
                 pass
             self._join(1.0)
@@ -344,11 +344,11 @@ class Kernel(Transport):
     # -- running for the window ---------------------------------------------------------------
     def warm(self, modules: tuple[str, ...] = ()) -> None:
         """Have the kernel import torch now, while the window opens, then ``modules``."""
-        self.send(protocol.Warm(list(modules)))
+        self.send(messages.Warm(list(modules)))
 
     def run_source(self, path: str, source: str, cwd: str = "") -> None:
         """Start running ``source`` in a fresh namespace; messages follow until ``Done``."""
-        self.send(protocol.RunSource(path, source, cwd, self.memory_budget))
+        self.send(messages.RunSource(path, source, cwd, self.memory_budget))
 
     # -- running a whole file (tensor-lab run) ------------------------------------------------
     def run_file(self, path: str, source: str, argv: list[str] | None = None,
@@ -357,13 +357,13 @@ class Kernel(Transport):
 
         With ``report``, the output is captured and the ending carries the JSON report.
         """
-        self.send(protocol.RunFile(path, source, list(argv or []),
+        self.send(messages.RunFile(path, source, list(argv or []),
                                    memory_budget=self.memory_budget, report=report))
         if report:  # stopped, it reports what it gathered: that takes a moment
             self._stop_grace = max(STOP_GRACE_S, REPORT_GRACE_S)
         got: dict | None = None
         deadline = None if timeout is None else time.monotonic() + timeout
-        done: protocol.Done | None = None
+        done: messages.Done | None = None
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -384,13 +384,13 @@ class Kernel(Transport):
                 continue
             try:
                 message = self.receive(min(left, 0.1) if left is not None else 0.1)
-            except protocol.VersionMismatch as e:
+            except messages.VersionMismatch as e:
                 return Ending(1, "protocol", message=str(e))
             except (EOFError, OSError):
                 return self._ended()
-            if isinstance(message, protocol.Report):
+            if isinstance(message, messages.Report):
                 got = message.report
-            if isinstance(message, protocol.Done):
+            if isinstance(message, messages.Done):
                 done = message
             if message is None and not self.alive:
                 return self._ended()

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.tensor_summary import MISSING, bytes_text, number_text, tuple_text
-from app.tensor_summary import plane as array_plane
+from protocol.tensor_summary import MISSING, bytes_text, number_text, tuple_text
+from protocol.tensor_summary import plane as array_plane
 
 if TYPE_CHECKING:
     import torch
@@ -160,7 +160,7 @@ def _summary(values: torch.Tensor, extremes: tuple[torch.Tensor, torch.Tensor] |
 def plane(t: torch.Tensor, rows_dim: int, cols_dim: int,
           index: Mapping[int, int] | None = None) -> torch.Tensor:
     """The 2-D slice of ``t`` spanned by ``rows_dim`` and ``cols_dim``, a detached view
-    (``app.tensor_summary.plane``: the same cut of a numpy array, where its parameters,
+    (``protocol.tensor_summary.plane``: the same cut of a numpy array, where its parameters,
     what it returns and raises are told)."""
     return array_plane(t.detach(), rows_dim, cols_dim, index)
 

@@ -1,7 +1,7 @@
 """A recipe's values as JSON can hold them, tensors included: the ``--json`` report's.
 
-The kernel's side of ``app.json_values``: a tensor becomes its shape, dtype, device and
-nested values (``tensor_report``); everything else is as ``app.json_values.plain`` says.
+The kernel's side of ``protocol.json_values``: a tensor becomes its shape, dtype, device and
+nested values (``tensor_report``); everything else is as ``protocol.json_values.plain`` says.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import torch
 
-from app import json_values
 from app.kernel import tensor_kinds
+from protocol import json_values
 
 #: A sparse tensor with at most this many elements is reported dense, like any other;
 #: past it, by its stored entries (``coo``).
@@ -45,7 +45,7 @@ def tensor_report(t: torch.Tensor) -> dict[str, Any]:
 
 
 def plain(value: Any) -> Any:
-    """``app.json_values.plain``, with each tensor (in a list or tuple too) reported."""
+    """``protocol.json_values.plain``, with each tensor (in a list or tuple too) reported."""
     return json_values.plain(value, _tensor_or_text)
 
 

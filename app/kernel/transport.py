@@ -1,7 +1,7 @@
 """What a window's kernel session needs of the way to its kernel: the ``Transport``.
 
 ``app.kernel.session.KernelSession`` talks to its kernel only through a ``Transport``:
-it sends typed messages (``app.kernel.protocol``), reads them back on its one reader
+it sends typed messages (``protocol.messages``), reads them back on its one reader
 thread with a blocking ``receive``, and asks the transport to interrupt, end and watch
 the kernel. Today's transport is the local process and its pipe
 (``app.kernel.supervisor.Kernel``: ``python -m app.kernel`` started as a plain
@@ -14,7 +14,7 @@ by implementing this class and handing ``KernelSession`` a factory
   point as here in its ``--stdio`` form (``python -m app.kernel --stdio``: frames on its
   stdin and stdout, which it moves off descriptors 0 and 1 first, so the recipe's writes
   there go to its stderr; its end of file ends the kernel), read with the same framing
-  (``app.kernel.wire``: a ``Wire`` over ``Descriptors(its stdout, its stdin)``).
+  (``protocol.wire``: a ``Wire`` over ``Descriptors(its stdout, its stdin)``).
   ``interrupt`` and ``kill`` become messages that a small watcher on the server turns
   into SIGINT and SIGKILL of the kernel's group (the 200 ms grace is the session's, as
   here); ``over_budget`` is what that watcher reports of the server's

@@ -40,11 +40,11 @@ import time
 from typing import Any
 
 from app.kernel.loops import Known
-from app.kernel.sealed import BUILTINS
 from app.kernel.summary import loaded_torch
 from app.kernel.watch_boundary import BoundaryProbe
 from app.kernel.watch_histogram import HistogramSampler
 from app.kernel.watch_live import Controls, LiveFeed
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

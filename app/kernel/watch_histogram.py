@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -140,7 +140,7 @@ class LiveFeed:
     def send(self, paused: str = "", always: bool = False) -> None:
         """Send what is waiting; ``paused`` says why the loop waits now (``pause``,
         ``nan``); ``always`` sends even no step (the loop goes on again)."""
-        from app.kernel.protocol import Training
+        from protocol.messages import Training
 
         if self.statement is None or not (self.steps or paused or always):
             return

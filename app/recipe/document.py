@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 
 from psygnal import Signal
 
-from app.i18n import QT_TRANSLATE_NOOP
 from app.identity import data_dir
 from app.recipe.answers import Answers
 from app.recipe.kernel_results import KernelRunState
@@ -29,6 +28,7 @@ from app.resources import RECIPES_DIR, is_gallery
 from app.text_edits import statement_text
 from app.training.live import LiveTraining
 from app.training.write import convert_old
+from protocol.i18n import QT_TRANSLATE_NOOP
 
 WELCOME = RECIPES_DIR / "welcome.py"
 #: What ``Document.open`` says of a file it converted (``convert_old``); the views
@@ -227,8 +227,8 @@ class Document:
 
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
-        from app.kernel import protocol
         from app.kernel.events import Answered, Ended, Restoring, RunMessage
+        from protocol import messages
 
         state, changed, moved, printed, ended = self.kernel_run, False, False, "", False
         trained = self.training.version
@@ -249,16 +249,16 @@ class Document:
             if state is None:
                 continue
             if isinstance(event, RunMessage) and event.run_id == state.run_id:
-                if isinstance(event.message, protocol.Training):
+                if isinstance(event.message, messages.Training):
                     if state.restores is None:  # a restore's loops were seen already
                         self.training.add(state.run_id, state.source, event.message)
                     continue
-                if isinstance(event.message, protocol.StepStarted) and state.restores is None:
+                if isinstance(event.message, messages.StepStarted) and state.restores is None:
                     self.training.statement_started(state.run_id, event.message.index)
-                if isinstance(event.message, protocol.Resumed):
+                if isinstance(event.message, messages.Resumed):
                     state.resume(event.message.start, state.before)
                     changed |= self.waiting_since is None  # else with the edit's result
-                if isinstance(event.message, protocol.StepDone):
+                if isinstance(event.message, messages.StepDone):
                     self._done_upto = event.message.index
                     self._answers.step_done(event.message.index)
                 before = state.progress

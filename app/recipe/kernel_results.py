@@ -14,12 +14,12 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from app.kernel import protocol
-from app.kernel.source import Statement, statements
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import parse
 from app.recipe.results import RecipeRun, StepResult
 from app.tensor_copy import copy_of
+from protocol import messages
+from protocol.source import Statement, statements
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
 OUTPUT_LIMIT = 256 * 1024
@@ -262,12 +262,12 @@ class KernelRunState:
 
     def apply(self, message: object) -> bool:
         """Take one kernel message; True when a step's result changed."""
-        if isinstance(message, protocol.StepStarted):
+        if isinstance(message, messages.StepStarted):
             text = self.statements[message.index].first_line \
                 if message.index < len(self.statements) else ""
             self.progress = Progress(message.index, message.line, text, self.started)
             return False
-        if isinstance(message, protocol.Output):
+        if isinstance(message, messages.Output):
             if self.restores is None:  # a restore prints again what the console has
                 self.output = (self.output + message.text)[-OUTPUT_LIMIT:]
                 self.unread.append(message.text)
@@ -277,7 +277,7 @@ class KernelRunState:
                 result.printed = self.printed[message.index]
             self.run.touch(self.steps_of.get(message.index, ()))
             return False  # output is streamed on its own (``take_output``), never a re-show
-        if isinstance(message, protocol.StepDone):
+        if isinstance(message, messages.StepDone):
             for result in self._results(message.index):
                 result.status = "error" if message.error else "ok"
                 result.error, result.error_type = message.message, message.error or ""

@@ -18,10 +18,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.i18n import QT_TRANSLATE_NOOP, Filled
 from app.recipe.op_call import node_literal
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
 from app.text_edits import literal_text
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 #: The translation context of the messages (the unnamed one, as the form's other texts).
 CONTEXT = ""

@@ -34,9 +34,9 @@ from app.expr import (
     Subscript,
     UnaryOp,
 )
-from app.kernel.source import first_line, node_text, source_lines
 from app.recipe.code_steps import bound_names, read_names
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
+from protocol.source import first_line, node_text, source_lines
 
 #: Files larger than this are refused before they are read into memory.
 MAX_FILE_BYTES = 4 * 1024 * 1024

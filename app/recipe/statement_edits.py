@@ -17,11 +17,11 @@ from typing import Any
 
 from app.dtypes import DTYPE_NAMES
 from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
-from app.kernel.source import first_line
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.writer import docstring_literal, expr_code, literal_code, write_step
 from app.text_edits import Positions, replace_span
+from protocol.source import first_line
 
 
 def newline_of(source: str) -> str:

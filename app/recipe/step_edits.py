@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from app.kernel.source import first_line, source_lines
 from app.recipe.code_steps import bound_names
 from app.recipe.form_edits import read_back
 from app.recipe.model import Recipe, Step
@@ -25,6 +24,7 @@ from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.statement_edits import statement_of
 from app.recipe.writer import imports_needed, write_step
 from app.text_edits import Positions, replace_span, statement_text
+from protocol.source import first_line, source_lines
 
 
 @dataclass

@@ -17,7 +17,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 # The context the settings' labels, help texts and choice names are marked under (with
 # QT_TRANSLATE_NOOP); the forms translate them with QCoreApplication.translate(CONTEXT, text).

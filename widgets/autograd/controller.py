@@ -15,7 +15,6 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QUndoStack
 
 from app.explain.autograd_layout import node_explanation
-from app.explain.autograd_nodes import AutogradGraph, GraphNode
 from app.explain.autograd_steps import (
     add_backward,
     add_zero_grads,
@@ -30,6 +29,7 @@ from app.explain.autograd_steps import (
 from app.recipe.document import Document
 from app.recipe.results import RecipeRun
 from app.recipe.writer import write_step
+from protocol.autograd_nodes import AutogradGraph, GraphNode
 from widgets.autograd.derivatives import Derivatives, derivative_inputs
 from widgets.autograd.graph_view import node_label, saved_value_text
 from widgets.autograd.remote import RemoteAnswer, RemoteAutograd, kernel_target

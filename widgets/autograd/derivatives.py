@@ -14,11 +14,11 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from app.explain.autograd_data import text_from
-from app.i18n import QT_TRANSLATE_NOOP
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy, copy_of
+from protocol.autograd_data import text_from
+from protocol.i18n import QT_TRANSLATE_NOOP
 from widgets.common.i18n_text import marked_text
 
 _CAPTIONS = {

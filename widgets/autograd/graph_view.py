@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.explain.autograd_layout import layered_layout
-from app.explain.autograd_nodes import AutogradGraph, GraphNode, SavedValue
+from protocol.autograd_nodes import AutogradGraph, GraphNode, SavedValue
 from widgets.common.i18n_text import marked_text
 from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, qcolour

@@ -12,8 +12,8 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from app.explain.autograd_nodes import AutogradGraph
 from app.recipe.document import Document
+from protocol.autograd_nodes import AutogradGraph
 from widgets.autograd.controller import AutogradController
 from widgets.autograd.view import AutogradView
 

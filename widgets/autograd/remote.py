@@ -11,10 +11,11 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.explain.autograd_data import RemoteFacts, facts_from, graph_from
-from app.explain.autograd_nodes import AutogradGraph
+from app.explain.autograd_remote import RemoteFacts, facts_from
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
+from protocol.autograd_data import graph_from
+from protocol.autograd_nodes import AutogradGraph
 
 
 @dataclass

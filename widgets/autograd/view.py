@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.autograd_nodes import AutogradGraph
+from protocol.autograd_nodes import AutogradGraph
 from widgets.autograd.graph_view import KIND_COLOURS, GraphView
 from widgets.autograd.pages import BackwardPage, InspectPage, JacobianPage
 from widgets.autograd.tables import scrolled

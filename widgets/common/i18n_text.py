@@ -1,15 +1,15 @@
 """Texts of the Qt-free core, translated at display time.
 
-The core marks them with ``app.i18n.QT_TRANSLATE_NOOP`` (so ``pyside6-lupdate`` extracts
+The core marks them with ``protocol.i18n.QT_TRANSLATE_NOOP`` (so ``pyside6-lupdate`` extracts
 them) and keeps English; these helpers look them up in the installed translation. A text
-built from a template (``app.i18n.Filled``) is translated as its template, then filled.
+built from a template (``protocol.i18n.Filled``) is translated as its template, then filled.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.i18n import LESSONS, OPS, Filled
+from protocol.i18n import LESSONS, OPS, Filled
 
 
 def translate_core(context: str, text: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from app.devices import Device, TorchBuild, cpu_alone
+from protocol.devices import Device, TorchBuild, cpu_alone
 
 
 class KernelDevices(QObject):

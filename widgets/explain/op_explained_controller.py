@@ -21,19 +21,19 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.explain.op_facts import op_table
-from app.explain.provenance_data import Provenance
 from app.explain.step_view import (
     StepView,
     inner_step_view,
     make_step_view,
     tensor_parts,
 )
-from app.i18n import QT_TRANSLATE_NOOP
-from app.kernel.mirror import ASKED_CELLS, MIRROR_CELLS
-from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy, copy_of
+from protocol.i18n import QT_TRANSLATE_NOOP
+from protocol.limits import ASKED_CELLS, MIRROR_CELLS
+from protocol.provenance_data import Provenance
+from protocol.tensor_summary import summary_text
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import lesson_text, op_summary

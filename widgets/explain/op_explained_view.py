@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.provenance_data import Provenance
 from app.tensor_copy import TensorCopy
+from protocol.provenance_data import Provenance
 from widgets.common.retranslate import translated
 from widgets.explain.explained_grid import MARK_COLOURS, TensorCard, as_table_mask, palette_colour
 from widgets.explain.op_extras import Decoration

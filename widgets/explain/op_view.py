@@ -18,9 +18,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from app.explain.provenance_data import Provenance
 from app.explain.step_view import StepView
 from app.recipe.document import Document
+from protocol.provenance_data import Provenance
 from widgets.explain.op_explained_controller import OpExplainedController
 from widgets.explain.op_explained_view import ERROR_STYLE, EXTRA_MIN_WIDTH, Index, OpExplainedView
 from widgets.explain.op_extras import OpExtra

@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.explain.storage import StorageEntry, partner
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy, copy_of
+from protocol.storage import StorageEntry, partner
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.layout_fence import fenced_content

@@ -18,9 +18,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox, QWidget
 
 from app.catalog import Param
-from app.devices import Device
 from app.dtypes import DType
-from app.i18n import Filled
 from app.recipe.literals import CONTEXT as LITERALS_CONTEXT
 from app.recipe.literals import (
     InputError,
@@ -32,6 +30,8 @@ from app.recipe.literals import (
 )
 from app.recipe.op_call import node_literal
 from app.text_edits import literal_text
+from protocol.devices import Device
+from protocol.i18n import Filled
 from widgets.common.i18n_text import translate_core
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated

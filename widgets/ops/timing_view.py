@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import Device
 from app.explain.timing import (
     DEFAULT_MIN_RUN_TIME,
     UNTIMED_OPS,
@@ -29,6 +28,7 @@ from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.writer import write_step
+from protocol.devices import Device
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.kernel_devices import kernel_devices

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import QT_TRANSLATE_NOOP
 from app.training.setup import (
     CLASSIFICATION_DATA,
     CONTEXT,
@@ -45,6 +44,7 @@ from app.training.setup import (
     TrainingSettings,
     _Section,
 )
+from protocol.i18n import QT_TRANSLATE_NOOP
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import add_tab, translated
 from widgets.common.theme import current_palette, error_style, set_style_sheet

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.devices import Device
+from protocol.devices import Device
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
 from widgets.training.knobs import KnobsButton

@@ -2,7 +2,7 @@
 
 It never writes to the document, and never uses torch: a tensor's facts, statistics and
 planes are the kernel's answers (``app.kernel.queries``), or a small tensor's summary
-(``app.tensor_summary``); a newer tensor makes older answers stale. Texts keep the
+(``protocol.tensor_summary``); a newer tensor makes older answers stale. Texts keep the
 ``ViewerPanel`` translation context.
 """
 
@@ -16,12 +16,18 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
-from app.kernel.queries import MAX_PLANE_CELLS
-from app.kernel.summary import summary_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.recipe.results import StepResult
-from app.tensor_summary import plane, summary_array, summary_facts, summary_stats, tuple_text
+from protocol.limits import MAX_PLANE_CELLS
+from protocol.tensor_summary import (
+    plane,
+    summary_array,
+    summary_facts,
+    summary_stats,
+    summary_text,
+    tuple_text,
+)
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
@@ -384,7 +390,7 @@ class ViewerController(FollowsDocument, QObject):
 
     def _show_values(self, values: np.ndarray, name: str, summary: dict) -> None:
         """A small tensor whose summary carries it whole: its facts and statistics as the
-        kernel told them, its planes cut from ``values`` (``app.tensor_summary``)."""
+        kernel told them, its planes cut from ``values`` (``protocol.tensor_summary``)."""
         view = self._view
         self._values, self._name, self._remote = values, name, None
         view.show_tensor(summary_facts(summary))

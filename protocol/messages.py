@@ -1,7 +1,7 @@
 """The plain messages between a kernel and its supervisor, and the one place that reads them.
 
 Every message is a small dataclass with typed fields, registered with the codec
-(``app.kernel.codec``), which sends it as one JSON object and its binary values (a loop's
+(``protocol.codec``), which sends it as one JSON object and its binary values (a loop's
 scalars, a tensor's cells, a training batch) as raw frames beside it, wherever they sit:
 the codec knows no message by name. JSON, not pickle: the window never runs code to read
 what a kernel sends. Both sides check the ``VERSION`` of these messages: the window's
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Literal, TypedDict
 
-from app.kernel.codec import (  # noqa: F401 - the codec's names, where callers find them
+from protocol.codec import (  # noqa: F401 - the codec's names, where callers find them
     TYPES,
     decode,
     field_names,
@@ -28,8 +28,8 @@ from app.kernel.codec import (  # noqa: F401 - the codec's names, where callers 
     unpacked,
     wire_type,
 )
-from app.kernel.loop_report import LoopReport
-from app.kernel.sealed import BUILTINS
+from protocol.loop_report import LoopReport
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
 

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

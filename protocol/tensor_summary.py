@@ -3,11 +3,13 @@
 A small tensor's summary (``app.kernel.summary``) carries its values, and its statistics
 as ``app.kernel.tensor_info.tensor_stats`` gave them in the kernel; here they become the
 viewer's facts, statistics and planes, as numpy arrays. The helpers that turn numbers
-into text live here too, so the kernel's texts and the window's are made by one code.
+into text live here too, so the kernel's texts and the window's are made by one code,
+and ``summary_text``: the one line a summary reads as.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -194,3 +196,37 @@ def number_text(v: float | int | bool) -> str:
     if isinstance(v, int):
         return str(v)
     return f"{v:.6g}"
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """One line for a summary: ``Tensor (2, 3) torch.float32 cpu``, ``int 6``, ``Linear``..."""
+    kind = summary.get("type", "")
+    if kind in ("Tensor", "NestedTensor"):
+        shapes = [summary["shape"]] if "shape" in summary else summary.get("shapes", [])
+        shape = ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
+        grad = "  requires_grad" if summary.get("requires_grad") else ""
+        fn = f"  grad_fn={summary['grad_fn']}" if summary.get("grad_fn") else ""
+        return (f"{kind} {shape} {summary.get('dtype', '')} {summary.get('device', '')}"
+                f"{_kind_text(summary)}{grad}{fn}")
+    if summary.get("module"):
+        return f"{kind} ({summary.get('parameter_count', 0)} parameters)"
+    if "value" in summary:
+        return f"{kind} {summary['value']!r}"
+    text = summary.get("repr", "")
+    if re.match(rf"<?([\w.]+\.)?{re.escape(kind)}\b", text):
+        return text  # python's repr names its type already: device(type='cpu'), torch.Size
+    return f"{kind} {text}".strip()
+
+
+def _kind_text(summary: dict[str, Any]) -> str:
+    """What a sparse, quantized or meta tensor's line adds: its layout, its scheme..."""
+    what = summary.get("kind")
+    if what == "sparse":
+        return f" {summary.get('layout', '')} nnz={summary.get('nnz')}"
+    if what == "quantized":
+        scale = "".join(f" {k}={summary[k]}" for k in ("scale", "zero_point", "axis")
+                        if k in summary)
+        return f" {summary.get('qscheme', '')}{scale}"
+    if what == "nested" and summary.get("layout") != "strided":
+        return f" {summary.get('layout', '')}"
+    return ""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - what a recipe does to builtins stays its own
 

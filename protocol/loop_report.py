@@ -15,8 +15,8 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.kernel.codec import wire_type
-from app.kernel.sealed import BUILTINS
+from protocol.codec import wire_type
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 
@@ -127,6 +127,6 @@ def _scalar_values(column: array, kind: str) -> list:
         return [cast(v) if math.isfinite(v) else None for v in values]  # nan: unbound
     if finite:
         return values
-    from app.json_values import plain
+    from protocol.json_values import plain
 
     return plain(values)

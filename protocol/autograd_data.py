@@ -1,23 +1,19 @@
-"""The autograd graph and a tensor's grad facts as plain data, to cross the kernel's pipe.
+"""The autograd graph as plain data, to cross the kernel's pipe.
 
 A recipe that runs in the kernel leaves its tensors, and their ``grad_fn`` chains, there.
-The kernel builds the graph and the facts with the same functions the window uses
-(``app.explain.autograd_graph``) and sends them as JSON (``app.kernel.queries``, query
-``autograd``); the window reads them back into the same records. ``Filled`` texts keep
-their template and values, so the window still translates them; ``.grad`` travels as a
-small copy (``app.kernel.mirror``; the window holds it as a ``TensorCopy``), or as its
-summary when it is large.
+The kernel builds the graph (``kernel.explain.autograd_graph``) and sends it as JSON (query
+``autograd``); the window reads it back into the same records (``protocol.autograd_nodes``).
+``Filled`` texts keep their template and values, so the window still translates them. A
+tensor's grad facts cross too: written by ``kernel.explain.autograd_facts.facts_data``,
+read by ``app.explain.autograd_remote.facts_from``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.explain.autograd_facts import GradFacts
-from app.explain.autograd_nodes import AutogradGraph, GraphEdge, GraphNode, SavedValue
-from app.i18n import Filled
-from app.kernel import mirror
-from app.tensor_copy import copy_of
+from protocol.autograd_nodes import AutogradGraph, GraphEdge, GraphNode, SavedValue
+from protocol.i18n import Filled
 
 
 def text_data(value: Any) -> Any:
@@ -62,33 +58,3 @@ def graph_from(data: dict) -> AutogradGraph:
                                          saved, text_from(n.get("note", "")))
     graph.edges = [GraphEdge(s, t, k, int(c)) for s, t, k, c in data.get("edges", ())]
     return graph
-
-
-def facts_data(facts: GradFacts) -> dict:
-    rows = facts.rows()  # the .grad row is worked out here, where the tensor is
-    return {"name": facts.name, "is_leaf": facts.is_leaf, "requires_grad": facts.requires_grad,
-            "retains_grad": facts.retains_grad, "grad_fn": facts.grad_fn,
-            "grad": None if facts.grad is None else mirror.encode(facts.grad),
-            "grad_row": rows[-1][1], "why_no_grad": text_data(facts.why_no_grad),
-            "cut": facts.cut}
-
-
-class RemoteFacts(GradFacts):
-    """``GradFacts`` read back from the kernel: ``.grad`` is a copy, or None when it was
-    too large to send (``grad_row`` still says what it is)."""
-
-    grad_row: str = ""
-
-    def rows(self) -> list[tuple[str, str]]:
-        return [("is_leaf", str(self.is_leaf)), ("requires_grad", str(self.requires_grad)),
-                ("grad_fn", self.grad_fn or "None"), ("retains_grad", str(self.retains_grad)),
-                (".grad", self.grad_row)]
-
-
-def facts_from(data: dict) -> RemoteFacts:
-    facts = RemoteFacts(data["name"], bool(data["is_leaf"]), bool(data["requires_grad"]),
-                        bool(data["retains_grad"]), data.get("grad_fn"),
-                        copy_of(data.get("grad")), text_from(data.get("why_no_grad", "")),
-                        data.get("cut", ""))
-    object.__setattr__(facts, "grad_row", data.get("grad_row", ""))
-    return facts

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from app.kernel.sealed import BUILTINS
+from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
 

@@ -29,8 +29,8 @@ from json.encoder import c_make_encoder, encode_basestring_ascii
 from json.scanner import c_make_scanner
 from typing import Any
 
-from app.kernel.sealed import BUILTINS, loads
-from app.kernel.wire import CorruptPipe
+from protocol.sealed import BUILTINS, loads
+from protocol.wire import CorruptPipe
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
 

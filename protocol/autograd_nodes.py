@@ -2,14 +2,14 @@
 
 Qt-free. ``app.explain.autograd_graph.build_graph`` fills these records from torch's
 autograd objects; ``app.explain.autograd_layout`` places and explains them. Texts meant
-for people are ``app.i18n.Filled`` texts marked under the ``Lesson`` context.
+for people are ``protocol.i18n.Filled`` texts marked under the ``Lesson`` context.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.i18n import QT_TRANSLATE_NOOP, Filled
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 # Node kinds, in the order a legend lists them.
 # ``tensor``: the tensor whose graph is drawn (or one cut off from it); ``grad_fn``: a

@@ -1,0 +1,12 @@
+"""The sizes both processes agree on: what the kernel sends at most, what the window
+expects at most. Plain numbers, so either side imports them without the other's code."""
+
+#: Most characters of output waiting per stream between two sends (the kernel's
+#: ``capture``; the window's ``events`` keeps as many of what it has not shown).
+LIMIT = 256 * 1024
+#: The most cells a tensor may have to be copied into the window with its step's report.
+MIRROR_CELLS = 1 << 16
+#: The most cells a tensor may have to be copied when Op explained asks for it.
+ASKED_CELLS = 1 << 22
+#: The most cells of a plane one answer carries (8 MiB of float32).
+MAX_PLANE_CELLS = 1 << 21
