@@ -58,9 +58,9 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
     """On these signals (a ``kill``, a closed terminal, a cancelled CI job), end the
     kernel and what its recipe started, then end as the signal ends python (a shell
     shows 128 + n). Where this process dies otherwise (SIGKILL), the kernel sees its
-    pipe close and ends itself (``app.kernel.child``)."""
+    pipe close and ends itself (``kernel.child``)."""
     def end(signum: int, _frame: object) -> None:
-        supervisor = sys.modules.get("app.kernel.supervisor")
+        supervisor = sys.modules.get("app.link.supervisor")
         if supervisor is not None:
             supervisor.end_all()
         raise SystemExit(_end_by_signal(signum))  # (returns only where it cannot die so)
@@ -78,7 +78,7 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
 
 
 def _run_in_kernel(args: argparse.Namespace) -> int:
-    from app.kernel.supervisor import Kernel
+    from app.link.supervisor import Kernel
     from protocol.budget import GIB
     from protocol.source import decode
 
@@ -155,7 +155,7 @@ def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
     the exit code it means. Stopped by its ``timeout`` (seconds) or ``memory`` budget
     (GiB), it says so on stderr as a plain run does, and the report keeps what the run
     gathered, with an error that says why it ended."""
-    from app.kernel.supervisor import Kernel
+    from app.link.supervisor import Kernel
     from protocol.budget import GIB
 
     with open(path, "rb") as f:
@@ -180,7 +180,7 @@ def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
 def _run_json(path: str, timeout: float = DEFAULT_TIMEOUT_S,
               memory: float | None = None) -> int:
     """The JSON report of a run in a kernel, as python runs the file (its ``"training"``
-    key: what the kernel's watch saw of its loops, ``app.kernel.watch``)."""
+    key: what the kernel's watch saw of its loops, ``kernel.watch``)."""
     from app.recipe.reader import RecipeError, read_recipe_file
 
     try:

@@ -1,6 +1,6 @@
 """A tensor's values as the window holds them: a NumPy copy and torch's facts, no torch.
 
-The kernel sends small copies of values as plain data (``app.kernel.mirror.encode``: a
+The kernel sends small copies of values as plain data (``kernel.mirror.encode``: a
 tensor's values as a NumPy array, its dtype's name, ``requires_grad``, device, strides).
 ``copy_of`` makes a ``TensorCopy`` of such a copy, and lists, tuples and plain values of
 the rest, without importing torch: the window shows values, it never computes on

@@ -1,7 +1,7 @@
 """A backward graph as plain data: its nodes, edges and the values functions saved.
 
-Qt-free. ``app.explain.autograd_graph.build_graph`` fills these records from torch's
-autograd objects; ``app.explain.autograd_layout`` places and explains them. Texts meant
+Qt-free. ``kernel.explain.autograd_graph.build_graph`` fills these records with what
+torch's autograd objects hold; ``app.explain.autograd_layout`` places and explains them. Texts meant
 for people are ``protocol.i18n.Filled`` texts marked under the ``Lesson`` context.
 """
 

@@ -1,14 +1,14 @@
 """The kernel's memory budget: a limit the operating system enforces, and a watch on it.
 
 The budget is what the recipe may allocate on top of what the kernel holds when its
-first run starts (the window's kernel has imported torch by then; ``tensor-lab run``'s
-has not, and the recipe's ``import torch`` is its own). Inside the kernel,
+first run starts (the window's kernel has loaded torch by then; ``tensor-lab run``'s
+has not, and the recipe loads torch itself). Inside the kernel,
 ``limit_memory`` caps the process's data (``RLIMIT_DATA``: its heap and private
 writable mappings, where the system has it) at what it holds now plus the budget, so an
 allocation past it fails in the recipe (torch raises "can't allocate memory", python
 ``MemoryError``) rather than the OS killing the desktop session. (Not the address space:
 torch's libraries map 0.6 GiB of it, a quarter resident, and under a budget of 0.5 GiB
-``import torch`` failed in ``tensor-lab run``.) The supervisor also reads the kernel's
+loading torch failed in ``tensor-lab run``.) The supervisor also reads the kernel's
 resident memory (``resident_bytes``, Linux's ``/proc``) and ends a kernel that grows more
 than the budget past its size at that start anyway.
 """
@@ -58,7 +58,7 @@ def _status_bytes(pid: int | str, *fields: str) -> int | None:
 
 def resident_bytes(pid: int) -> int | None:
     """The memory process ``pid`` holds resident, its files' pages left out (the system
-    can drop those, and ``import torch`` brings 130 MB of them): its anonymous and shared
+    can drop those, and loading torch brings 130 MB of them): its anonymous and shared
     pages, what the data cap of ``limit_memory`` counts, or near it. None where ``/proc``
     cannot tell."""
     size = _status_bytes(pid, "RssAnon", "RssShmem")

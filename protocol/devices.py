@@ -1,8 +1,8 @@
 """The devices a tensor can be put on, and the torch build, as the window knows them: the
 kernel's.
 
-The kernel probes its own machine (the ``devices`` query, ``app.kernel.queries``); the
-window keeps what it answered (``app.kernel.session.KernelSession.devices`` and
+The kernel probes its own machine (the ``devices`` query, ``kernel.queries``); the
+window keeps what it answered (``app.link.session.KernelSession.devices`` and
 ``torch``) and never imports torch for it. Until a kernel has answered, the window knows
 the CPU alone, and no torch build.
 """
@@ -36,7 +36,7 @@ class TorchBuild:
     Parameters
     ----------
     version : str
-        ``torch.__version__``; ``""`` where the kernel could not import torch.
+        ``torch.__version__``; ``""`` where torch would not load in the kernel.
     cuda : str
         ``torch.version.cuda``, the CUDA it was built for; ``""`` for a build without.
     """

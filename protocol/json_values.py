@@ -1,7 +1,7 @@
 """Values as JSON can hold them: NaN as "nan", complex numbers as pairs, tuples as lists.
 
 Both sides use it, and it imports no torch: the kernel's report of a recipe's tensors is
-``app.kernel.tensor_json``'s, which hands its tensors to ``plain`` as ``other``.
+``kernel.tensor_json``'s, which hands its tensors to ``plain`` as ``other``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""A top-level loop's report, as it travels from the kernel (``app.kernel.loops``) to the
+"""A top-level loop's report, as it travels from the kernel (``kernel.loops``) to the
 window, and what the window reads of it (``LoopReport.expanded``).
 
 It travels compressed: a loop of 10^5 iterations keeps 10^5 scalars a name, which JSON
 would write in ~20 ms a name; here they are float64 ``array``s (raw frames), a ``range``
 counter is its start, step and count, the samples of plain scalars are rows of values
-(their summaries are made on the window's side, as ``app.kernel.summary`` makes them),
+(their summaries are made on the window's side, as ``kernel.summary`` makes them),
 and a sampled 0-d tensor's summary is its kind's, listed once, with its value.
 """
 

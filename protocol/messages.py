@@ -9,7 +9,7 @@ first message, ``Hello``, says which it speaks, and a kernel that speaks another
 with its ``Ready`` and ends; the kernel's ``Ready`` says which it speaks, and the
 supervisor ends a kernel that speaks another.
 
-The big summaries (``app.kernel.summary``: a value's, a ``Report``'s, a query's answer)
+The big summaries (``kernel.summary``: a value's, a ``Report``'s, a query's answer)
 are still plain dicts here.
 """
 
@@ -47,7 +47,7 @@ class VersionMismatch(ValueError):
         self.theirs = theirs
 
 
-#: A value's summary (``app.kernel.summary.summarize``): ``type`` and what that type shows.
+#: A value's summary (``kernel.summary.summarize``): ``type`` and what that type shows.
 Summary = dict[str, Any]
 #: Numbers in bulk: a numpy array (a raw frame), or a list where a test makes one.
 Numbers = Any
@@ -55,7 +55,7 @@ Numbers = Any
 
 class MirrorPlan(TypedDict, total=False):
     """A form step's statement in ``RunSource.mirror``: the names it ``reads``, copied
-    before it runs, and the ``name`` it binds, copied after (``app.kernel.mirror``)."""
+    before it runs, and the ``name`` it binds, copied after (``kernel.mirror``)."""
 
     reads: list[str]
     name: str | None
@@ -77,7 +77,7 @@ class LayerSeries(TypedDict):
 
 
 class Boundary(TypedDict, total=False):
-    """A 2-D classifier's predictions over a grid (``app.kernel.watch_boundary``): the
+    """A 2-D classifier's predictions over a grid (``kernel.watch_boundary``): the
     grid's ``extent`` (x0, x1, y0, y1), ``grid`` (GRID x GRID x classes, numpy), and once,
     the training ``points`` and their ``labels``."""
 
@@ -88,7 +88,7 @@ class Boundary(TypedDict, total=False):
 
 
 class Histogram(TypedDict):
-    """A sample of one layer's weights and gradients (``app.kernel.watch_histogram``):
+    """A sample of one layer's weights and gradients (``kernel.watch_histogram``):
     the ``layer`` (its path), the ``step``, and at most ``HISTOGRAM_VALUES`` of each
     (numpy arrays, or an empty list for no gradient)."""
 
@@ -138,10 +138,10 @@ class RunSource:
     stop_before: int = -1  # run only statements [0, stop_before); -1 for all of them
     run_id: int = 0  # what ``Query`` names to ask about this run's values
     #: An edit: go on from the last run's checkpoint before the first changed statement
-    #: where one can be trusted (``app.kernel.checkpoints``; ``Resumed`` says where).
+    #: where one can be trusted (``kernel.checkpoints``; ``Resumed`` says where).
     resume: bool = False
     #: The form steps' statements, by index (a string, as JSON keys are): the ``reads``
-    #: to copy before it runs and the ``name`` to copy after (``app.kernel.mirror``).
+    #: to copy before it runs and the ``name`` to copy after (``kernel.mirror``).
     mirror: dict[str, MirrorPlan] = field(default_factory=dict)
     #: Questions the window will ask about this run, ``[id, kind, args]`` (a ``Query``'s,
     #: this run named in ``args``): answered once the statement they name is done.
@@ -152,7 +152,7 @@ class RunSource:
 @dataclass
 class Warm:
     """Import torch now, in the background, so the first run starts warm; then the
-    ``modules`` that add the window's queries (``app.kernel.queries.register``)."""
+    ``modules`` that add the window's queries (``kernel.queries.register``)."""
 
     modules: list[str] = field(default_factory=list)
 
@@ -162,7 +162,7 @@ class Warm:
 class Query:
     """A view asks about a value of the last window run (supervisor to kernel); the
     kernel answers on its reader thread, even while the recipe runs
-    (``app.kernel.queries``)."""
+    (``kernel.queries``)."""
 
     id: int
     kind: str
@@ -243,7 +243,7 @@ class Output:
 @dataclass
 class StepDone:
     """One top-level statement ended (kernel to supervisor), with the names it bound
-    or changed and their summaries (``app.kernel.summary``)."""
+    or changed and their summaries (``kernel.summary``)."""
 
     index: int
     line: int
@@ -252,10 +252,10 @@ class StepDone:
     message: str = ""
     error_line: int | None = None
     names: dict[str, Summary] = field(default_factory=dict)
-    #: A top-level loop's iterations (``app.kernel.loops``); the window reads
+    #: A top-level loop's iterations (``kernel.loops``); the window reads
     #: ``loop.expanded()``.
     loop: LoopReport | None = None
-    #: A form step's small values (``app.kernel.mirror``).
+    #: A form step's small values (``kernel.mirror``).
     mirror: MirrorValues | None = None
 
 
@@ -269,8 +269,8 @@ class Training:
     the histogram's values do), and for the ``layer_steps``, each
     layer's ``{"std": [...], "grad_norm": [...]}`` by its path. ``paused``: why the loop
     waits now (``pause``, ``nan``), or "" when it runs. ``boundary``: a 2-D classifier's
-    predictions over a grid (``app.kernel.watch_boundary``), now and then;
-    ``histogram``: a layer's values (``app.kernel.watch_histogram``), now and then."""
+    predictions over a grid (``kernel.watch_boundary``), now and then;
+    ``histogram``: a layer's values (``kernel.watch_histogram``), now and then."""
 
     index: int
     line: int
@@ -288,7 +288,7 @@ class Training:
 @dataclass
 class Report:
     """``tensor-lab run --json``'s report of a finished run (kernel to supervisor):
-    ``tensors``, ``values``, ``errors``, ``stdout``, ``stderr`` (``app.kernel.report``)."""
+    ``tensors``, ``values``, ``errors``, ``stdout``, ``stderr`` (``kernel.report``)."""
 
     report: dict[str, Any]
 

@@ -1,7 +1,7 @@
 """What both processes hold of provenance: plain data, no torch, no other module of the app.
 
-The kernel works it out (``app.explain.provenance``, asked through the ``provenance``
-query of ``app.explain.provenance_query``); the window shows it (Op explained). The
+The kernel works it out (``kernel.explain.provenance``, asked through the ``provenance``
+query of ``kernel.explain.provenance_query``); the window shows it (Op explained). The
 window names the ops the kernel may call (``OpFacts``, by ``call_key``), from its
 catalogue.
 """

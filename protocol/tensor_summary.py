@@ -1,7 +1,7 @@
 """What the window shows of a tensor from a kernel's summary of it, without torch.
 
-A small tensor's summary (``app.kernel.summary``) carries its values, and its statistics
-as ``app.kernel.tensor_info.tensor_stats`` gave them in the kernel; here they become the
+A small tensor's summary (``kernel.summary``) carries its values, and its statistics
+as ``kernel.tensor_info.tensor_stats`` gave them in the kernel; here they become the
 viewer's facts, statistics and planes, as numpy arrays. The helpers that turn numbers
 into text live here too, so the kernel's texts and the window's are made by one code,
 and ``summary_text``: the one line a summary reads as.
@@ -33,7 +33,7 @@ _DISPLAY_DTYPES = {
 
 def summary_facts(summary: Mapping) -> list[tuple[str, str]]:
     """``tensor_facts`` as a kernel's summary of a tensor tells them
-    (``app.kernel.summary``): what it does not say shows as ``MISSING``, never a guess."""
+    (``kernel.summary``): what it does not say shows as ``MISSING``, never a guess."""
 
     def told(key: str, text=str) -> str:
         value = summary.get(key)

@@ -1,7 +1,7 @@
 """A tensor written as text: Python that builds it again, or CSV.
 
 Qt-free, and it never imports torch (a tensor comes as the argument): the kernel writes
-its tensors (the ``text`` query of ``app.explain.kernel_queries``), and the window a
+its tensors (the ``text`` query of ``kernel.explain.kernel_queries``), and the window a
 plane it shows (``app.exports``).
 
 * ``tensor_literal(t)`` is Python that a recipe may hold and that builds an equal

@@ -143,7 +143,7 @@ def _fail_on_uncaught(request):
 @pytest.fixture(scope="module")
 def kernel_session():
     """A real kernel process, shared by a module's tests (core tier, no window)."""
-    from app.kernel.session import KernelSession
+    from app.link.session import KernelSession
 
     session = KernelSession()
     session.start()
@@ -244,7 +244,7 @@ def settle(qtbot):
 def panel_kernel():
     """One kernel process for a module's panel tests, with the views' queries (the
     window makes its own)."""
-    from app.kernel.session import KernelSession
+    from app.link.session import KernelSession
     from widgets.common.kernel_hook import VIEW_QUERIES
 
     session = KernelSession(memory_budget=2 * 2**30, query_modules=VIEW_QUERIES)

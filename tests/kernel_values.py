@@ -13,7 +13,7 @@ from app.tensor_copy import TensorCopy
 
 def kernel_value(document: Any, name: str) -> Any:
     """The kernel's value of ``name`` as the window holds it, made a torch tensor again
-    (``as_torch``): the copy sent with the last step that binds it (``app.kernel.mirror``;
+    (``as_torch``): the copy sent with the last step that binds it (``kernel.mirror``;
     small values only). Waits for the run first when the document can (``run_in_kernel``'s
     ``settle``)."""
     settle = getattr(document, "settle", None)

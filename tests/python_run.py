@@ -1,7 +1,7 @@
 """A recipe run by Python itself, in the test's process: the values its steps made, for
 tests of what the views and the writer do with them.
 
-It uses the kernel's own runner (``app.kernel.runner``), statement by statement, as a
+It uses the kernel's own runner (``kernel.runner``), statement by statement, as a
 kernel does, and gives each step the value its statement bound: what the window gets
 from its kernel, but as the live objects.
 """
@@ -14,10 +14,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from app.kernel.runner import Runner
 from app.recipe.model import Recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.text_recipe import SourceRecipe
+from kernel.runner import Runner
 
 
 @contextlib.contextmanager

@@ -18,19 +18,7 @@ import torch
 
 from app.catalog import CATALOG
 from app.cli import run_main
-from app.explain.autograd_facts import leaves_with_grad
-from app.explain.autograd_graph import (
-    EDGE_KINDS,
-    NODE_KINDS,
-    backward_runs,
-    build_graph,
-    cut_of,
-    grad_facts,
-    layered_layout,
-    reaches,
-    saved_values,
-)
-from app.explain.autograd_source import source_run
+from app.explain.autograd_layout import layered_layout
 from app.explain.autograd_steps import (
     add_zero_grads,
     backward_step,
@@ -43,10 +31,22 @@ from app.explain.autograd_steps import (
     set_retain_grad,
     zero_grad_step,
 )
-from app.explain.derivatives import FunctionError, derivative_in, function_of
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.recipe.writer import write_step
+from kernel.explain.autograd_facts import leaves_with_grad
+from kernel.explain.autograd_graph import (
+    EDGE_KINDS,
+    NODE_KINDS,
+    backward_runs,
+    build_graph,
+    cut_of,
+    grad_facts,
+    reaches,
+    saved_values,
+)
+from kernel.explain.autograd_source import source_run
+from kernel.explain.derivatives import FunctionError, derivative_in, function_of
 from tests.python_run import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -338,7 +338,8 @@ def test_run_json_in_a_real_process_with_qt_blocked(tmp_path):
     path.write_text(CASE_C)
     code = ("import sys, runpy\n"
             "for m in ('PySide6', 'pyqtgraph', 'shiboken6'): sys.modules[m] = None\n"
-            "import app.explain.autograd_graph, app.explain.autograd_steps, app.catalog.autograd\n"
+            "import kernel.explain.autograd_graph, app.explain.autograd_steps\n"
+            "import app.catalog.autograd\n"
             f"sys.argv = ['app', 'run', {str(path)!r}, '--json']\n"
             "runpy.run_module('app', run_name='__main__')\n")
     env = dict(os.environ)
@@ -396,7 +397,7 @@ def test_saved_tensors_are_named_and_freed_by_backward():
 
 
 def _namer(run):
-    from app.explain.autograd_graph import _Namer
+    from kernel.explain.autograd_graph import _Namer
 
     return _Namer(run)
 

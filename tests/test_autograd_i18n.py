@@ -1,6 +1,6 @@
 """The autograd graph tab in Chinese: node explanations, "why is .grad None", node subtitles.
 
-``app.explain.autograd_graph`` keeps English (``protocol.i18n.Filled`` texts, marked under
+``kernel.explain.autograd_graph`` keeps English (``protocol.i18n.Filled`` texts, marked under
 ``Lesson``); the panel and the drawing translate them with the installed translation.
 """
 
@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from app.explain.autograd_graph import build_graph, grad_facts, node_explanation
+from app.explain.autograd_layout import node_explanation
+from kernel.explain.autograd_graph import build_graph, grad_facts
 from tests.test_autograd import recipe_text, run_recipe
 from tests.test_autograd_panel import node_id
 from widgets.common.i18n_text import lesson_text

@@ -120,7 +120,7 @@ def test_core_runs_with_pyside6_unavailable():
         "         if m.name != 'app.__main__']\n"
         "for name in names: importlib.import_module(name)\n"
         "assert len(names) > 40, names\n"
-        "from app.kernel.session import KernelSession\n"
+        "from app.link.session import KernelSession\n"
         "doc = app.recipe.document.Document(); doc.kernel = KernelSession()\n"
         f"doc.open({str(WELCOME)!r})\n"
         "while doc.kernel_run is not None: doc.take_kernel_events(doc.kernel.poll(0.05))\n"

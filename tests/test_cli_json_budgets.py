@@ -14,7 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from app.kernel.report import OUTPUT_TAIL
+from kernel.report import OUTPUT_TAIL
 
 ROOT = Path(__file__).parent.parent
 

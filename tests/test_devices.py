@@ -1,4 +1,4 @@
-"""The device list: probed in the kernel (``app.kernel.machine``), kept by the window as
+"""The device list: probed in the kernel (``kernel.machine``), kept by the window as
 the kernel said it (``protocol.devices``). Core tier, no QApplication."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import torch
 
-import app.kernel.machine as machine
-from app.kernel.machine import probe_devices
+import kernel.machine as machine
+from kernel.machine import probe_devices
 from protocol.devices import (
     Device,
     TorchBuild,

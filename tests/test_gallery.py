@@ -138,8 +138,8 @@ def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
 
 def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
     """The shapes are printed, never a time; "Time it" (app.explain.timing) measures them."""
-    from app.explain.step_timing import time_text
     from app.recipe.writer import write_expr
+    from kernel.explain.step_timing import time_text
     from tests.python_run import run_python
 
     recipe = read_recipe_file(str(RECIPES_DIR / "training_matmul_timing.py"))
@@ -168,7 +168,7 @@ def test_python_prints_what_the_lab_prints(name):
 
 @pytest.fixture(scope="module")
 def kernel():
-    from app.kernel.session import KernelSession
+    from app.link.session import KernelSession
 
     session = KernelSession()
     yield session

@@ -1,4 +1,4 @@
-"""The kernel's ``inner_step`` query (``app.explain.inner_step_query``), run here on a
+"""The kernel's ``inner_step`` query (``kernel.explain.inner_step_query``), run here on a
 namespace built by hand: the op statement inside a loop or a function, the values it read
 then, and what it made, compared with torch run directly. Core tests."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import torch
 
-import app.explain.inner_step_query  # noqa: F401 - registers the query
+import kernel.explain.inner_step_query  # noqa: F401 - registers the query
 from app.explain.op_facts import op_table
-from app.kernel import mirror
-from app.kernel.queries import Values, answer
+from kernel import mirror
+from kernel.queries import Values, answer
 
 
 def _ask(source: str, namespace: dict, statement: int, samples: dict | None = None) -> dict:

@@ -1,5 +1,5 @@
 """Values as JSON holds them: the window's half (``protocol.json_values``) imports no torch, the
-kernel's (``app.kernel.tensor_json``) reports tensors wherever they sit. Core tier."""
+kernel's (``kernel.tensor_json``) reports tensors wherever they sit. Core tier."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import torch
 
-from app.kernel import tensor_json
+from kernel import tensor_json
 from protocol.json_values import plain
 
 ROOT = Path(__file__).resolve().parent.parent

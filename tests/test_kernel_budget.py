@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from app.kernel.session import KernelReady, KernelSession
+from app.link.session import KernelReady, KernelSession
 from protocol.budget import budget_text
 from tests.test_kernel_service import Watcher
 

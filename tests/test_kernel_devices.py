@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import torch
 
-import app.kernel.machine as machine
-import app.kernel.queries as queries
-import app.kernel.session as session_module
-from app.kernel.session import KernelSession
+import app.link.session as session_module
+import kernel.machine as machine
+import kernel.queries as queries
+from app.link.session import KernelSession
 from protocol import messages
 from protocol.devices import Device, TorchBuild, cpu_alone
 from widgets.common.kernel_devices import kernel_devices

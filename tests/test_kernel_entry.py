@@ -1,5 +1,5 @@
 """The kernel is a plain python process started at its entry point (``python -m
-app.kernel``): the window's side names it only by that, and the same entry point serves
+kernel``): the window's side names it only by that, and the same entry point serves
 a peer over stdin and stdout (what an ``ssh`` transport starts on a server)."""
 
 from __future__ import annotations
@@ -14,11 +14,14 @@ from protocol import messages
 from protocol.wire import Descriptors, Wire
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-#: What the window's link to a local kernel may import of app.kernel: the messages,
-#: their framing, and the budgets and kill path it owns; nothing the kernel runs.
-LINK = {"app.kernel", "app.kernel.supervisor", "app.kernel.transport", "protocol.wire",
+#: What the window's link to a local kernel may import of the link, the protocol and the
+#: kernel: the messages, their framing, and the budgets and kill path it owns; nothing the
+#: kernel runs (no module of ``kernel``).
+LINK = {"app.link", "app.link.supervisor", "app.link.transport", "protocol", "protocol.wire",
         "protocol.messages", "protocol.codec", "protocol.loop_report",
-        "protocol.sealed", "protocol.budget", "protocol.reaper"}
+        "protocol.sealed", "protocol.budget", "protocol.reaper", "protocol.json_values"}
+#: The packages whose modules count here.
+PARTS = ("app.link", "protocol", "kernel")
 
 
 def _module_file(name: str) -> pathlib.Path | None:
@@ -30,7 +33,7 @@ def _module_file(name: str) -> pathlib.Path | None:
 
 
 def _imports(name: str) -> set[str]:
-    """Every module of ``app`` that ``name`` imports, in functions too (read with ast)."""
+    """Every module of ours that ``name`` imports, in functions too (read with ast)."""
     path = _module_file(name)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -43,7 +46,8 @@ def _imports(name: str) -> set[str]:
                 parts = package.split(".")[:len(package.split(".")) - node.level + 1]
                 base = ".".join([*parts, base] if base else parts)
             found |= {base} | {f"{base}.{alias.name}" for alias in node.names}
-    return {module for module in found if module.startswith("app") and _module_file(module)}
+    return {module for module in found
+            if module.startswith(("app", "protocol", "kernel")) and _module_file(module)}
 
 
 def _reached(*names: str) -> set[str]:
@@ -58,15 +62,15 @@ def _reached(*names: str) -> set[str]:
 
 
 def test_the_window_side_of_a_local_kernel_imports_nothing_the_kernel_runs():
-    reached = {m for m in _reached("app.kernel.supervisor", "app.kernel.transport")
-               if m.startswith("app.kernel")}
+    reached = {m for m in _reached("app.link.supervisor", "app.link.transport")
+               if m.startswith(PARTS)}
     assert reached <= LINK, sorted(reached - LINK)
 
 
 def test_importing_the_supervisor_loads_only_the_link(tmp_path):
     loaded = subprocess.run(
-        [sys.executable, "-c", "import app.kernel.supervisor, sys; "
-         "print(sorted(m for m in sys.modules if m.startswith('app.kernel')), "
+        [sys.executable, "-c", "import app.link.supervisor, sys; "
+         f"print(sorted(m for m in sys.modules if m.startswith({PARTS!r})), "
          "'torch' in sys.modules)"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=True).stdout
     modules, torch = loaded.rsplit(" ", 1)
@@ -88,7 +92,7 @@ def test_the_entry_point_serves_a_peer_on_stdin_and_stdout(tmp_path):
     recipe = tmp_path / "r.py"
     source = ("import os, subprocess, sys\nprint('printed')\nos.write(1, b'raw to fd 1')\n"
               "subprocess.run([sys.executable, '-c', 'print(\"from a child\")'])\n")
-    kernel = subprocess.Popen([sys.executable, "-m", "app.kernel", "--stdio"], cwd=ROOT,
+    kernel = subprocess.Popen([sys.executable, "-m", "kernel", "--stdio"], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
     wire = Wire(Descriptors(kernel.stdout.fileno(), kernel.stdin.fileno()))
@@ -113,7 +117,7 @@ def test_the_entry_point_serves_a_peer_on_stdin_and_stdout(tmp_path):
 
 
 def test_the_kernel_ends_within_2_s_of_its_peers_end_of_file(tmp_path):
-    kernel = subprocess.Popen([sys.executable, "-m", "app.kernel", "--stdio"], cwd=ROOT,
+    kernel = subprocess.Popen([sys.executable, "-m", "kernel", "--stdio"], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     wire = Wire(Descriptors(kernel.stdout.fileno(), kernel.stdin.fileno()))
     try:

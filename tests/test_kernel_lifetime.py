@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.session import Ended, KernelSession
-from app.kernel.supervisor import Kernel
+from app.link.session import Ended, KernelSession
+from app.link.supervisor import Kernel
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the process tree is read from /proc")
@@ -160,7 +160,7 @@ def test_a_window_killed_mid_run_leaves_no_kernel_behind(tmp_path):
     recipe, pids = _recipe(tmp_path)
     window = subprocess.Popen([sys.executable, "-c", f'''
 import time
-from app.kernel.session import KernelSession
+from app.link.session import KernelSession
 session = KernelSession(run_timeout=None)
 session.run(open({str(recipe)!r}).read(), {str(recipe)!r})
 while True:

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 import pytest
 
-from app.kernel.loops import ITERATION_OUTPUT, RECORDER
-from app.kernel.supervisor import Kernel
+from app.link.supervisor import Kernel
+from kernel.loops import ITERATION_OUTPUT, RECORDER
 from protocol import messages as msg
 
 NAMES = "print(sorted(k for k in globals() if not k.startswith('__')))\n"
@@ -431,8 +431,8 @@ def test_the_loops_are_compiled_before_the_run_with_their_future_flags(tmp_path,
     """``compile_loops`` rewrites and compiles every loop statement before the first
     statement runs (python compiles the whole file first), each with the ``__future__``
     flags the statements before it turn on; running them rewrites nothing more."""
-    from app.kernel import loops
-    from app.kernel.runner import Runner
+    from kernel import loops
+    from kernel.runner import Runner
     from tests.python_run import as_a_kernel
 
     source = '''\
@@ -466,7 +466,7 @@ def test_a_sampled_0d_tensor_reads_as_summarize_has_it_nan_and_inf_too(kernel, t
     text), whatever its kind (here two dtypes and two grad_fns)."""
     import torch
 
-    from app.kernel.summary import summarize
+    from kernel.summary import summarize
 
     source = '''\
 import torch

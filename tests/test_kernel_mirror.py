@@ -1,5 +1,5 @@
 """Form steps that the kernel runs come back with small copies of what they read and
-made (``app.kernel.mirror``), so Op explained shows them element by element; values
+made (``kernel.mirror``), so Op explained shows them element by element; values
 too large to copy stay in the kernel. Expected values come from torch in this process.
 """
 
@@ -12,11 +12,11 @@ import numpy as np
 import torch
 
 from app.explain.step_view import make_step_view
-from app.kernel import mirror
-from app.kernel.session import KernelSession
+from app.link.session import KernelSession
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy
+from kernel import mirror
 from protocol.limits import MIRROR_CELLS
 from tests.kernel_values import as_torch
 

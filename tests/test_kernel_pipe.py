@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from app.kernel.session import Ended, KernelReady, KernelSession, RunMessage
+from app.link.session import Ended, KernelReady, KernelSession, RunMessage
 from protocol.wire import MAGIC, MAX_FRAME, STALL_S, CorruptPipe, Wire
 from tests.test_kernel_queries import _events as _until
 

@@ -1,12 +1,12 @@
 """The window's own questions about a run, answered in the kernel between statements
-(``app.kernel.child.Prefetch``): on one torch thread, and torch's threads as the recipe
+(``kernel.child.Prefetch``): on one torch thread, and torch's threads as the recipe
 left them afterwards."""
 
 from __future__ import annotations
 
 import torch
 
-from app.kernel import child, queries
+from kernel import child, queries
 from protocol import messages
 
 

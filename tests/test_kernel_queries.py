@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 import torch
 
-from app.kernel.events import Answered, Ended, RunMessage
-from app.kernel.queries import sample_steps
-from app.kernel.session import KernelSession
-from app.kernel.supervisor import Kernel
-from app.kernel.tensor_info import tensor_facts, tensor_stats
+from app.link.events import Answered, Ended, RunMessage
+from app.link.session import KernelSession
+from app.link.supervisor import Kernel
+from kernel.queries import sample_steps
+from kernel.tensor_info import tensor_facts, tensor_stats
 from protocol import messages
 from protocol.limits import MAX_PLANE_CELLS
 from tests.conftest import finish

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.checkpoints import Untold, namespace_fingerprint
-from app.kernel.events import RunMessage
-from app.kernel.session import KernelSession
+from app.link.events import RunMessage
+from app.link.session import KernelSession
 from app.recipe.document import Document
+from kernel.checkpoints import Untold, namespace_fingerprint
 from protocol import messages
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.supervisor import Kernel
+from app.link.supervisor import Kernel
 from protocol import messages as msg
 from tests.test_kernel_session import _collect
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from app.kernel.session import (
+from app.link.session import (
     Ended,
     KernelReady,
     KernelSession,
@@ -277,7 +277,7 @@ def test_a_kernel_that_dies_is_reported_and_replaced(watcher, tmp_path, death):
     assert KernelStarting("died", message) in watcher.events[-3:]
     assert watcher.pid != pid and _gone(pid)
     # "import torch" first: it waits for the fresh kernel's warm import of torch to end
-    # (a name bound while that import is half done trips app.kernel.summary's torch check)
+    # (a name bound while that import is half done trips kernel.summary's torch check)
     again = watcher.session.run("import torch\nx = 1\n", str(tmp_path / "again.py"))
     assert watcher.ended(again).exit_code == 0
 
@@ -342,7 +342,7 @@ def test_a_stop_between_two_statements_interrupts_the_next_one():
     """SIGINT after one statement reported and before the next runs is kept: the next
     statement starts with its KeyboardInterrupt (the kernel is never left running on); a
     new run forgets a Stop meant for the one before."""
-    from app.kernel import child
+    from kernel import child
 
     child._on_sigint(signal.SIGINT, None)  # outside the recipe's code: nothing raised now
     with pytest.raises(KeyboardInterrupt):

@@ -11,7 +11,7 @@ import time
 import pytest
 import torch
 
-from app.kernel.supervisor import Kernel
+from app.link.supervisor import Kernel
 from protocol import messages as msg
 
 RECIPE = '''\

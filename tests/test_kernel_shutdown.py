@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from app.kernel import supervisor
+from app.link import supervisor
 from protocol import messages
 from protocol.wire import Wire
 
-VIEW_QUERIES = ["app.explain.kernel_queries", "app.explain.provenance_query",
-                "app.explain.inner_step_query"]
+VIEW_QUERIES = ["kernel.explain.kernel_queries", "kernel.explain.provenance_query",
+                "kernel.explain.inner_step_query"]
 
 
 @pytest.mark.parametrize("after_s", [0.0, 0.3, 0.6, 0.9, 1.2, 1.5, 1.8, 2.4])

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.events import Answered, Ended, KernelReady, RunMessage
-from app.kernel.session import KernelSession
-from app.kernel.transport import Transport
+from app.link.events import Answered, Ended, KernelReady, RunMessage
+from app.link.session import KernelSession
+from app.link.transport import Transport
 from protocol import messages
 from protocol.wire import Wire
 
@@ -144,7 +144,7 @@ def test_the_windows_side_of_the_kernel_imports_no_torch():
     """The session, its transport, the protocol and the hook that takes its events: none
     of them brings torch (or numpy) into the window's process."""
     code = ("import sys\n"
-            "import app.kernel.session, app.kernel.supervisor, app.kernel.transport\n"
+            "import app.link.session, app.link.supervisor, app.link.transport\n"
             "import widgets.common.kernel_hook\n"
             "print(sorted({'torch', 'numpy'} & set(sys.modules)))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from app.kernel import supervisor
+from app.link import supervisor
 from protocol import messages
 from protocol.wire import Wire
 

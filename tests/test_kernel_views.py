@@ -11,12 +11,12 @@ from pathlib import Path
 import torch
 from PySide6.QtCore import Qt
 
-from app.explain.autograd_facts import facts_data
-from app.explain.autograd_graph import build_graph, grad_facts
 from app.explain.autograd_remote import facts_from
-from app.explain.autograd_source import SourceRun
 from app.recipe.kernel_results import KernelValue
 from app.tensor_copy import TensorCopy
+from kernel.explain.autograd_facts import facts_data
+from kernel.explain.autograd_graph import build_graph, grad_facts
+from kernel.explain.autograd_source import SourceRun
 from protocol.autograd_data import graph_data, graph_from
 
 RECIPE = '''\
@@ -232,7 +232,7 @@ def test_the_explanations_kernel_queries_import_without_the_windows_recipe():
     code = ("import sys\n"
             "for m in ('app.recipe', 'app.expr', 'app.catalog', 'PySide6'):\n"
             "    sys.modules[m] = None\n"
-            "import app.explain.kernel_queries\n"
+            "import kernel.explain.kernel_queries\n"
             "print('imported')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[1], timeout=120)

@@ -1,13 +1,13 @@
-"""Who wakes whom: the kernel's output flusher thread (``app.kernel.capture``) and the
-event queue that wakes the window (``app.kernel.events``)."""
+"""Who wakes whom: the kernel's output flusher thread (``kernel.capture``) and the
+event queue that wakes the window (``app.link.events``)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from app.kernel import capture
-from app.kernel.capture import Flusher, Tap
+from kernel import capture
+from kernel.capture import Flusher, Tap
 
 
 def test_output_goes_out_soon_after_it_is_written_and_the_thread_sleeps_meanwhile():
@@ -52,7 +52,7 @@ def test_the_event_queue_wakes_the_window_for_a_first_event_and_for_a_runs_end()
     """A first event in an empty queue wakes the window (it gathers what follows for a
     moment); a run's ``Ended`` wakes it even behind others, marked so: nothing of the run
     is left to gather, the window takes it all at once."""
-    from app.kernel.events import Ended, EventQueue, RunMessage
+    from app.link.events import Ended, EventQueue, RunMessage
     from protocol import messages
 
     queue = EventQueue()

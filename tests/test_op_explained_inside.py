@@ -1,5 +1,5 @@
 """Op explained on tensors made inside a loop or a function: the kernel finds the op
-statement there (``app.explain.inner_step_query``) and explains it with the values it read.
+statement there (``kernel.explain.inner_step_query``) and explains it with the values it read.
 Widget tier; expected cells from torch run here, or by hand."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Op explained's window side runs no torch (#33): its modules import none, not even
 inside a function, and importing them loads none. The kernel works out what needs torch
-(``app.explain.provenance_query``, ``app.explain.inner_step_query``), and those modules
+(``kernel.explain.provenance_query``, ``kernel.explain.inner_step_query``), and those modules
 need none of the window's. Core tests."""
 
 from __future__ import annotations
@@ -59,5 +59,5 @@ def test_op_explaineds_kernel_queries_import_without_the_windows_modules():
     blocked = ("app.recipe", "app.expr", "app.catalog", "PySide6")
     assert _fresh_python("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n"
                                                   for m in blocked)
-                         + "import app.explain.provenance_query\n"
-                         + "import app.explain.inner_step_query\nprint('ok')\n") == "ok"
+                         + "import kernel.explain.provenance_query\n"
+                         + "import kernel.explain.inner_step_query\nprint('ok')\n") == "ok"

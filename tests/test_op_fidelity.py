@@ -36,11 +36,11 @@ import torch
 from app import cli
 from app.catalog import CATALOG
 from app.dtypes import DTYPE_NAMES
-from app.kernel.report import run_with_report
-from app.kernel.runner import Runner
-from app.kernel.tensor_json import plain, tensor_report
 from app.recipe.call_text import call_text
 from app.text_edits import literal_text
+from kernel.report import run_with_report
+from kernel.runner import Runner
+from kernel.tensor_json import plain, tensor_report
 from tests.python_run import as_a_kernel
 
 MAX_ELEMENTS = 10_000

@@ -128,7 +128,7 @@ RECORDER = _Recorder()
 
 def _allowed(event: str, detail: str) -> bool:
     """Events the lab itself may cause while it opens a file."""
-    if "app.kernel.__main__" in detail:  # the lab's kernel: python -m app.kernel's main
+    if "kernel.__main__" in detail:  # the lab's kernel: python -m kernel's main
         return True
     if event == "ctypes.dlsym" and detail == "(CDLL, 'prctl')":
         return True  # the kernel's reaper (a subreaper that ends with its window), logged
@@ -401,7 +401,7 @@ class Watch:
             ours = self.batch.own_processes(table)
         new = {pid: cmd for pid, cmd in descendants({os.getpid()}, table).items()
                if pid not in self.before and pid not in ours and "multiprocessing" not in cmd
-               and "app.kernel.__main__" not in cmd}
+               and "kernel.__main__" not in cmd}
         assert not new, f"child processes appeared: {new}; files since the last check: {recent}"
         self.since = upto
 

@@ -3,9 +3,9 @@ page break on its own line; U+2028 in a string): the lines read are ``ast``'s li
 
 from __future__ import annotations
 
-from app.kernel.checkpoints import statement_key
 from app.recipe.reader import read_recipe, read_step
 from app.recipe.text_recipe import SourceRecipe
+from kernel.checkpoints import statement_key
 from protocol.source import source_lines, statements
 
 PAGED = ("import torch\n"

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.kernel import supervisor
-from app.kernel.session import Ended, KernelSession
-from app.kernel.summary import summarize
+from app.link import supervisor
+from app.link.session import Ended, KernelSession
+from kernel.summary import summarize
 from protocol import messages
 from protocol.codec import wire_type
 from protocol.loop_report import LoopReport, Stride

@@ -1,6 +1,6 @@
 """Provenance: which input elements an output element comes from, in cases a person can
 check by hand. Core tests: no QApplication. The engine is the kernel's
-(``app.explain.provenance``), run here in the test's own process."""
+(``kernel.explain.provenance``), run here in the test's own process."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812 - as recipes spell it
 
-from app.explain import provenance
 from app.explain.op_facts import op_table
-from app.explain.provenance import Provenance
+from kernel.explain import provenance
+from kernel.explain.provenance import Provenance
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
@@ -225,7 +225,7 @@ def test_what_is_too_large_or_not_an_op_is_refused_before_it_runs() -> None:
     catalogue op (a function of the recipe, a builtin) is never made."""
     import time
 
-    from app.explain.provenance_nodes import MAX_CELLS, ProbeError
+    from kernel.explain.provenance_nodes import MAX_CELLS, ProbeError
 
     started = time.monotonic()
     with pytest.raises(ProbeError, match="elements is not worked out"):

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.supervisor import Kernel
-from protocol import messages
+from app.link.supervisor import Kernel
+from protocol import messages as msg
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
 
@@ -173,16 +173,16 @@ def test_the_windows_kernel_starts_processes_as_python_does(tmp_path):
     try:
         kernel.run_source(str(path), DATALOADER, str(tmp_path))
         messages, deadline = [], time.monotonic() + 120
-        while not (messages and isinstance(messages[-1], messages.Done)):
+        while not (messages and isinstance(messages[-1], msg.Done)):
             assert time.monotonic() < deadline, messages[-5:]
             message = kernel.receive(0.1)
             if message is not None:
                 messages.append(message)
     finally:
         kernel.close()
-    errors = [m.message for m in messages if isinstance(m, messages.StepDone) and m.error]
+    errors = [m.message for m in messages if isinstance(m, msg.StepDone) and m.error]
     printed = "".join(m.text for m in messages
-                      if isinstance(m, messages.Output) and m.stream == "stdout")
+                      if isinstance(m, msg.Output) and m.stream == "stdout")
     assert errors == [] and messages[-1].exit_code == 0
     assert printed == default + "\n" + "".join(
         f"{list(range(k, k + 16))}\n" for k in (0, 16))
@@ -197,7 +197,7 @@ def test_a_forked_child_of_a_window_run_prints_to_the_kernels_own_stdout(tmp_pat
     try:
         kernel.run_source(str(tmp_path / "fork.py"), source, str(tmp_path))
         deadline = time.monotonic() + 60
-        while not isinstance(kernel.receive(0.1), messages.Done):
+        while not isinstance(kernel.receive(0.1), msg.Done):
             assert time.monotonic() < deadline
     finally:
         kernel.close()

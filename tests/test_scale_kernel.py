@@ -9,10 +9,10 @@ import random
 
 import torch
 
-from app.kernel import checkpoints
-from app.kernel.checkpoints import Checkpoints
-from app.kernel.namespace_watch import NamespaceWatch
-from app.kernel.summary import changed, user_names
+from kernel import checkpoints
+from kernel.checkpoints import Checkpoints
+from kernel.namespace_watch import NamespaceWatch
+from kernel.summary import changed, user_names
 from protocol.source import statements
 
 

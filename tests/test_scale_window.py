@@ -6,7 +6,7 @@ and its views; what each costs is counted (rows written, full layouts), never ti
 
 from __future__ import annotations
 
-from app.kernel.events import Ended, RunMessage
+from app.link.events import Ended, RunMessage
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelRunState, KernelValue, tensor_names
 from app.recipe.reader import read_recipe
@@ -176,7 +176,7 @@ def test_a_flood_of_reports_is_taken_in_parts_each_in_a_frame_of_its_own(qtbot, 
 
     from PySide6.QtWidgets import QWidget
 
-    from app.kernel.session import KernelSession
+    from app.link.session import KernelSession
     from widgets.common.kernel_hook import KernelHook
 
     n = 3000

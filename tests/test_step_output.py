@@ -7,7 +7,7 @@ from pathlib import Path
 
 from torch import nn
 
-from app.kernel.summary import MODULE_TEXT_LINES, summarize
+from kernel.summary import MODULE_TEXT_LINES, summarize
 
 NET = '''\
 import torch

@@ -117,10 +117,10 @@ def test_an_operand_is_known_in_the_window_or_asked_of_the_kernel(_document):
     sv = make_step_view(doc)
     assert sv.part("missing") is None and sv.part("min") == -1.5
     assert sv.computed() == ["input"] and sv.receiver() is None  # x * 2: the kernel's
-    # the kernel's answer (its handler, run here: ``app.explain.provenance_query``)
-    import app.explain.provenance_query  # noqa: F401 - registers the query
+    # the kernel's answer (its handler, run here: ``kernel.explain.provenance_query``)
+    import kernel.explain.provenance_query  # noqa: F401 - registers the query
     from app.explain.op_facts import op_table
-    from app.kernel.queries import Values, answer
+    from kernel.queries import Values, answer
 
     data = answer(Values(), "step_parts", {
         "code": sv.code, "ops": op_table(sv.code),

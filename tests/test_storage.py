@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.explain.storage import shared_with, storage_map
 from app.recipe.reader import read_recipe
+from kernel.explain.storage import shared_with, storage_map
 from tests.python_run import run_python
 
 
@@ -36,7 +36,7 @@ def test_numpy_arrays_share_memory_with_the_tensors_they_bridge():
     import numpy as np
     import torch
 
-    from app.explain.storage import as_tensor, covered
+    from kernel.explain.storage import as_tensor, covered
 
     t = torch.arange(6.0)
     arr = np.ones((2, 3))

@@ -3,8 +3,8 @@
 import numpy as np
 import torch
 
-from app.kernel.mirror import encode
 from app.tensor_copy import TensorCopy, copy_of
+from kernel.mirror import encode
 
 
 def test_a_transposed_tensor_keeps_its_values_dtype_and_strides():

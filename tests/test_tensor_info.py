@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.kernel.tensor_info import MISSING, plane, plane_array, tensor_facts, tensor_stats
+from kernel.tensor_info import MISSING, plane, plane_array, tensor_facts, tensor_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,5 +128,5 @@ def test_plane_is_a_detached_view():
 
 def test_tensor_info_is_qt_free():
     code = ("import sys; sys.modules['PySide6'] = None; sys.modules['pyqtgraph'] = None; "
-            "import app.kernel.tensor_info")
+            "import kernel.tensor_info")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

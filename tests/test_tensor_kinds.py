@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 import torch
 
-from app.kernel.events import Ended, RunMessage
-from app.kernel.session import KernelSession
-from app.kernel.tensor_info import tensor_facts, tensor_stats
+from app.link.events import Ended, RunMessage
+from app.link.session import KernelSession
+from kernel.tensor_info import tensor_facts, tensor_stats
 from protocol import messages as msg
 from tests.test_cli import tensor_lab
 from tests.test_kernel_queries import _ask, _events

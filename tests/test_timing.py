@@ -9,9 +9,9 @@ import sys
 import pytest
 import torch
 
-from app.explain.step_timing import time_text
 from app.explain.timing import Timing, format_seconds, on_device
 from app.recipe.reader import read_recipe
+from kernel.explain.step_timing import time_text
 
 QUICK = 0.01  # seconds of measuring per device: enough to get numbers, not good numbers
 

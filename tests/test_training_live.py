@@ -1,4 +1,4 @@
-"""A window run's training loops, live (``app.kernel.watch_live``): the kernel sends
+"""A window run's training loops, live (``kernel.watch_live``): the kernel sends
 every ``backward()``'s loss and learning rate in batches while the loop trains, and obeys
 the window's pause, single step, live learning rate and NaN pause at the next
 ``backward()``. Stop ends a paused loop.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from app.kernel.events import RunMessage
+from app.link.events import RunMessage
 from protocol import messages
 from tests import test_kernel_service
 from tests.test_kernel_service import Watcher
@@ -174,8 +174,8 @@ def test_a_new_statements_first_step_on_the_lean_path_and_a_watch_fault_never_br
     """In one process: the watch's steps, with what the window would be sent kept."""
     import torch
 
-    from app.kernel.watch import TrainingWatch
-    from app.kernel.watch_live import Controls, LiveFeed
+    from kernel.watch import TrainingWatch
+    from kernel.watch_live import Controls, LiveFeed
 
     sent: list = []
     net = torch.nn.Linear(3, 1)
@@ -213,8 +213,8 @@ def test_a_loop_without_modules_takes_the_lean_path_and_sends_every_loss():
     reaches the window."""
     import torch
 
-    from app.kernel.watch import TrainingWatch
-    from app.kernel.watch_live import Controls, LiveFeed
+    from kernel.watch import TrainingWatch
+    from kernel.watch_live import Controls, LiveFeed
 
     sent: list = []
     watch = TrainingWatch({}, LiveFeed(sent.append), Controls())
@@ -250,8 +250,8 @@ def test_a_pause_from_the_window_holds_the_very_next_backward_of_a_lean_loop():
 
     import torch
 
-    from app.kernel.watch import TrainingWatch
-    from app.kernel.watch_live import Controls, LiveFeed
+    from kernel.watch import TrainingWatch
+    from kernel.watch_live import Controls, LiveFeed
 
     controls = Controls()
     watch = TrainingWatch({}, LiveFeed(lambda message: None), controls)
@@ -286,8 +286,8 @@ def test_every_steps_rate_reaches_the_window_as_its_step_used_it_lean_steps_too(
     schedule gives it, and the window's live rate still reaches the loop's steps."""
     import torch
 
-    from app.kernel.watch import TrainingWatch
-    from app.kernel.watch_live import Controls, LiveFeed
+    from kernel.watch import TrainingWatch
+    from kernel.watch_live import Controls, LiveFeed
 
     def train(watch: TrainingWatch | None, controls: Controls | None, steps: int):
         torch.manual_seed(0)

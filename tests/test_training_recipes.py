@@ -1,6 +1,6 @@
 """The training lessons are plain loops that the lab watches live: ``tensor-lab run --json``
 prints what ``python`` prints and reports each loop's losses and layers
-(``app.kernel.watch``); the initialisation lesson shows what its text says.
+(``kernel.watch``); the initialisation lesson shows what its text says.
 
 Core tier: the real command, a kernel process per run. Expected values come from what
 python prints, or from arithmetic a person can check.

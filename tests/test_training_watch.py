@@ -1,4 +1,4 @@
-"""Every ``backward()`` of a run is a training step (``app.kernel.watch``): ``tensor-lab
+"""Every ``backward()`` of a run is a training step (``kernel.watch``): ``tensor-lab
 run --json`` reports each statement whose run called it, with the loss at every step, the
 learning rate, and each layer's output std and gradient norm, named by its path from the
 recipe's variable. The recipes' code is unchanged, and python prints what it prints.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from app.kernel.watch import MAX_STEPS
+from kernel.watch import MAX_STEPS
 from tests.test_cli import tensor_lab
 
 #: The notes' LeNet as they define it (``tests/seeds``), trained for 30 SGD steps on

@@ -280,7 +280,7 @@ def fuzz_kernel():
     """The kernel the panels' document runs in, with a small memory budget: random sizes
     are fine for the lab but would make the test slow and big, and the budget's message
     is what the test wants to see anyway."""
-    from app.kernel.session import KernelSession
+    from app.link.session import KernelSession
     from widgets.common.kernel_hook import VIEW_QUERIES
 
     session = KernelSession(memory_budget=BUDGET, query_modules=VIEW_QUERIES)

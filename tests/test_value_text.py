@@ -11,7 +11,7 @@ from pathlib import Path
 
 import torch
 
-from app.kernel.summary import changed, summarize, user_names
+from kernel.summary import changed, summarize, user_names
 from protocol.tensor_summary import summary_text
 
 RECIPE = '''\

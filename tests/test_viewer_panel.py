@@ -8,11 +8,11 @@ import torch
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from app.kernel.queries import sample_steps
-from app.kernel.tensor_info import tensor_stats
 from app.recipe.document import Document
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe, read_step
+from kernel.queries import sample_steps
+from kernel.tensor_info import tensor_stats
 from protocol.limits import MAX_PLANE_CELLS
 from widgets.common.background import wait_for_jobs
 from widgets.viewer.heatmap_view import HeatmapView

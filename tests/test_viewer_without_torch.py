@@ -1,6 +1,6 @@
 """The tensor viewer shows what it shows without torch in the window (issue #33).
 
-A big plane's heatmap is pooled in the kernel (``app.explain.heatmap``); a loop
+A big plane's heatmap is pooled in the kernel (``kernel.explain.heatmap``); a loop
 iteration's small tensor shows from its summary: the kernel's statistics
 (``tensor_stats``'s texts), its facts, and its planes as numpy arrays. The checks compare
 with torch, which only the tests import.
@@ -19,16 +19,16 @@ import numpy as np
 import pytest
 import torch
 
-from app.explain.heatmap import pooled
-from app.kernel.summary import summarize
-from app.kernel.tensor_info import plane as tensor_plane
-from app.kernel.tensor_info import plane_array, tensor_stats
+from kernel.explain.heatmap import pooled
+from kernel.summary import summarize
+from kernel.tensor_info import plane as tensor_plane
+from kernel.tensor_info import plane_array, tensor_stats
 from protocol.tensor_summary import plane, summary_array, summary_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The viewer's modules, and those of app/ it imports that issue #33 made torch-free.
 TORCH_FREE = [*sorted((ROOT / "widgets" / "viewer").glob("*.py")),
-              ROOT / "protocol" / "tensor_summary.py", ROOT / "app" / "kernel" / "summary.py"]
+              ROOT / "protocol" / "tensor_summary.py", ROOT / "kernel" / "summary.py"]
 
 NAN, INF = float("nan"), float("inf")
 
@@ -164,9 +164,9 @@ def test_a_loop_iterations_small_tensor_shows_without_torch(qtbot, run_in_kernel
                                                             monkeypatch):
     """An earlier iteration's tensor comes as its summary: grid, facts and statistics show
     with ``import torch`` failing in the window."""
-    from app.kernel.tensor_info import tensor_facts
     from app.recipe.document import Document
     from app.recipe.reader import read_recipe
+    from kernel.tensor_info import tensor_facts
     from widgets.viewer.panel import ViewerPanel
 
     doc = run_in_kernel(Document(read_recipe(

@@ -152,7 +152,7 @@ def _viewer(qtbot, doc: Document, step: int):
 
 
 def _assert_pooled_as_torch(panel, plane: torch.Tensor) -> None:
-    from app.kernel.queries import sample_steps
+    from kernel.queries import sample_steps
     from widgets.viewer.view import HEATMAP_CELLS
 
     block = sample_steps(*plane.shape, HEATMAP_CELLS)

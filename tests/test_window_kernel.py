@@ -15,8 +15,8 @@ import pytest
 import torch
 from PySide6.QtCore import Qt, QTimer
 
-from app.kernel.session import KernelSession
-from app.kernel.tensor_info import tensor_facts
+from app.link.session import KernelSession
+from kernel.tensor_info import tensor_facts
 from protocol.budget import GIB
 from widgets.common.kernel_hook import VIEW_QUERIES
 
@@ -206,7 +206,7 @@ def test_a_big_tensor_of_a_code_step_is_asked_for_plane_by_plane(qtbot, window, 
     """Large tensors stay in the kernel: the viewer shows a sampled plane and true facts."""
     import torch
 
-    from app.kernel.queries import sample_steps
+    from kernel.queries import sample_steps
     from widgets.viewer.view import HEATMAP_CELLS
 
     _open(window, tmp_path, "import torch\ntorch.manual_seed(0)\nfor k in range(2):\n"

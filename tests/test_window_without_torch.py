@@ -1,7 +1,8 @@
 """The window never imports torch: ``tensor-lab --screenshot`` on a recipe paints every
 view from what its kernel answers, and ``torch`` is not in the window's ``sys.modules``
 after it; nor after a tour of the window as a user opens it, every view tab on every
-step, then the gallery (#33). Torch runs in the kernel, a process of its own.
+step, then the gallery (#33). Torch runs in the kernel, a process of its own, and no
+module of ``kernel/`` is loaded in the window either.
 
 End to end, in a subprocess: the window process is ``tensor-lab`` itself, with an import
 hook that names the window's own module that first imported torch, if one did.
@@ -37,6 +38,8 @@ _WINDOW = textwrap.dedent("""
 
     def said():
         print("torch in the window:", "torch" in sys.modules, flush=True)
+        print("kernel modules in the window:",
+              sorted(m for m in sys.modules if m.partition(".")[0] == "kernel"), flush=True)
         print("imported by:", TorchWatch.importer, flush=True)
 
     if __name__ == "__main__":  # (not in the kernel, which spawn starts from this file)
@@ -98,6 +101,7 @@ def test_a_screenshot_of_the_window_imports_no_torch(tmp_path, recipe):
                          timeout=300)
     assert out.returncode == 0 and shot.stat().st_size > 0, out.stdout + out.stderr
     assert "torch in the window: False" in out.stdout, out.stdout
+    assert "kernel modules in the window: []" in out.stdout, out.stdout
 
 
 @pytest.mark.parametrize("recipe", [None, "recipes/nn_lenet.py"])
@@ -109,3 +113,4 @@ def test_a_tour_of_every_view_and_the_gallery_imports_no_torch(tmp_path, recipe)
     out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=300)
     assert "torch in the window: False" in out.stdout, out.stdout + out.stderr[-2000:]
+    assert "kernel modules in the window: []" in out.stdout, out.stdout

@@ -514,7 +514,7 @@ def _bench_scale(pairs: int) -> list[Figure]:
 
 def present_devices() -> list[str]:
     """The ids of the devices present (``cpu``, ``cuda:0``, ...), ``cuda`` meaning cuda:0."""
-    from app.kernel.machine import probe_devices
+    from kernel.machine import probe_devices
 
     ids = [d["id"] for d in probe_devices()]
     return ids + (["cuda"] if "cuda:0" in ids else [])

@@ -92,7 +92,7 @@ print(f"total {total!r}")
 
 def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
     """The scalar loop run for the window (``Kernel.run_source``, loops recorded)."""
-    from app.kernel.supervisor import Kernel
+    from app.link.supervisor import Kernel
     from protocol import messages
 
     kernel = Kernel()
@@ -119,7 +119,7 @@ def _lab_seconds(path: Path, folder: str) -> tuple[float, str]:
 
 def bench_scalar_loop(pairs: int, figure, interleave) -> list:
     """The ``scalar loop vs python`` figure: 10^5 iterations of scalar arithmetic run for
-    the window, every iteration recorded (``app.kernel.loops``) and its report sent,
+    the window, every iteration recorded (``kernel.loops``) and its report sent,
     against ``python``; the value is the lab's time over python's (target at most 1.5)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "scalar_loop.py"

@@ -46,7 +46,7 @@ PARAM_KINDS = frozenset(
 )
 
 
-#: How ``app.explain.provenance`` traces an op's output elements back to its inputs
+#: How ``kernel.explain.provenance`` traces an op's output elements back to its inputs
 #: (see ``OpSpec``).
 PROVENANCE_KINDS = frozenset({"ids", "elementwise", "reduction", "grad", "none"})
 
@@ -124,7 +124,7 @@ class OpSpec:
     operator : str
         The Python operator that does the same, such as ``"*"`` for ``mul``.
     provenance : str
-        How an output element is traced back to input elements (``app.explain.provenance``):
+        How an output element is traced back to input elements (``kernel.explain.provenance``):
         ``"ids"`` when output elements are input elements moved about without looking at
         their values (view, gather, cat...); ``"elementwise"`` when each comes from the
         broadcast-aligned input elements; ``"reduction"`` when it comes from every element

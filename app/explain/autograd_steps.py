@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from app.recipe.model import Recipe, Step
 from app.recipe.op_call import statement_value
@@ -18,17 +18,15 @@ from app.recipe.reader import read_step
 from app.recipe.writer import write_step
 from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
-if TYPE_CHECKING:
-    import torch
-
 
 # -- backward ---------------------------------------------------------------------------------
-def needs_gradient(t: torch.Tensor) -> bool:
-    """Whether ``t.backward()`` needs a ``gradient`` argument: it has more than one element."""
+def needs_gradient(t: Any) -> bool:
+    """Whether ``t.backward()`` needs a ``gradient`` argument: ``t`` (a tensor, or anything
+    with ``numel()``) has more than one element."""
     return t.numel() != 1
 
 
-def gradient_explanation(name: str, t: torch.Tensor | int) -> Filled:
+def gradient_explanation(name: str, t: Any) -> Filled:
     """Why a tensor with several elements (``t``, or their count) needs ``gradient=`` for
     backward, in plain words."""
     return Filled(QT_TRANSLATE_NOOP(
@@ -180,7 +178,8 @@ _LESSONS: list[tuple[str, str, str]] = [
 
 
 def explain_error(error_type: str, message: str) -> AutogradLesson | None:
-    """The cause and fix for an autograd error from torch, or None when it is not one we know."""
+    """The cause and fix for an autograd error torch raised, or None when it is not one we
+    know."""
     for pattern, cause, fix in _LESSONS:
         m = re.search(pattern, message)
         if m is not None:

@@ -1,7 +1,7 @@
 """The selected step as Op explained shows it: its inputs, as they were before it ran, and
 its output, as the kernel copied them (``app.tensor_copy.TensorCopy``), and the values of
 its operands that the kernel worked out (the ``step_parts`` query of
-``app.explain.provenance_query``). Qt-free and torch-free; used by
+``kernel.explain.provenance_query``). Qt-free and torch-free; used by
 ``widgets.explain.op_view`` and its extras.
 """
 
@@ -69,7 +69,7 @@ class StepView:
     offsets: dict[str, int] = field(default_factory=dict)
     labels: np.ndarray | None = None
     #: For the op statement inside a loop or a function (``inner_step_view``): the
-    #: kernel's answer (``app.explain.inner_step_query``), and the loop's iteration.
+    #: kernel's answer (``kernel.explain.inner_step_query``), and the loop's iteration.
     inner: dict | None = None
     iteration: int | None = None
     _parsed: tuple[str, ast.expr | None] | None = field(default=None, repr=False,
@@ -208,7 +208,7 @@ def make_step_view(doc: Document) -> StepView | None:
     if not isinstance(result.value, KernelValue):  # not run (yet): nothing to show
         return StepView(i, step, result, spec, op, {}, None, code=doc.step_text(i, step))
     # the kernel's copies of what the step read, before it ran, and of what it made (small
-    # values only: ``app.kernel.mirror``); copies are never changed, so they are shared
+    # values only: ``kernel.mirror``); copies are never changed, so they are shared
     return StepView(i, step, result, spec, op, dict(result.value.inputs),
                     result.value.output, code=doc.step_text(i, step))
 

@@ -2,7 +2,7 @@
 
 Qt-free. The window writes a step's expression for a device (``on_device``, from the
 statement's text) and shows the times (``format_seconds``); the kernel times it
-(``app.explain.step_timing.time_text``), and its answer is a ``protocol.timing.Timing``.
+(``kernel.explain.step_timing.time_text``), and its answer is a ``protocol.timing.Timing``.
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ class Document:
         #: Why the text typed in the code pane is not Python yet, or None: meanwhile the
         #: recipe, its steps and its run are the last text's that read as Python.
         self.unparsed: str | None = None
-        #: The window's kernel (``app.kernel.session.KernelSession``), or None: then the
+        #: The window's kernel (``app.link.session.KernelSession``), or None: then the
         #: steps wait for one. ``work_folder`` is where an unsaved recipe or a gallery
         #: lesson runs: a folder of the user's own, never the lab's installed files.
         self.kernel = None
@@ -212,7 +212,7 @@ class Document:
             self.kernel.stop()
 
     def ask(self, kind: str, args: dict, on_answer: Callable[[dict, str], None]) -> bool:
-        """Ask the kernel about a value of its run (``app.kernel.queries``); ``on_answer(data,
+        """Ask the kernel about a value of its run (``kernel.queries``); ``on_answer(data,
         error)`` is called from ``take_kernel_events``. False when there is no kernel."""
         if self.kernel is None:
             return False
@@ -227,7 +227,7 @@ class Document:
 
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
-        from app.kernel.events import Answered, Ended, Restoring, RunMessage
+        from app.link.events import Answered, Ended, Restoring, RunMessage
         from protocol import messages
 
         state, changed, moved, printed, ended = self.kernel_run, False, False, "", False

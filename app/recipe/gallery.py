@@ -174,7 +174,7 @@ def _code_calls(text: str) -> Iterable[str]:
 
 def trains(recipe: Recipe) -> bool:
     """Whether a loop of ``recipe`` calls ``.backward()``: a training loop, which the
-    Training tab plots as it runs (``app.kernel.watch``)."""
+    Training tab plots as it runs (``kernel.watch``)."""
     return any(_loop_calls_backward(step.code_text) for step in recipe.steps
                if step.code_text is not None)
 

@@ -3,8 +3,8 @@
 Every step runs in the kernel: a new run marks them all ``kernel`` (on their way). While
 the kernel runs the recipe's text, its reports fill them in: status, torch's message and
 the line inside the block, the step's printed output, the names it bound
-(``app.kernel.summary``), a loop's iterations (``app.kernel.loops``) and a form step's
-small values (``app.kernel.mirror``).
+(``kernel.summary``), a loop's iterations (``kernel.loops``) and a form step's
+small values (``kernel.mirror``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class KernelValue:
     #: reads (``optimizer.step()`` moves the parameter an earlier ``for f in
     #: net.parameters()`` left under ``f``): never the step's value, but what they hold.
     through: dict = field(default_factory=dict)
-    #: A form step's small values as the kernel sent them (``app.kernel.mirror``), made
+    #: A form step's small values as the kernel sent them (``kernel.mirror``), made
     #: ``inputs`` and ``output`` (``copy_of``) when a view first reads them: a run's
     #: reports are taken without making a copy for each (0.1 to 0.2 s of the GUI thread
     #: in a run of 5,000 statements), and most are never looked at.
@@ -138,7 +138,7 @@ def own_names(step: Step, names: dict) -> tuple[dict, dict]:
 
 
 def tensor_summary(result: StepResult) -> dict | None:
-    """The facts of the tensor a step made (``app.kernel.summary``), as the kernel said
+    """The facts of the tensor a step made (``kernel.summary``), as the kernel said
     them of the step's name (a code step's first tensor)."""
     value = result.value
     name = shown_name(result)

@@ -75,7 +75,7 @@ class Loop:
         return self._paused_for + (now - since if since is not None else 0.0)
 
     def add(self, message: Any) -> None:
-        """A ``protocol.Training`` batch."""
+        """A ``messages.Training`` batch."""
         if self.history is None and message.layers:
             self.info.layer_names = list(message.layers)
         if self.history is None and (message.layers or len(message.steps)):

@@ -6,7 +6,7 @@ dataset function chosen, ``model = nn.Sequential(...)``, an initialisation funct
 one is chosen, ``loss_fn``, ``optimizer`` and a ``for step in range(steps):`` loop that
 prints the training and validation loss. Nothing is written for a choice left at "none":
 no clip line without clipping, no scheduler for a constant learning rate, no inner loop
-without accumulation. The lab watches any such loop live (``app.kernel.watch``), so
+without accumulation. The lab watches any such loop live (``kernel.watch``), so
 the recipe needs no engine of its own.
 
 The knobs a form may rewrite later stay plain literals where ``ast`` finds them: the

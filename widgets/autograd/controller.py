@@ -2,7 +2,7 @@
 
 Every action is a recipe step (``out.backward()``, ``y.retain_grad()``,
 ``x.grad.zero_()``) pushed on the undo stack; the view redraws from the document's next
-run. The Qt-free parts live in ``app.explain.autograd_graph`` and
+run. The Qt-free parts live in ``kernel.explain.autograd_graph`` and
 ``app.explain.autograd_steps``. Texts keep the ``AutogradPanel`` translation context.
 """
 

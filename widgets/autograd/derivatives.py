@@ -1,7 +1,7 @@
 """The Jacobian page's inputs and matrices, for the tensor the autograd tab shows.
 
 A tensor the kernel made is differentiated there (the ``derivative`` query of
-``app.explain.kernel_queries``): the window names the input and the output, the kernel
+``kernel.explain.kernel_queries``): the window names the input and the output, the kernel
 finds the statements from one to the other in the run's text and runs them again; the
 matrix comes back.
 """
@@ -65,7 +65,7 @@ def _assigned(text: str) -> set[str]:
 
 
 def _facts(value: Any, name: str) -> dict | None:
-    """What the kernel's summary says of the tensor ``name`` (``app.kernel.summary``)."""
+    """What the kernel's summary says of the tensor ``name`` (``kernel.summary``)."""
     if isinstance(value, KernelValue):
         summary = value.names.get(name)
         return summary if summary and summary.get("type") == "Tensor" else None

@@ -1,4 +1,4 @@
-"""A pannable, zoomable drawing of an autograd graph (``app.explain.autograd_graph``)."""
+"""A pannable, zoomable drawing of an autograd graph (``kernel.explain.autograd_graph``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 ``AutogradController`` (``widgets.autograd.controller``), which follows the document and
 turns clicks into recipe steps (``out.backward()``, ``y.retain_grad()``,
 ``x.grad.zero_()``) pushed on the undo stack. The Qt-free parts live in
-``app.explain.autograd_graph`` and ``app.explain.autograd_steps``.
+``kernel.explain.autograd_graph`` and ``app.explain.autograd_steps``.
 """
 
 from __future__ import annotations

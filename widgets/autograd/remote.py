@@ -1,7 +1,7 @@
 """The autograd tab's questions to the kernel, for a tensor that a kernel run made.
 
 Such a tensor, and its ``grad_fn`` chain, stay in the kernel: the graph and the grad
-facts are built there and come back as data (``app.kernel.queries``, ``autograd``). One
+facts are built there and come back as data (``kernel.queries``, ``autograd``). One
 question is in flight at a time; an answer to an older one is dropped.
 """
 

@@ -31,7 +31,7 @@ def op_summary(spec) -> str:
 
 def lesson_text(text: str) -> str:
     """A lesson's cause or fix (``app.catalog.error_lessons.Lesson``), or an autograd explanation
-    (``app.explain.autograd_graph``, ``app.explain.autograd_steps``), in the UI language."""
+    (``kernel.explain.autograd_graph``, ``app.explain.autograd_steps``), in the UI language."""
     return translate_core(LESSONS, text)
 
 

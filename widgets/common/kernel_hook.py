@@ -18,13 +18,13 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.kernel.session import KernelSession
+from app.link.session import KernelSession
 from widgets.common.kernel_devices import kernel_devices
 
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
-VIEW_QUERIES = ("app.explain.kernel_queries", "app.explain.provenance_query",
-                "app.explain.inner_step_query")
+VIEW_QUERIES = ("kernel.explain.kernel_queries", "kernel.explain.provenance_query",
+                "kernel.explain.inner_step_query")
 #: How long an edit's old values stay on show while the kernel runs it, in seconds (then
 #: its steps show as running).
 PENDING_S = 0.15

@@ -2,7 +2,7 @@
 come from.
 
 Hovering (or clicking) an output cell asks the kernel which input elements it came from
-(the ``provenance`` query, ``app.explain.provenance_query``), one question at a time; the
+(the ``provenance`` query, ``kernel.explain.provenance_query``), one question at a time; the
 answers are cached per run. What only some ops need comes from
 ``widgets.explain.op_extras.EXTRAS``, with the operand values the kernel works out for
 them (``step_parts``). The window holds values as ``TensorCopy`` and runs no torch. Texts

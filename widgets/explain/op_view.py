@@ -2,7 +2,7 @@
 element came from.
 
 One general mechanism: hovering (or clicking) an output cell asks the kernel which input
-elements it came from (``app.explain.provenance``, run there as the ``provenance`` query),
+elements it came from (``kernel.explain.provenance``, run there as the ``provenance`` query),
 and lights them up; for index and mask operands (gather's index) the entries that chose
 them light up too. There is no
 per-op highlighting code: what only some ops need comes from ``widgets.explain.op_extras.EXTRAS``.

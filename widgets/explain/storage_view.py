@@ -77,7 +77,7 @@ class StorageView(FollowsDocument, QWidget):
         """Names of the tensors sharing each storage, in recipe order."""
         self.selected: str | None = None
         self._stale = True
-        # values a kernel run made: asked for (``app.kernel.queries``, ``storage``)
+        # values a kernel run made: asked for (``kernel.queries``, ``storage``)
         self._remote: int | None = None  # the run asked about
         self._remote_values: dict[str, TensorCopy] = {}
         self._answered: str | None = None  # the name the last answer was about

@@ -1,7 +1,7 @@
 """A chosen layer's weights and gradients: their histogram now and their spread over time.
 
 The kernel samples the chosen layer's weights and gradients (up to 4096 values each) a
-few times a second (``app.kernel.watch_histogram``); ``HistogramPlots`` draws the
+few times a second (``kernel.watch_histogram``); ``HistogramPlots`` draws the
 latest sample as a histogram and keeps, per sample, a few percentiles (TensorBoard's
 "distributions"), drawn as nested bands.
 """

@@ -1,6 +1,6 @@
 """The Training tab: the recipe's own training loop, watched live while the kernel runs it.
 
-Every ``backward()`` of a run is a training step (``app.kernel.watch``); the document
+Every ``backward()`` of a run is a training step (``kernel.watch``); the document
 keeps each loop's numbers as they come (``Document.training``). This tab plots the loop
 it shows at display rate, and steers it: pause, one step, stop, a live learning rate and
 the NaN pause go to the kernel (``KernelSession.control``); the learning rate and the

@@ -1,7 +1,7 @@
 """The tensor viewer's controller: it follows the document and drives the view.
 
 It never writes to the document, and never uses torch: a tensor's facts, statistics and
-planes are the kernel's answers (``app.kernel.queries``), or a small tensor's summary
+planes are the kernel's answers (``kernel.queries``), or a small tensor's summary
 (``protocol.tensor_summary``); a newer tensor makes older answers stale. Texts keep the
 ``ViewerPanel`` translation context.
 """
@@ -46,7 +46,7 @@ PRINTED_LINES = 500
 
 def step_text(names: dict, printed: str, iteration: tuple[int, str] | None = None) -> str:
     """What the viewer shows under a step's header: each module it bound as ``print``
-    shows it (``app.kernel.summary``), then what the step printed (its last lines). For a
+    shows it (``kernel.summary``), then what the step printed (its last lines). For a
     loop, ``iteration`` is the iteration picked and what it printed, shown first."""
     parts = []
     for name, summary in names.items():
@@ -242,7 +242,7 @@ class ViewerController(FollowsDocument, QObject):
     # -- a tensor the kernel holds ------------------------------------------------------
     def _show_remote(self, value: KernelValue, name: str, summary: dict) -> None:
         """Show a tensor of the kernel's: the plane shown, its facts and statistics are
-        asked for (``app.kernel.queries``); big ones never leave the kernel whole."""
+        asked for (``kernel.queries``); big ones never leave the kernel whole."""
         view = self._view
         shape = tuple(summary.get("shape", ()))
         if (value.run_id, value.statement, name, len(shape)) == self._remote \

@@ -4,7 +4,7 @@ The plot, image and colour bar are made once; a new plane only calls
 ``setImage`` and sets the levels. A big plane comes from the kernel twice: an even
 sample of its cells first, then its image at about the same resolution, each pixel the
 mean of a block of cells, with the colour levels of the whole plane (the kernel's
-``heatmap`` query, ``app.explain.heatmap``): the window never pools a plane.
+``heatmap`` query, ``kernel.explain.heatmap``): the window never pools a plane.
 """
 
 from __future__ import annotations

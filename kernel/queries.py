@@ -1,0 +1,216 @@
+"""What the window's views ask the kernel about the values of its last run.
+
+Runs in the kernel process, on its reader thread: a view may ask while the recipe still
+runs (a finished step's tensor, shown while a training loop goes on). Large tensors stay
+in the kernel, as in spyder-kernels; a view asks for the part it shows:
+
+- ``tensor``: a tensor's facts and statistics (``kernel.tensor_info``) and one 2-D
+  plane of it, at most ``cells`` cells (``MAX_PLANE_CELLS`` at most): past that, an even
+  sample of its rows and columns, whose steps the answer gives. A heatmap asks for about
+  its own resolution; the grid for every cell.
+- ``devices``: the devices of the kernel's machine and its torch build
+  (``kernel.machine``), for the window's device menus, status bar and About box.
+- ``step_values``: a form step's tensors too large to come with its report, copied for
+  Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
+  changed them in place (``Tensor._version`` tells).
+
+The window's explanations add their own kinds (``register``; the modules come with
+``messages.Warm``), such as ``autograd`` and ``storage`` (``kernel.explain.kernel_queries``).
+
+Each answer is plain data; numpy arrays travel as raw frames beside it (``protocol``).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+from kernel.machine import machine_answer
+from kernel.summary import loaded_torch
+from protocol.limits import MAX_PLANE_CELLS
+from protocol.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
+
+
+class QueryError(Exception):
+    """Why a query has no answer (said to the view, never raised in the window)."""
+
+
+class Values:
+    """The objects each top-level statement of the last window run bound or changed.
+
+    They are the objects themselves, not copies: a later statement that changes one in
+    place changes what is shown, as a variable explorer would.
+    """
+
+    def __init__(self) -> None:
+        self.run_id = 0
+        self._by_statement: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        #: The run's namespace itself (names a graph's leaves, as the recipe calls them).
+        self.namespace: dict[str, Any] = {}
+        #: The text the run runs (its steps tell the explanations how a value was made).
+        self.source = ""
+        #: For each form statement, the tensors too large to copy with its report,
+        #: stamped (``mirror.stamp``): ``inputs`` as it read them, and its ``output``.
+        self._large: dict[int, dict] = {}
+
+    def start(self, run_id: int, keep_before: int = 0, source: str = "") -> None:
+        """A new run of ``source``: statements from ``keep_before`` on will report again."""
+        with self._lock:
+            self.run_id, self.source = run_id, source
+            self._by_statement = {i: v for i, v in self._by_statement.items()
+                                  if i < keep_before}
+            self._large = {i: v for i, v in self._large.items() if i < keep_before}
+
+    def keep_large(self, index: int, inputs: dict[str, tuple], output: tuple | None) -> None:
+        """Statement ``index``'s tensors too large to copy with its report, stamped."""
+        if inputs or output is not None:
+            with self._lock:
+                self._large[index] = {"inputs": inputs, "output": output}
+
+    def large(self, run_id: int, statement: int) -> dict:
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            return self._large.get(statement, {"inputs": {}, "output": None})
+
+    def finished(self) -> set[int]:
+        """The statements of the run that have run (their values are kept)."""
+        with self._lock:
+            return set(self._by_statement)
+
+    def keep(self, index: int, namespace: dict[str, Any], names: list[str]) -> None:
+        with self._lock:
+            self._by_statement[index] = {n: namespace[n] for n in names if n in namespace}
+
+    def user_namespace(self, run_id: int) -> dict[str, Any]:
+        """The run's namespace without its dunder names (a copy of the mapping, not of
+        the values); ``QueryError`` when a newer run replaced that run."""
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            return {n: v for n, v in list(self.namespace.items()) if not n.startswith("__")}
+
+    def get(self, run_id: int, statement: int, name: str) -> Any:
+        with self._lock:
+            if run_id != self.run_id:
+                raise QueryError("that run is over: a newer one replaced it")
+            bound = self._by_statement.get(statement, {})
+            if name not in bound:
+                raise QueryError(f"statement {statement + 1} left no value named {name!r}")
+            return bound[name]
+
+
+def answer(values: Values, kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The data for query ``kind``; ``QueryError`` says why there is none."""
+    handler = _HANDLERS.get(kind)
+    if handler is None and loaded.wait(_LOAD_WAIT_S):  # still loading: wait for it
+        handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise QueryError(f"no such query: {kind!r}")
+    return handler(values, args)
+
+
+def _tensor(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    torch = loaded_torch()
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
+    if torch is None or not isinstance(value, torch.Tensor):
+        raise QueryError(f"{args['name']} is not a tensor")
+    from kernel import tensor_kinds
+    from kernel.tensor_info import plane, plane_array, tensor_facts, tensor_stats
+
+    out: dict[str, Any] = {"facts": tensor_facts(value),  # its graph too
+                           "shape": None if value.is_nested else list(value.shape)}
+    if args.get("stats", True):
+        out["stats"] = tensor_stats(value)
+    t = tensor_kinds.dense(value)  # sparse made dense, quantized dequantized
+    if t is None:  # meta, nested, a huge sparse one: the answer says why
+        out["plane_error"] = tensor_kinds.no_values(value)
+        return out
+    fixed = {int(d): int(i) for d, i in (args.get("fixed") or {}).items()}
+    try:
+        p = plane(t, int(args.get("rows", 0)), int(args.get("cols", 1)), fixed)
+    except (IndexError, ValueError, RuntimeError, NotImplementedError, TypeError) as e:
+        out["plane_error"] = str(e)
+        return out
+    rows, cols = p.shape
+    step_r = step_c = 1
+    cells = min(int(args.get("cells", MAX_PLANE_CELLS)), MAX_PLANE_CELLS)
+    if rows * cols > cells:  # an even sample, its aspect kept
+        step_r, step_c = sample_steps(rows, cols, cells)
+        p = p[::step_r, ::step_c]
+    try:
+        out["plane"] = plane_array(p).copy()
+    except (TypeError, RuntimeError, NotImplementedError) as e:  # meta, sparse...
+        out["plane_error"] = str(e)
+        return out
+    out["step"] = [step_r, step_c]
+    return out
+
+
+def _tensor_stats(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """A tensor's statistics alone (the viewer asks once its plane has come: a big
+    tensor's take tens of milliseconds, and the kernel answers in turn)."""
+    torch = loaded_torch()
+    value = values.get(int(args.get("run", 0)), int(args["statement"]), str(args["name"]))
+    if torch is None or not isinstance(value, torch.Tensor):
+        raise QueryError(f"{args['name']} is not a tensor")
+    from kernel.tensor_info import tensor_stats
+
+    return {"stats": tensor_stats(value.detach())}
+
+
+def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """A form step's values too large to come with its report (Op explained asks when it
+    shows the step): ``inputs`` as the step read them, its ``output``, copied now when
+    they have at most ``ASKED_CELLS`` cells; ``changed`` names those a later statement
+    changed in place (or that are gone), which cannot be shown as the step saw them."""
+    from kernel.mirror import encode, stamped
+    from protocol.limits import ASKED_CELLS
+
+    marks = values.large(int(args.get("run", 0)), int(args["statement"]))
+    cells = min(int(args.get("cells", ASKED_CELLS)), ASKED_CELLS)
+    out: dict[str, Any] = {"inputs": {}, "output": None, "changed": []}
+    for name, mark in [*marks["inputs"].items(), ("", marks["output"])]:
+        value = stamped(mark) if mark is not None else None
+        if mark is not None and value is None:
+            out["changed"].append(name)
+        data = encode(value, cells) if value is not None else None
+        if data is not None and name:
+            out["inputs"][name] = data
+        elif data is not None:
+            out["output"] = data
+    return out
+
+
+def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[int, int]:
+    """Steps through the rows and the columns of a plane that keep about ``cells`` of it:
+    the same step both ways, but for a side too short to need one."""
+    step = math.ceil(math.sqrt(rows * cols / cells))
+    if rows <= step:
+        return 1, math.ceil(rows * cols / cells)
+    if cols <= step:
+        return math.ceil(rows * cols / cells), 1
+    return step, step
+
+
+def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
+    return machine_answer()
+
+
+_HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
+                             "step_values": _step_values, "devices": _devices}
+#: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
+loaded = threading.Event()
+loaded.set()
+_LOAD_WAIT_S = 60.0
+
+
+def register(kind: str, handler: Any) -> None:
+    """Answer query ``kind`` with ``handler(values, args)``: how a layer above the kernel
+    (``kernel.explain.kernel_queries``) adds what its views ask, the kernel knowing none."""
+    _HANDLERS[kind] = handler
