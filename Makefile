@@ -31,8 +31,9 @@ $(STAMP): pyproject.toml constraints.txt
 run: install
 	$(VENV)/bin/tensor-lab $(ARGS)
 
-# The import contracts in pyproject.toml (the core never imports Qt; widgets stack in
-# layers) and ruff.
+# The import contracts in pyproject.toml (the window, app and widgets, never imports torch or
+# kernel; kernel never imports the window; protocol imports neither; no cycles; the core
+# never imports Qt; the layers) and ruff.
 lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .

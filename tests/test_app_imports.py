@@ -1,4 +1,5 @@
-"""The core's imports, read from the source: no cycle, and nothing of Qt or the views.
+"""The core's imports, read from the source: no cycle, and nothing of Qt or the views;
+and which way the two processes' packages may import (app and widgets, kernel, protocol).
 
 Every ``import`` in ``app/`` counts, those inside functions too; only ``if TYPE_CHECKING:``
 blocks are left out, since they never run. ``from pkg import name`` is an import of
@@ -16,6 +17,9 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The window (app, widgets), the kernel process, and what the two share.
+PACKAGES = ("app", "widgets", "kernel", "protocol")
+QT = ("PySide6", "shiboken6", "pyqtgraph")
 
 
 def modules(package: str = "app") -> dict[str, Path]:
@@ -93,8 +97,8 @@ def test_the_core_has_no_import_cycle():
 
 def test_the_tree_has_no_import_circle_type_checking_imports_included():
     """A circle only annotations close (``main_window`` and a helper that names it as
-    its type) still ties the two modules together: none, in the core or the views."""
-    cycles = list(nx.simple_cycles(import_graph("app", "widgets", type_checking=True)))
+    its type) still ties the two modules together: none, in any of the four packages."""
+    cycles = list(nx.simple_cycles(import_graph(*PACKAGES, type_checking=True)))
     assert cycles == [], "import circles: " + "; ".join(
         " -> ".join([*c, c[0]]) for c in cycles[:10])
 
@@ -105,6 +109,22 @@ def test_the_core_never_imports_qt_or_the_views(forbidden):
     offenders = sorted(name for name, path in mods.items()
                        if any(t == forbidden or t.startswith(forbidden + ".")
                               for t in imported_names(name, path, set(mods))))
+    assert offenders == []
+
+
+@pytest.mark.parametrize(("packages", "forbidden"), [
+    (("app", "widgets"), ("torch", "kernel")),
+    (("kernel",), ("app", "widgets", *QT)),
+    (("protocol",), ("app", "widgets", "kernel", "torch", *QT)),
+])
+def test_each_process_imports_only_its_own_side_and_the_protocol(packages, forbidden):
+    """The window never imports torch or the kernel, the kernel never the window, the
+    protocol neither: ``if TYPE_CHECKING:`` imports and imports inside functions count."""
+    known = {name for package in PACKAGES for name in modules(package)}
+    offenders = sorted(
+        f"{name} -> {t}" for package in packages for name, path in modules(package).items()
+        for t in imported_names(name, path, known, type_checking=True)
+        if any(t == f or t.startswith(f + ".") for f in forbidden))
     assert offenders == []
 
 
