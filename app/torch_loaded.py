@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 
-def _loaded_torch() -> Any:
+def loaded_torch() -> Any:
     """torch, where this process has imported it all (never imported here); else None."""
     torch = sys.modules.get("torch")
     return torch if hasattr(torch, "Tensor") and hasattr(torch, "dtype") else None
@@ -19,11 +19,11 @@ def _loaded_torch() -> Any:
 
 def is_tensor(value: Any) -> bool:
     """``isinstance(value, torch.Tensor)``, without importing torch."""
-    torch = _loaded_torch()
+    torch = loaded_torch()
     return torch is not None and isinstance(value, torch.Tensor)
 
 
 def is_dtype(value: Any) -> bool:
     """``isinstance(value, torch.dtype)``, without importing torch."""
-    torch = _loaded_torch()
+    torch = loaded_torch()
     return torch is not None and isinstance(value, torch.dtype)

@@ -81,8 +81,8 @@ def test_a_statements_messages_cost_no_lookup_of_their_fields_each(monkeypatch):
     fields = codec.fields
     monkeypatch.setattr(codec, "fields", lambda cls: looked.append(cls) or fields(cls))
     codec._FIELD_NAMES.clear()  # noqa: SLF001 - as if no message had crossed yet
-    messages = [m for i in range(200) for m in (
+    sent = [m for i in range(200) for m in (
         messages.StepStarted(i, i + 1), messages.StepDone(i, i + 1, 0.0, names={"x": {}}))]
-    decoded = [messages.decode(messages.encode(m)) for m in messages]
-    assert decoded == messages
+    decoded = [messages.decode(messages.encode(m)) for m in sent]
+    assert decoded == sent
     assert len(looked) <= 4  # each class once, each way at most
