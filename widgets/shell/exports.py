@@ -21,13 +21,14 @@ from app.recipe.results import StepResult
 from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.common.retranslate import translated
-from widgets.viewer.heatmap_view import HeatmapView
 
 HEATMAP_EXPORT_SIZE = (560, 440)
 
 
 def heatmap_image(values: np.ndarray, size: tuple[int, int] = HEATMAP_EXPORT_SIZE) -> QImage:
     """A heatmap of the 2-D array ``values`` with its colour bar, as the viewer draws it."""
+    from widgets.viewer.heatmap_view import HeatmapView
+
     view = HeatmapView()
     try:
         for label in view.findChildren(QLabel):  # the hover read-out says nothing in a picture
@@ -230,9 +231,10 @@ class TensorExports(QObject):
 
     # -- context menus ------------------------------------------------------------------------
     def install_viewer_menus(self, viewer) -> list[QAction]:
-        """Right-click menus on the viewer's grid and heatmap."""
+        """Right-click menus on the viewer's grid and heatmap (on the Heatmap tab's page:
+        the heatmap is built later, and a right-click on it comes to its page)."""
         made: list[QAction] = []
-        for widget in (viewer.table_view, viewer.heatmap):
+        for widget in (viewer.table_view, viewer.heatmap_tab):
             widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
             actions = []
             for slot in (self.copy_literal, self.copy_csv, self.copy_heatmap,

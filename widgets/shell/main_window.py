@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QByteArray, QSignalBlocker
+from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -137,8 +137,9 @@ class MainWindow(QMainWindow):
     output = property(lambda self: self._lazy.get("output"), doc="The output pane.")
 
     def build_deferred(self) -> None:
-        """Build the panels not built yet, one per pass of the event loop (the launcher
-        calls this right after the first paint)."""
+        """Build the panels not built yet, and the viewer's heatmap, one per pass of the
+        event loop (the launcher calls this right after the first paint)."""
+        QTimer.singleShot(0, self.viewer, self.viewer.build_heatmap)
         self._lazy.build_rest()
 
     def _make_autograd(self) -> QWidget:
