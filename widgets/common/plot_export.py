@@ -19,7 +19,6 @@ from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QRe
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.exports import table_csv
 from widgets.common.retranslate import translated
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -158,6 +157,8 @@ def save_table_csv(parent: QWidget, columns: Mapping[str, Sequence[object]],
         _tr("CSV files (*.csv);;All files (*)"))
     if not path:
         return None
+    from app.exports import table_csv
+
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write(table_csv(columns))
     return path
