@@ -54,10 +54,14 @@ class MainWindow(QMainWindow):
         Read from ``QSettings`` when not given.
     undo_stack : QUndoStack, optional
         The undo history; the window takes it over. A new one when not given.
+    attach_kernel : bool, optional
+        False: the document gets its kernel at ``kernel_hook.warm()`` (the launcher's,
+        right after the first paint), and its steps wait for it until then.
     """
 
     def __init__(self, document: Document | None = None, parent: QWidget | None = None,
-                 settings: Settings | None = None, undo_stack: QUndoStack | None = None):
+                 settings: Settings | None = None, undo_stack: QUndoStack | None = None,
+                 *, attach_kernel: bool = True):
         super().__init__(parent)
         self.document = document if document is not None else Document()
         self.settings = settings if settings is not None else load_settings()
@@ -104,7 +108,7 @@ class MainWindow(QMainWindow):
         self._tab_bars = DockTabBarGuard(self)
         self._files.refresh_recent_menu()
         self.shape_label = add_status_labels(self, self.settings.default_device)
-        self.kernel_hook = KernelHook(self.document, self)
+        self.kernel_hook = KernelHook(self.document, self, attach=attach_kernel)
         self.kernel_status = KernelStatus(self.document, self)
         self.statusBar().addWidget(self.kernel_status)
         # Stop is on with the status bar's busy line: an edit's quick run does not flash
