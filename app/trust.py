@@ -21,7 +21,6 @@ through a ``SettingsStorage``; tests use ``MemoryStorage``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 
@@ -46,6 +45,8 @@ RAN = "ran"
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib  # (here: OpenSSL's loading is 2 ms of the window's start)
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -3,6 +3,7 @@ asked for, in its own place (``widgets.shell.lazy_panels``)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QWidget
 
@@ -15,6 +16,7 @@ HIDDEN_AT_START = ("autograd", "op_view", "storage_view", "training", "ops", "do
 def test_the_first_paint_builds_only_the_panels_it_shows(make_window):
     window = make_window()
     assert not any(window._lazy.is_built(name) for name in HIDDEN_AT_START)
+    assert not window.viewer.heatmap_built()  # the viewer shows its grid first
     assert window.views.currentWidget() is window.viewer
     assert window.docks["builder"].widget() is window.builder
 
@@ -49,6 +51,8 @@ def test_after_the_first_paint_every_panel_is_built_one_per_pass(make_window, qt
     window.build_deferred()
     assert sum(window._lazy.is_built(name) for name in HIDDEN_AT_START) == 1
     qtbot.waitUntil(lambda: all(window._lazy.is_built(name) for name in HIDDEN_AT_START))
+    assert window.viewer.heatmap_built()
+    assert window.viewer.heatmap_tab.isAncestorOf(window.viewer.heatmap)
     assert window.docks["output"].widget() is window.output
     assert [window.views.widget(i) for i in range(5)] == [
         window.viewer, window.autograd, window.op_view, window.storage_view, window.training]
@@ -68,3 +72,40 @@ def test_lazy_panels_build_each_panel_once(qtbot):
     assert lazy.get("page") is page and tabs.widget(1) is page
     lazy.build_rest()
     assert made == ["page", "side"] and dock.widget() is lazy.get("side")
+
+
+def test_the_heatmap_tab_shown_builds_the_heatmap_on_the_plane_shown(make_window, qtbot):
+    window = make_window()
+    window.document.select_name("grid")  # 12 values: dim 0
+    viewer = window.viewer
+    qtbot.waitUntil(lambda: viewer.table_model.values.size == 12)
+    assert not viewer.heatmap_built()
+    viewer.set_mode("heatmap")
+    assert viewer.heatmap_built() and viewer.heatmap.isVisible()
+    qtbot.waitUntil(lambda: viewer.heatmap.values.shape == (1, 12))
+    assert viewer.heatmap._plot.getAxis("bottom").labelText == "dim 0"
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # offscreen: a popup's raise()
+def test_a_right_click_on_the_heatmap_offers_the_exports(make_window, qtbot):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QGraphicsView
+
+    window = make_window()
+    viewer = window.viewer
+    viewer.set_mode("heatmap")
+    view = viewer.heatmap.findChild(QGraphicsView)
+    offered = []
+
+    def close_menu():
+        menu = QApplication.activePopupWidget()
+        offered.extend(a.text() for a in menu.actions())
+        menu.close()
+
+    QTimer.singleShot(100, close_menu)
+    at = view.viewport().rect().center()
+    QApplication.sendEvent(view.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, at, view.viewport().mapToGlobal(at)))
+    assert offered == ["Copy as Python", "Copy as CSV", "Copy Heatmap Image",
+                       "Save Heatmap as PNG or SVG..."]

@@ -1,5 +1,6 @@
-"""The window's start: its first frame is painted with no torch in its process, and its
-kernel, started after that paint, names its torch build for the status bar.
+"""The window's start: its first frame is painted with no torch in its process and no
+kernel process started yet (one would take the cores from it), and its kernel, started
+after that paint, names its torch build for the status bar.
 
 Recipes run in the kernel, a process of its own, which imports torch; the window never
 does, so start-up does not wait for it.
@@ -24,9 +25,21 @@ _FIRST_PAINT = textwrap.dedent("""
 
     import widgets.launch as launch
 
+    def children():
+        mine = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                        mine.append(pid)
+            except (OSError, ValueError, IndexError):
+                pass  # (gone meanwhile)
+        return mine
+
     def report(_mode):
         def first_paint():
             print("torch at first paint:", "torch" in sys.modules, flush=True)
+            print("processes started by the first paint:", len(children()), flush=True)
             from PySide6.QtCore import QTimer
 
             from widgets.common.kernel_devices import kernel_devices
@@ -45,7 +58,7 @@ _FIRST_PAINT = textwrap.dedent("""
 """)
 
 
-def test_the_first_paint_comes_without_torch_and_the_kernel_names_its_torch(tmp_path):
+def test_the_first_paint_comes_without_torch_or_a_kernel_and_the_kernel_names_its_torch(tmp_path):
     import torch
 
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TENSOR_LAB_STARTUP_TIMING": "exit",
@@ -53,6 +66,7 @@ def test_the_first_paint_comes_without_torch_and_the_kernel_names_its_torch(tmp_
     out = subprocess.run([sys.executable, "-c", _FIRST_PAINT], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=150)
     assert "torch at first paint: False" in out.stdout, out.stdout + out.stderr
+    assert "processes started by the first paint: 0" in out.stdout, out.stdout
     assert f"the kernel's torch: {torch.__version__}" in out.stdout, out.stdout + out.stderr
 
 

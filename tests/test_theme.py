@@ -123,3 +123,35 @@ def test_every_icon_loads(qapp):
             "zoom-in", "export"} <= set(names)
     for name in names:
         assert not icon(name).pixmap(24, 24).isNull(), name
+
+
+@pytest.mark.gui
+def test_an_icon_is_drawn_only_at_the_sizes_shown_in_the_theme_ink(qapp, monkeypatch):
+    from PySide6.QtGui import QIcon, QPalette
+    from PySide6.QtSvg import QSvgRenderer
+
+    import widgets.common.icons as icons
+
+    drawn = []
+
+    class CountingRenderer(QSvgRenderer):
+        def render(self, *args):
+            drawn.append(args[-1].width())
+            return super().render(*args)
+
+    monkeypatch.setattr(icons, "QSvgRenderer", CountingRenderer)
+    icons._icon.cache_clear()
+    made = icons.icon("stop")
+    assert drawn == []  # making the toolbar draws no icon: its first paint does
+    image = made.pixmap(40, 40).toImage()
+    assert drawn == [40] and image.width() == 40  # one size, drawn there, not scaled
+    made.pixmap(40, 40)
+    assert drawn == [40]
+    palette = qapp.palette()
+    for mode, group in ((QIcon.Mode.Normal, QPalette.ColorGroup.Active),
+                        (QIcon.Mode.Disabled, QPalette.ColorGroup.Disabled)):
+        image = made.pixmap(24, 24, mode).toImage()
+        colours = {image.pixelColor(x, y).name() for x in range(24) for y in range(24)
+                   if image.pixelColor(x, y).alpha() == 255}
+        assert colours == {palette.color(group, QPalette.ColorRole.WindowText).name()}
+    icons._icon.cache_clear()

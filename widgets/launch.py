@@ -113,12 +113,13 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
     if not screenshot:  # the code's colours come right after the first paint
         colour_after_first_paint()
     window = make_window(recipe, restore_layout=not screenshot, present=present,
-                         settings=settings, trust=trust)
+                         settings=settings, trust=trust, attach_kernel=False)
     if screenshot:
         return save_screenshot(window, screenshot, size)
     window.show()
     # The window never imports torch; its kernel does, in its own process, from just after
-    # the first paint (a recipe held by the trust rule has it ready when it runs). The
+    # the first paint: the recipe's steps wait for it until then, and nothing competes with
+    # the window for the cores (a recipe held by the trust rule has it ready when it runs). The
     # panels the first paint did not show are built then too, one per pass of the loop,
     # and autosave starts (offering first, over the window, a crashed session's work).
     autosave = []
@@ -167,18 +168,20 @@ def after_first_paint(app, *callbacks: Callable[[], None]) -> None:
 
 
 def make_window(recipe: str | None = None, *, restore_layout: bool = True,
-                present: bool = False, settings=None, trust: bool = False):
+                present: bool = False, settings=None, trust: bool = False,
+                attach_kernel: bool = True):
     """The main window on ``recipe``, or on the welcome recipe (never an empty window).
 
     ``recipe`` opens by the trust rule (``trust`` runs it even from elsewhere);
     ``present`` starts it in presenter mode; ``settings`` (``app.settings.Settings``) are
-    read from ``QSettings`` when not given.
+    read from ``QSettings`` when not given. ``attach_kernel=False``: the recipe runs
+    from ``window.kernel_hook.warm()`` (``MainWindow``'s ``attach_kernel``).
     """
     from app.recipe.document import Document
     from widgets.shell.main_window import MainWindow
 
     document = Document()
-    window = MainWindow(document, settings=settings)
+    window = MainWindow(document, settings=settings, attach_kernel=attach_kernel)
     if restore_layout:
         window.restore_settings()
     opened = recipe is not None and window.open_path(recipe, trust=trust)

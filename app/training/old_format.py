@@ -20,6 +20,8 @@ _MAX_DEPTH = 8
 
 def split_generated(source: str) -> str:
     """The recipe part of ``source``: everything before the marker line (all of it without)."""
+    if MARKER not in source:
+        return source  # (no need to tokenize it)
     lines = source.splitlines(keepends=True)
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):

@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import ast
 import json
+from typing import TYPE_CHECKING
 
 from app.training import old_format
-from app.training.setup import SettingsError, TrainingSettings
+
+if TYPE_CHECKING:  # (imported where used: the window imports this module before it paints)
+    from app.training.setup import TrainingSettings
 
 _ACTIVATIONS = {"relu": "nn.ReLU()", "tanh": "nn.Tanh()", "sigmoid": "nn.Sigmoid()",
                 "gelu": "nn.GELU()", "identity": "nn.Identity()"}
@@ -144,11 +147,15 @@ def convert_old(source: str) -> str | None:
     ValueError
         When the block is not literals, or its settings do not validate (naming the field).
     """
+    if source.isascii() and not ("training" in source and "dict" in source):
+        return None  # no ``training = dict(...)`` in it: no need to parse it
     tree = ast.parse(old_format.split_generated(source))
     block = next((node for node in tree.body if old_format.is_settings(node)), None)
     if block is None:
         return None
     assert isinstance(block, ast.Assign)
+    from app.training.setup import SettingsError, TrainingSettings
+
     try:
         settings = TrainingSettings.from_literal(old_format.settings_literal(block.value))
     except SettingsError as e:

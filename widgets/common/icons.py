@@ -1,22 +1,23 @@
 """Tensor Lab's icons: one set of 24x24 line icons in ``resources/icons``, drawn in the theme's ink.
 
 The SVG files draw with ``currentColor``; ``icon(name)`` fills that in with the
-palette's text colour and renders the SVG at a few sizes, so the icons are sharp at
-presenter scale and readable on light, dark and high contrast themes alike.
+palette's text colour (and its disabled text colour for a disabled action) and draws
+the SVG at whatever size it is shown, when it is first shown there, so the icons are
+sharp at presenter scale and readable on light, dark and high contrast themes alike.
+Drawing every size of every icon up front took a fifth of the window's building before
+its first paint.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from app.resources import ICONS_DIR
-
-_SIZES = (16, 24, 32, 48, 64, 96)
 
 
 def icon_names() -> list[str]:
@@ -37,17 +38,44 @@ def icon(name: str) -> QIcon:
 
 @lru_cache(maxsize=256)
 def _icon(name: str, ink: str, disabled: str) -> QIcon:
-    path = ICONS_DIR / f"{name}.svg"
-    svg = path.read_text(encoding="utf-8")
-    result = QIcon()
-    for colour, mode in ((ink, QIcon.Mode.Normal), (disabled, QIcon.Mode.Disabled)):
-        renderer = QSvgRenderer(QByteArray(svg.replace("currentColor", colour).encode()))
-        for size in _SIZES:
-            pixmap = QPixmap(size, size)
+    svg = (ICONS_DIR / f"{name}.svg").read_text(encoding="utf-8")
+    return QIcon(SvgIconEngine(svg.replace("currentColor", ink).encode(),
+                               svg.replace("currentColor", disabled).encode()))
+
+
+class SvgIconEngine(QIconEngine):
+    """An icon drawn from SVG text at the size asked, once per size and mode: ``ink``'s
+    for every mode but Disabled, which draws ``disabled``'s."""
+
+    def __init__(self, ink: bytes, disabled: bytes):
+        super().__init__()
+        self._svgs = (ink, disabled)
+        self._renderers: dict[bool, QSvgRenderer] = {}
+        self._pixmaps: dict[tuple[int, int, bool], QPixmap] = {}
+
+    def _renderer(self, mode: QIcon.Mode) -> QSvgRenderer:
+        grey = mode == QIcon.Mode.Disabled
+        renderer = self._renderers.get(grey)
+        if renderer is None:
+            renderer = self._renderers[grey] = QSvgRenderer(QByteArray(self._svgs[grey]))
+        return renderer
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode,
+              _state: QIcon.State) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._renderer(mode).render(painter, QRectF(rect))
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        key = (size.width(), size.height(), mode == QIcon.Mode.Disabled)
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(size)
             pixmap.fill(Qt.GlobalColor.transparent)
             painter = QPainter(pixmap)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            renderer.render(painter, QRectF(0, 0, size, size))
+            self.paint(painter, pixmap.rect(), mode, state)
             painter.end()
-            result.addPixmap(pixmap, mode)
-    return result
+            self._pixmaps[key] = pixmap
+        return pixmap
+
+    def clone(self) -> QIconEngine:
+        return SvgIconEngine(*self._svgs)

@@ -52,7 +52,12 @@ LAYOUT_PASSES = 4
 
 class KernelHook(QObject):
     """Starts nothing by itself: the first run of a code step starts the kernel;
-    ``warm`` starts it early (the window's launch does, while the window opens).
+    ``warm`` starts it early (the window's launch does, right after its first paint).
+
+    With ``attach=False`` the document gets this hook's kernel only at ``attach`` (or
+    ``warm``): until then its steps wait for one, and nothing starts. The launcher's window
+    attaches after its first paint, which a kernel starting meanwhile (a process that
+    imports torch, on the same cores) slowed by a fifth.
 
     What the kernel reports is taken when it arrives after a quiet spell (``_ready``,
     emitted from the session's reader thread, queued to this one), gathered for
@@ -64,14 +69,13 @@ class KernelHook(QObject):
     #: one is a run's end.
     _ready = Signal(bool)
 
-    def __init__(self, document: Any, parent: QObject | None = None):
+    def __init__(self, document: Any, parent: QObject | None = None, *, attach: bool = True):
         super().__init__(parent)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
         self._document = document
         fresh = self._document.kernel is None
-        if fresh:
-            self._document.kernel = KernelSession(query_modules=VIEW_QUERIES)
-        self.session: KernelSession = self._document.kernel
+        self.session: KernelSession = KernelSession(query_modules=VIEW_QUERIES) if fresh \
+            else self._document.kernel
         self._last_take = 0.0
         self._flooded = False  # the last take had more than its budget could hold
         self._left: list = []  # events taken from the session, for the next take
@@ -90,10 +94,21 @@ class KernelHook(QObject):
         if self.session.waiting():  # said before this hook listened (another hook's)
             self._on_ready()
         kernel_devices().follow(self.session)  # the device menus list the kernel's
-        if fresh and self._document.recipe.steps:
+        if attach:
+            self.attach()
+
+    def attach(self) -> None:
+        """Give the document this hook's kernel, if it has none yet: its runs go there
+        from now on (the first starts it), and what it holds runs now."""
+        if self._document.kernel is not None:
+            return
+        self._document.kernel = self.session
+        if self._document.recipe.steps:
             self._document.evaluate()  # what ran before the window came runs in its kernel
 
     def warm(self) -> None:
+        """Attach, and start the kernel now (it imports torch) if it has not started."""
+        self.attach()
         self.session.start()
 
     def use(self, session: KernelSession) -> None:

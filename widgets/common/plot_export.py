@@ -15,12 +15,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QRectF, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.exports import table_csv
 from widgets.common.retranslate import translated
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -58,6 +56,8 @@ def plot_target(target: object) -> object:
     a ``GraphicsLayoutWidget`` or other ``GraphicsView`` its scene; any other widget the
     first ``GraphicsView`` inside it.
     """
+    import pyqtgraph as pg  # (here: the window imports this module before its first paint)
+
     if isinstance(target, (pg.GraphicsItem, pg.GraphicsScene)):
         return target
     if isinstance(target, pg.PlotWidget):
@@ -94,6 +94,7 @@ def save_plot(target: object, path: str, width: int | None = None) -> None:
 
 def _render_svg(item, path: str) -> None:
     """Draw ``item`` (a graphics item or scene) into an SVG with Qt's own SVG writer."""
+    import pyqtgraph as pg
     from PySide6.QtGui import QPainter, QPicture
     from PySide6.QtSvg import QSvgGenerator
 
@@ -156,6 +157,8 @@ def save_table_csv(parent: QWidget, columns: Mapping[str, Sequence[object]],
         _tr("CSV files (*.csv);;All files (*)"))
     if not path:
         return None
+    from app.exports import table_csv
+
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write(table_csv(columns))
     return path

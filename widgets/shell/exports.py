@@ -1,7 +1,8 @@
 """Exports from the window: tensors to the clipboard, the recipe's code, the lesson as HTML.
 
 The text formats are made by ``app.exports`` (Qt-free); this module adds what needs
-Qt: the clipboard, file dialogs and PNG images of heatmaps and views.
+Qt: the clipboard, file dialogs and PNG images of heatmaps and views. It imports them,
+and the heatmap, when first used: the window makes its exports before its first paint.
 """
 
 from __future__ import annotations
@@ -14,20 +15,20 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage
 from PySide6.QtWidgets import QFileDialog, QLabel
 
-from app.exports import Figure, lesson_html, plane_csv, tensor_csv, tensor_literal
 from app.recipe.document import Document
 from app.recipe.kernel_results import shown_name, tensor_summary
 from app.recipe.results import StepResult
 from app.torch_loaded import is_tensor
 from widgets.common.plot_export import _tr, ask_save_plot, copy_text, grab_png, png_bytes
 from widgets.common.retranslate import translated
-from widgets.viewer.heatmap_view import HeatmapView
 
 HEATMAP_EXPORT_SIZE = (560, 440)
 
 
 def heatmap_image(values: np.ndarray, size: tuple[int, int] = HEATMAP_EXPORT_SIZE) -> QImage:
     """A heatmap of the 2-D array ``values`` with its colour bar, as the viewer draws it."""
+    from widgets.viewer.heatmap_view import HeatmapView
+
     view = HeatmapView()
     try:
         for label in view.findChildren(QLabel):  # the hover read-out says nothing in a picture
@@ -56,6 +57,8 @@ def tensor_text(document: Document, result: StepResult, fmt: str,
     CSV (``csv``): written here, or in the kernel that holds it."""
     value = result.value
     if is_tensor(value):
+        from app.exports import tensor_csv, tensor_literal
+
         try:
             then(tensor_literal(value) if fmt == "literal" else tensor_csv(value), "")
         except ValueError as e:
@@ -109,6 +112,8 @@ class TensorExports(QObject):
             plane = self._plane()
             if plane is None:
                 return False
+            from app.exports import plane_csv
+
             then(plane_csv(plane))
             return True
 
@@ -187,6 +192,8 @@ class TensorExports(QObject):
 
     def lesson_page(self) -> str:
         """The lesson as one HTML page: text, figures of the current views, code, output."""
+        from app.exports import Figure, lesson_html
+
         recipe = self.document.recipe
         title, _, body = recipe.docstring.strip().partition("\n")
         figures: list[Figure] = []
@@ -230,9 +237,10 @@ class TensorExports(QObject):
 
     # -- context menus ------------------------------------------------------------------------
     def install_viewer_menus(self, viewer) -> list[QAction]:
-        """Right-click menus on the viewer's grid and heatmap."""
+        """Right-click menus on the viewer's grid and heatmap (on the Heatmap tab's page:
+        the heatmap is built later, and a right-click on it comes to its page)."""
         made: list[QAction] = []
-        for widget in (viewer.table_view, viewer.heatmap):
+        for widget in (viewer.table_view, viewer.heatmap_tab):
             widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
             actions = []
             for slot in (self.copy_literal, self.copy_csv, self.copy_heatmap,

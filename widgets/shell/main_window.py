@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QByteArray, QSignalBlocker
+from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -54,10 +54,14 @@ class MainWindow(QMainWindow):
         Read from ``QSettings`` when not given.
     undo_stack : QUndoStack, optional
         The undo history; the window takes it over. A new one when not given.
+    attach_kernel : bool, optional
+        False: the document gets its kernel at ``kernel_hook.warm()`` (the launcher's,
+        right after the first paint), and its steps wait for it until then.
     """
 
     def __init__(self, document: Document | None = None, parent: QWidget | None = None,
-                 settings: Settings | None = None, undo_stack: QUndoStack | None = None):
+                 settings: Settings | None = None, undo_stack: QUndoStack | None = None,
+                 *, attach_kernel: bool = True):
         super().__init__(parent)
         self.document = document if document is not None else Document()
         self.settings = settings if settings is not None else load_settings()
@@ -104,7 +108,7 @@ class MainWindow(QMainWindow):
         self._tab_bars = DockTabBarGuard(self)
         self._files.refresh_recent_menu()
         self.shape_label = add_status_labels(self, self.settings.default_device)
-        self.kernel_hook = KernelHook(self.document, self)
+        self.kernel_hook = KernelHook(self.document, self, attach=attach_kernel)
         self.kernel_status = KernelStatus(self.document, self)
         self.statusBar().addWidget(self.kernel_status)
         # Stop is on with the status bar's busy line: an edit's quick run does not flash
@@ -137,8 +141,9 @@ class MainWindow(QMainWindow):
     output = property(lambda self: self._lazy.get("output"), doc="The output pane.")
 
     def build_deferred(self) -> None:
-        """Build the panels not built yet, one per pass of the event loop (the launcher
-        calls this right after the first paint)."""
+        """Build the panels not built yet, and the viewer's heatmap, one per pass of the
+        event loop (the launcher calls this right after the first paint)."""
+        QTimer.singleShot(0, self.viewer, self.viewer.build_heatmap)
         self._lazy.build_rest()
 
     def _make_autograd(self) -> QWidget:

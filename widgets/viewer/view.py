@@ -8,6 +8,8 @@ document. ``widgets.viewer.controller.ViewerController`` drives it, and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFontDatabase
@@ -30,9 +32,11 @@ from widgets.common.layout_fence import fenced_content
 from widgets.common.retranslate import add_tab, translated
 from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
 from widgets.common.theme import error_style, set_style_sheet
-from widgets.viewer.heatmap_view import HeatmapView
 from widgets.viewer.iteration_picker import IterationPicker
 from widgets.viewer.plane_dims import PlaneDims
+
+if TYPE_CHECKING:
+    from widgets.viewer.heatmap_view import HeatmapView
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
 HEATMAP_NUMEL = 100_000
@@ -107,13 +111,16 @@ class ViewerView(QWidget):
         self._table.horizontalHeader().setDefaultSectionSize(72)
         self._table.verticalHeader().setDefaultSectionSize(
             self._table.fontMetrics().height() + 6)
-        self._heatmap = HeatmapView()
-        translated(self, lambda: self._heatmap.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The plane as colours; hover for a cell's value")))
+        # The heatmap (pyqtgraph, and its plot) is built when first shown or asked for, or
+        # right after the window's first paint (``build_heatmap``): the grid shows first.
+        self._heatmap: HeatmapView | None = None
+        self._heatmap_labels: tuple[str, str] | None = None  # (rows, columns) axes
+        self._heatmap_tab = QWidget()
+        QVBoxLayout(self._heatmap_tab).setContentsMargins(0, 0, 0, 0)
         self._tabs = QTabWidget()
         add_tab(self._tabs, self._table,
                 lambda: QCoreApplication.translate("ViewerPanel", "Grid"))
-        add_tab(self._tabs, self._heatmap,
+        add_tab(self._tabs, self._heatmap_tab,
                 lambda: QCoreApplication.translate("ViewerPanel", "Heatmap"))
         translated(self, lambda: (
             self._tabs.setTabToolTip(0, QCoreApplication.translate("ViewerPanel",
@@ -212,6 +219,28 @@ class ViewerView(QWidget):
 
     @property
     def heatmap(self) -> HeatmapView:
+        """The heatmap, built now if it was not (``build_heatmap``)."""
+        return self.build_heatmap()
+
+    @property
+    def heatmap_tab(self) -> QWidget:
+        """The Heatmap tab's page: it holds the heatmap once built."""
+        return self._heatmap_tab
+
+    def heatmap_built(self) -> bool:
+        return self._heatmap is not None
+
+    def build_heatmap(self) -> HeatmapView:
+        """Build the heatmap in its tab, if it is not built yet; the heatmap."""
+        if self._heatmap is None:
+            from widgets.viewer.heatmap_view import HeatmapView
+
+            heatmap = self._heatmap = HeatmapView()
+            translated(heatmap, lambda: heatmap.setToolTip(QCoreApplication.translate(
+                "ViewerPanel", "The plane as colours; hover for a cell's value")))
+            if self._heatmap_labels is not None:
+                heatmap.set_axis_labels(*self._heatmap_labels)
+            self._heatmap_tab.layout().addWidget(heatmap)
         return self._heatmap
 
     @property
@@ -221,6 +250,8 @@ class ViewerView(QWidget):
 
     def set_mode(self, mode: str) -> None:
         """Switch to ``"grid"`` or ``"heatmap"``, as the user would."""
+        if mode == "heatmap":
+            self.build_heatmap()
         self._tabs.setCurrentIndex(MODES.index(mode))
 
     @property
@@ -346,34 +377,39 @@ class ViewerView(QWidget):
 
     def clear_plane(self) -> None:
         self._table_model.clear()
-        self._heatmap.clear_plane()
+        if self._heatmap is not None:
+            self._heatmap.clear_plane()
 
     def show_plane(self, values: np.ndarray, address: PlaneAddress) -> None:
         """The plane's values in the grid, and the heatmap's axes named; the heatmap itself
         is drawn by ``draw_heatmap``, only while it is shown."""
         self._table_model.set_plane(values, address)
         if address.ndim >= 2:
-            self._heatmap.set_axis_labels(
+            self._heatmap_labels = (
                 QCoreApplication.translate("ViewerPanel", "dim {d}").format(d=address.rows_dim),
                 QCoreApplication.translate("ViewerPanel", "dim {d}").format(d=address.cols_dim))
         else:
-            self._heatmap.set_axis_labels("", QCoreApplication.translate("ViewerPanel", "dim 0")
-                                          if address.ndim else "")
+            self._heatmap_labels = ("", QCoreApplication.translate("ViewerPanel", "dim 0")
+                                    if address.ndim else "")
+        if self._heatmap is not None:
+            self._heatmap.set_axis_labels(*self._heatmap_labels)
 
     def draw_heatmap(self) -> None:
-        self._heatmap.set_plane(self._table_model.values, self._table_model.address.step)
+        self.heatmap.set_plane(self._table_model.values, self._table_model.address.step)
 
     def heatmap_image_coming(self) -> None:
         """The heatmap shows a sample: the kernel's image of the plane is on its way."""
-        self._heatmap.expect_image()
+        self.heatmap.expect_image()
 
     def show_heatmap_image(self, image: np.ndarray, levels: tuple[float, float],
                            block: tuple[int, int]) -> None:
         """The kernel's image of a big plane: the mean of each ``block`` of its cells."""
-        self._heatmap.set_image(image, levels, block)
+        self.heatmap.set_image(image, levels, block)
 
     def heatmap_image_failed(self, message: str) -> None:
-        self._heatmap.image_failed(message)
+        self.heatmap.image_failed(message)
 
     def _on_view_tab_changed(self, tab: int) -> None:
+        if MODES[tab] == "heatmap":
+            self.build_heatmap()
         self.mode_changed.emit(MODES[tab])
