@@ -36,6 +36,7 @@ from app.expr import (
 )
 from app.kernel.source import first_line, node_text, source_lines
 from app.recipe.code_steps import bound_names, read_names
+from app.recipe.header import FORM_IMPORTS, IMPORT_LINES, IMPORTED_AS, import_spec
 from app.recipe.model import RESERVED_NAMES, Recipe, Step
 
 #: Files larger than this are refused before they are read into memory.
@@ -47,7 +48,7 @@ MAX_LITERALS = 500_000
 #: Longest string literal a form shows.
 MAX_STRING = 10_000
 
-IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
+IMPORTS = IMPORTED_AS
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
@@ -133,8 +134,7 @@ def read_step(text: str, bound: Iterable[str] = ()) -> Step:
     steps' (and torch, nn and F imported): a new step is written as text and read back,
     as the recipe will read it. Raises ``RecipeError`` for text that is not Python, and
     ``ValueError`` for text that is not one step."""
-    prelude = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + \
-        "".join(f"{name} = 0\n" for name in bound)
+    prelude = IMPORT_LINES + "".join(f"{name} = 0\n" for name in bound)
     steps = read_recipe(prelude + text.strip("\n") + "\n").steps[len(tuple(bound)):]
     if len(steps) != 1:
         raise ValueError(f"{text!r} is {len(steps)} steps, not one")
@@ -266,8 +266,8 @@ class _Reader:
             if expected is not None and (alias.asname or alias.name) == expected:
                 self.imported.add(expected)
                 return
-        raise _code(node, "the forms know 'import torch', 'import torch.nn as nn' and "
-                         "'import torch.nn.functional as F'")
+        known = [f"'import {spec}'" for spec in FORM_IMPORTS]
+        raise _code(node, f"the forms know {', '.join(known[:-1])} and {known[-1]}")
 
     def with_(self, node: ast.With, block: str) -> list[Step]:
         ok = (len(node.items) == 1 and node.items[0].optional_vars is None
@@ -297,9 +297,7 @@ class _Reader:
 
     def need(self, module: str, node: ast.AST) -> None:
         if module not in self.imported:
-            full = {v: k for k, v in IMPORTS.items()}[module]
-            spell = "import torch" if module == "torch" else f"import {full} as {module}"
-            raise _code(node, f"'{module}' is used before '{spell}'")
+            raise _code(node, f"'{module}' is used before 'import {import_spec(module)}'")
 
     # -- expressions -----------------------------------------------------------
     def expr(self, node: ast.expr, depth: int) -> Expr:

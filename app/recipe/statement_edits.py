@@ -18,9 +18,10 @@ from typing import Any
 from app.dtypes import DTYPE_NAMES
 from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
 from app.kernel.source import first_line
+from app.recipe.header import docstring_literal
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
-from app.recipe.writer import docstring_literal, expr_code, literal_code, write_step
+from app.recipe.writer import expr_code, literal_code, write_step
 from app.text_edits import Positions, replace_span
 
 
@@ -41,6 +42,16 @@ def statement_of(tree: ast.Module, steps: tuple[Step, ...], index: int) -> ast.s
     return found[nth] if nth < len(found) else None
 
 
+def statement_node(source: str, steps: tuple[Step, ...], index: int) -> ast.stmt | None:
+    """Step ``index``'s statement in ``source`` (which reads as ``steps``); None where the
+    text does not parse or has no statement of its own for it."""
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return statement_of(tree, steps, index)
+
+
 def _statements(tree: ast.Module, in_block: bool) -> list[ast.stmt]:
     if not in_block:
         return list(tree.body)
@@ -54,11 +65,7 @@ def replaced_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
     was = old.steps[index]
     if was.block != step.block:
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return None
     at, newline = Positions(source), newline_of(source)
@@ -161,11 +168,7 @@ def comment_text(source: str, old: Recipe, index: int, comment: str) -> str:
     """``source`` with the comment lines right above step ``index``'s statement made
     ``comment``'s (its lines; ``old``: the steps of a text with the same lines up to
     there); as it was where the statement shares its first line with another."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return source
     at, first = Positions(source), first_line(node)
@@ -185,11 +188,7 @@ def literals_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
             or isinstance(was.expr, Code) or isinstance(step.expr, Code) \
             or _blank(was.expr) != _blank(step.expr):
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     value = getattr(node, "value", None)
     if value is None:
         return None
@@ -263,11 +262,7 @@ def cut_text(source: str, old: Recipe, index: int) -> str | None:
     """``source`` with step ``index``'s statement cut from a line it shares with another
     (``a = 1; b = 2``): the statement and its ``;``; a statement that shares its line
     with a block's header becomes ``pass``. None where the text has no statement for it."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None or first_line(node) != node.lineno:
         return None
     at = Positions(source)
@@ -288,11 +283,7 @@ def put_after_line(source: str, old: Recipe, index: int, steps: list[Step],
                    written: str) -> str | None:
     """``written`` (new steps' lines) put in after the last line of step ``index``'s
     statement (which shares a line with another); None where it has none."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return None
     at = Positions(source)
@@ -313,11 +304,7 @@ def split_block_text(source: str, old: Recipe, index: int, written: str) -> str 
     if not 0 < index < len(steps) or not steps[index].block \
             or steps[index - 1].block != steps[index].block:
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, steps, index)
+    node = statement_node(source, steps, index)
     if node is None:
         return None
     at, newline = Positions(source), newline_of(source)

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from app.kernel.source import first_line, source_lines
 from app.recipe.code_steps import bound_names
 from app.recipe.form_edits import read_back
+from app.recipe.header import imports_needed
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.statement_edits import statement_of
-from app.recipe.writer import imports_needed, write_step
+from app.recipe.writer import write_step
 from app.text_edits import Positions, replace_span, statement_text
 
 

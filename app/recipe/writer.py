@@ -4,10 +4,8 @@ recipe's text is otherwise edited where it is: ``app.recipe.step_edits``,
 
 from __future__ import annotations
 
-import ast
 import json
 import math
-import textwrap
 
 from app.expr import (
     Attr,
@@ -22,7 +20,7 @@ from app.expr import (
     Subscript,
     UnaryOp,
 )
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Step
 
 #: Lines longer than this wrap nested list literals one row per line.
 LINE_LENGTH = 100
@@ -53,37 +51,6 @@ def expr_code(expr: Expr) -> tuple[str, bool]:
     (an operator's, a negative number)."""
     text, precedence = _Writer(None).node(expr)
     return text, precedence < _PRIMARY
-
-
-def imports_needed(recipe: Recipe) -> list[str]:
-    """The import lines (without ``import``) the recipe's steps use."""
-    needed = ["torch"]
-    ops = {key.split(".", 1)[0] for s in recipe.steps for key in s.calls}
-    for step in recipe.steps:  # a class Net(nn.Module), a loop calling F.relu
-        if step.code_text is not None:
-            ops |= _names_read(step.code_text) & {"nn", "F"}
-    if "nn" in ops:
-        needed.append("torch.nn as nn")
-    if "F" in ops:
-        needed.append("torch.nn.functional as F")
-    return needed
-
-
-def _names_read(text: str) -> set[str]:
-    """The names a code step's text reads (parsed with ``ast``, never run)."""
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-
-
-def docstring_literal(text: str) -> str:
-    """The docstring ``text`` as a triple-quoted literal."""
-    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if body.endswith('"'):
-        body = body[:-1] + '\\"'
-    return f'"""{body}"""'
 
 
 class _Writer:
