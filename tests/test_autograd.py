@@ -44,9 +44,9 @@ from app.explain.autograd_steps import (
     zero_grad_step,
 )
 from app.explain.derivatives import FunctionError, derivative_in, function_of
+from app.recipe.model import write_step
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
-from app.recipe.writer import write_step
 from tests.python_run import run_python
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.i18n import QT_TRANSLATE_NOOP, Filled
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Recipe, Step, write_step
 from app.recipe.op_call import statement_value
 from app.recipe.reader import read_step
-from app.recipe.writer import write_step
 
 if TYPE_CHECKING:
     import torch

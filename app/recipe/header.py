@@ -6,9 +6,6 @@ word; the reader reads a step as the recipe would, after them (``IMPORT_LINES``)
 
 from __future__ import annotations
 
-import ast
-import textwrap
-
 from app.recipe.model import Recipe
 
 #: The imports the forms know, as specs: what follows ``import``.
@@ -27,20 +24,9 @@ def import_spec(name: str) -> str:
 def imports_needed(recipe: Recipe) -> list[str]:
     """The import specs (``FORM_IMPORTS``' own, the first always) the recipe's steps use."""
     names = {key.split(".", 1)[0] for s in recipe.steps for key in s.calls}
-    for step in recipe.steps:  # a class Net(nn.Module), a loop calling F.relu
-        if step.code_text is not None:
-            names |= _names_read(step.code_text)
+    names |= {n for s in recipe.steps if s.is_code for n in s.reads}  # class Net(nn.Module)
     return [spec for i, spec in enumerate(FORM_IMPORTS)
             if i == 0 or spec.split(" as ")[-1] in names]
-
-
-def _names_read(text: str) -> set[str]:
-    """The names a code step's text reads (parsed with ``ast``, never run)."""
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def docstring_literal(text: str) -> str:
