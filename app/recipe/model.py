@@ -89,12 +89,16 @@ class Step:
         """A form step's expression without its spacing (``step_nodes.shape``)."""
         return step_nodes.shape(step_nodes.parse_value(self.text))
 
-    @cached_property
+    @property
     def reads(self) -> list[str]:
-        """Names of the earlier steps this one uses."""
+        """Names of the earlier steps this one uses, in first-use order."""
+        return list(self._reads)
+
+    @cached_property
+    def _reads(self) -> tuple[str, ...]:
         if self.kind:
-            return [n for s in self.node.body for n in read_names(s)]  # type: ignore[attr-defined]
-        return list(step_nodes.calls_and_reads(self.node)[1])  # type: ignore[arg-type]
+            return tuple(n for s in self.node.body for n in read_names(s))  # type: ignore[attr-defined]
+        return step_nodes.calls_and_reads(self.node)[1]  # type: ignore[arg-type]
 
     @cached_property
     def binds(self) -> tuple[str, ...]:
@@ -109,7 +113,7 @@ class Step:
         ``-``) at the top of a form step; None for a name, a literal or a code step."""
         return None if self.kind else step_nodes.top_op(self.node)  # type: ignore[arg-type]
 
-    @property
+    @cached_property
     def unary(self) -> bool:
         """Whether ``op`` is a unary operator: ``-x``, ``~x``, not ``x - y``."""
         return self.op is not None and isinstance(self.node, ast.UnaryOp)
@@ -146,10 +150,12 @@ def read_facts(step: Step, node: ast.AST, binds: tuple[str, ...] = ()) -> Step:
     text the reader parsed): its text is not parsed again for them. A step ``replace``
     makes reads its own."""
     if step.kind:
-        facts = {"reads": list(read_names(node)), "binds": binds}  # type: ignore[arg-type]
+        facts = {"_reads": read_names(node), "binds": binds}  # type: ignore[arg-type]
     else:
         calls, reads = step_nodes.calls_and_reads(node)  # type: ignore[arg-type]
-        facts = {"op": step_nodes.top_op(node), "calls": calls, "reads": list(reads)}  # type: ignore[arg-type]
+        op = step_nodes.top_op(node)  # type: ignore[arg-type]
+        facts = {"op": op, "unary": op is not None and isinstance(node, ast.UnaryOp),
+                 "calls": calls, "_reads": reads}
     step.__dict__.update(facts)  # (what the cached properties would find)
     return step
 
