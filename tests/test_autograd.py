@@ -31,9 +31,9 @@ from app.explain.autograd_steps import (
     set_retain_grad,
     zero_grad_step,
 )
+from app.recipe.model import write_step
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
-from app.recipe.writer import write_step
 from kernel.explain.autograd_facts import leaves_with_grad
 from kernel.explain.autograd_graph import (
     EDGE_KINDS,

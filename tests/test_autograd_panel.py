@@ -11,7 +11,7 @@ import torch
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 
-from app.recipe.writer import write_step
+from app.recipe.model import write_step
 from tests.test_autograd import (
     CASE_A,
     CASE_B,

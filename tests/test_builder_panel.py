@@ -12,22 +12,21 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import CATALOG
-from app.expr import Call, Const, DType, Ref, Seq
 from app.recipe.call_text import bind_texts, call_text
 from app.recipe.document import Document
 from app.recipe.literals import InputError, parse_data, parse_size
 from app.recipe.model import Recipe, Step
-from app.recipe.op_call import bind
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.text_edits import literal_text
+from tests.form_steps import step
 from tests.kernel_values import kernel_value
 from tests.python_run import run_python
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
 from widgets.ops.param_form import ParamForm
 
 SEED = 1234
-BASE = Step("base", Call("torch.ones", (Const(2), Const(3))))
+BASE = step("base", "torch.ones(2, 3)")
 
 #: For every creation function: what to type in the form, and the same call made directly.
 CASES = {
@@ -198,7 +197,7 @@ def test_code_preview_shows_the_step(make_panel):
 
 
 def test_name_is_prefilled_and_unique(qtbot, make_panel):
-    panel, doc, _ = make_panel(Step("x", Call("torch.ones", (Const(1),))))
+    panel, doc, _ = make_panel(step("x", "torch.ones(1)"))
     assert panel.name_edit.text() == "x1"
 
 
@@ -291,7 +290,7 @@ def test_optional_params_left_at_default(make_panel):
     fill(panel.form, {"n": 3})
     assert panel.form.editor("m").text() == "default"
     assert panel.form.editor("requires_grad").isChecked() is False
-    assert panel.current_call() == Call("torch.eye", (Const(3),))
+    assert panel.current_call() == "torch.eye(3)"
     panel.set_function("arange")
     fill(panel.form, {"start": "", "end": "4", "step": ""})
     assert panel.form.editor("step").placeholderText() == "default: 1"
@@ -319,7 +318,7 @@ def test_device_menu_shows_names_but_writes_ids(make_panel):
 
 
 def test_tensor_menu_lists_the_recipes_tensors(qtbot, make_panel):
-    panel, _, _ = make_panel(BASE, Step("n", Call("torch.manual_seed", (Const(0),))))
+    panel, _, _ = make_panel(BASE, step("n", "torch.manual_seed(0)"))
     panel.set_function("zeros_like")
     combo = panel.form.editor("input")
     assert [combo.itemText(i) for i in range(combo.count())] == ["base"]
@@ -337,7 +336,7 @@ def test_panel_stops_listening_when_destroyed(qtbot):
     doc = Document(Recipe([BASE]))
     panel = BuilderPanel(doc, None)
     shiboken6.delete(panel)  # the C++ half goes; the Python wrapper stays
-    doc.recipe.append(Step("y", Call("torch.zeros", (Const(1),))))  # no dead-widget error
+    doc.recipe.append(step("y", "torch.zeros(1)"))  # no dead-widget error
     doc.select(1)
 
 
@@ -364,7 +363,7 @@ def test_seed_control_inserts_manual_seed_at_the_top(qtbot, make_panel):
     click(qtbot, panel.add_button)
     panel.seed_spin.setValue(7)
     click(qtbot, panel.seed_check)
-    assert doc.recipe.steps[0] == Step(None, Call("torch.manual_seed", (Const(7),)))
+    assert doc.recipe.steps[0] == step(None, "torch.manual_seed(7)")
     torch.manual_seed(7)
     assert torch.equal(kernel_value(doc, "r"), torch.randn(3, 4))
 
@@ -381,7 +380,7 @@ def test_seed_control_inserts_manual_seed_at_the_top(qtbot, make_panel):
 
 
 def test_seed_goes_before_the_first_random_step_and_selection_follows(make_panel):
-    rand = Step("r", Call("torch.rand", (Const(2),)))
+    rand = step("r", "torch.rand(2)")
     panel, doc, _ = make_panel(BASE, rand)
     doc.select(1)
     panel.set_seed(3)
@@ -392,7 +391,7 @@ def test_seed_goes_before_the_first_random_step_and_selection_follows(make_panel
 
 
 def test_selecting_another_kind_of_step_frees_the_name(make_panel):
-    show = Step(None, Call("print", (Ref("base"),)))
+    show = step(None, "print(base)")
     panel, doc, _ = make_panel(BASE, show)
     doc.select(0)
     assert panel.name_edit.text() == "base" and not panel.add_button.isEnabled()
@@ -402,9 +401,8 @@ def test_selecting_another_kind_of_step_frees_the_name(make_panel):
 
 
 def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_panel):
-    full = Step("f", Call("torch.full", (Seq((Const(2), Const(2)), "tuple"), Const(1.5)),
-                          (("dtype", Const(DType("float64"))),)))
-    later = Step("g", Call("torch.zeros_like", (Ref("f"),)))
+    full = step("f", "torch.full((2, 2), 1.5, dtype=torch.float64)")
+    later = step("g", "torch.zeros_like(f)")
     panel, doc, stack = make_panel(BASE, full, later)
     assert not panel.update_button.isEnabled()
     doc.select(1)
@@ -419,7 +417,7 @@ def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_p
     panel.name_edit.setText("h")
     click(qtbot, panel.update_button)
     assert [s.name for s in doc.recipe.steps] == ["base", "h", "g"]
-    assert doc.recipe.steps[2].expr == Call("torch.zeros_like", (Ref("h"),))
+    assert doc.recipe.steps[2].text == "torch.zeros_like(h)"
     assert torch.equal(kernel_value(doc, "h"), torch.full((2, 2), 4, dtype=torch.float64))
     stack.undo()
     assert doc.recipe.steps[1] == full
@@ -428,7 +426,7 @@ def test_selecting_a_creation_step_loads_it_and_update_replaces_it(qtbot, make_p
 
 
 def test_unknown_arguments_are_reported_not_dropped(make_panel):
-    odd = Step("o", Call("torch.zeros", (Ref("base"),), (("out", Ref("base")),)))
+    odd = step("o", "torch.zeros(base, out=base)")
     panel, doc, _ = make_panel(BASE, odd)
     doc.select(1)
     errors = panel.form.errors()
@@ -437,15 +435,14 @@ def test_unknown_arguments_are_reported_not_dropped(make_panel):
 
 
 @pytest.mark.parametrize("call, expected", [
-    (Call("torch.arange", (Const(12),)), {"end": Const(12)}),
-    (Call("torch.arange", (Const(1), Const(5))), {"start": Const(1), "end": Const(5)}),
-    (Call("torch.randint", (Const(10), Seq((Const(2),), "tuple"))),
-     {"high": Const(10), "size": Seq((Const(2),), "tuple")}),
-    (Call("torch.randint_like", (Ref("a"), Const(4))), {"input": Ref("a"), "high": Const(4)}),
-    (Call("torch.zeros", (Const(2), Const(3))), {"size": Seq((Const(2), Const(3)), "tuple")}),
+    ("torch.arange(12)", {"end": "12"}),
+    ("torch.arange(1, 5)", {"start": "1", "end": "5"}),
+    ("torch.randint(10, (2,))", {"high": "10", "size": "(2,)"}),
+    ("torch.randint_like(a, 4)", {"input": "a", "high": "4"}),
+    ("torch.zeros(2, 3)", {"size": "(2, 3)"}),
 ])
 def test_bind_knows_leading_optional_overloads(call, expected):
-    assert bind(CATALOG.get(call.op), call) == expected
+    assert bind_texts(CATALOG.get(call.split("(")[0]), call) == expected
 
 
 @pytest.mark.parametrize("values, code, direct", [
@@ -476,7 +473,7 @@ def _set(spec, values: dict) -> dict:
 
 
 def test_one_argument_arange_loads_as_end(make_panel):
-    panel, doc, _ = make_panel(Step("x", Call("torch.arange", (Const(12),))))
+    panel, doc, _ = make_panel(step("x", "torch.arange(12)"))
     doc.select(0)
     assert panel.form.values() == {"end": "12"} and panel.form.errors() == {}
     assert not panel.update_button.isEnabled()  # arange(end=12) is no change

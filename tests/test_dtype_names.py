@@ -1,5 +1,5 @@
 """A dtype a form step names (``torch.float64``) is held by its name, ``DType``: reading a
-recipe imports no torch, the writer and a text edit spell it as torch does, and the
+recipe imports no torch, a text edit spells it as torch does, and the
 parameter form's dtype menu reads and shows names (widget tier for the menu).
 """
 
@@ -8,12 +8,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
-from app.expr import Call, Const, DType, Ref
+from app.dtypes import DType
+from app.recipe.model import write_step
+from app.recipe.op_call import node_literal
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import SourceRecipe
-from app.recipe.writer import write_step
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +28,8 @@ def test_reading_a_recipe_with_dtypes_imports_no_torch() -> None:
         r = read_recipe("import torch\\nx = torch.ones(2, dtype=torch.float64)\\n"
                         "y = x.to(torch.long)\\n")
         SourceRecipe(r.steps, r.docstring, None).source
-        print(repr(r.steps[1].expr.args[1].value), "torch" in sys.modules)
+        from app.recipe.op_call import node_literal
+        print(repr(node_literal(r.steps[1].node.args[0])[1]), "torch" in sys.modules)
     """)
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
@@ -38,8 +41,9 @@ def test_a_dtype_alias_is_held_by_torchs_own_name() -> None:
 
     for alias in ("half", "float", "double", "short", "int", "long", "bool", "bfloat16"):
         held = read_recipe(f"import torch\nx = torch.ones(2, dtype=torch.{alias})\n") \
-            .steps[0].expr.kwargs[0][1].value
-        assert held == DType(alias)
+            .steps[0].node.keywords[0].value
+        literal, held = node_literal(held)
+        assert literal and held == DType(alias)
         assert str(held) == str(getattr(torch, alias))  # torch.float64 for torch.double
 
 
@@ -48,15 +52,9 @@ def test_a_dtype_edited_in_a_form_is_written_as_torch_spells_it() -> None:
     read = read_recipe(text)
     recipe = SourceRecipe(read.steps, read.docstring, text)
     y = recipe.steps[1]
-    recipe.replace_step(1, Step_with(y, Const(DType("int8"))))
+    recipe.replace_step(1, replace(y, text=f"x.to({DType('int8')})"))
     assert recipe.source == "import torch\nx = torch.ones(2)\ny = x.to(torch.int8)  # 双\n"
     assert write_step(recipe.steps[1]) == "y = x.to(torch.int8)"
-
-
-def Step_with(step, dtype):  # noqa: N802 - reads as the step it makes
-    from dataclasses import replace
-
-    return replace(step, expr=Call("Tensor.to", (Ref("x"), dtype)))
 
 
 def test_a_dtype_menu_holds_names_and_reads_dtype_names(qtbot) -> None:

@@ -12,18 +12,27 @@ from __future__ import annotations
 
 import ast
 import math
+from typing import Any
 
 import pytest
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
 
 from app.catalog import Param
-from app.expr import Call, Const, DType, Expr, Seq
+from app.dtypes import DType
+from app.recipe.call_text import is_method
 from app.recipe.document import Document
 from app.recipe.literals import data_shown, line_shown
-from app.recipe.op_call import bind, form_spec, has_receiver, op_spec
-from app.recipe.writer import write_expr
+from app.recipe.op_call import (
+    bind_node,
+    form_spec,
+    has_receiver,
+    is_dtype_node,
+    node_literal,
+    op_spec,
+)
 from app.resources import RECIPES_DIR
+from app.text_edits import literal_text
 from widgets.ops.builder_panel import BuilderPanel, creation_spec
 from widgets.ops.op_panel import OpPanel
 
@@ -46,14 +55,15 @@ def panels(qtbot):
 
 
 # -- the new values ------------------------------------------------------------------------------
-def new_values(expr: Expr, param: Param) -> list[Expr]:
-    """The values a user might put in ``param``'s editor instead of ``expr``."""
-    if isinstance(expr, Seq) and expr.items and all(
-            isinstance(e, Const) and type(e.value) is int for e in expr.items):
-        return [Seq(tuple(Const(e.value + 1) for e in expr.items), expr.kind)]  # type: ignore[union-attr]
-    if not isinstance(expr, Const):
+def new_values(node: ast.expr, param: Param) -> list[Any]:
+    """The values a user might put in ``param``'s editor instead of ``node``'s."""
+    if isinstance(node, ast.List | ast.Tuple) and node.elts and all(
+            type(node_literal(e)[1]) is int for e in node.elts):
+        items = [node_literal(e)[1] + 1 for e in node.elts]
+        return [items if isinstance(node, ast.List) else tuple(items)]
+    literal, v = node_literal(node)
+    if not literal:
         return []
-    v = expr.value
     if isinstance(v, bool):
         out = [not v]
     elif isinstance(v, int):
@@ -66,26 +76,24 @@ def new_values(expr: Expr, param: Param) -> list[Expr]:
         out = ["meta" if v != "meta" else "cpu"] if param.kind == "device" else [v + "x"]
     else:
         out = []
-    return [Const(x) for x in out if not (type(x) is type(param.default) and x == param.default)]
+    return [x for x in out if not (type(x) is type(param.default) and x == param.default)]
 
 
-def type_into(editor, param: Param, value: Expr) -> bool:
+def type_into(editor, param: Param, value: Any) -> bool:
     """Put ``value`` in ``editor`` as a user would; False when the editor cannot take it."""
     if isinstance(editor, QSpinBox):
-        v = value.value  # type: ignore[union-attr]
-        if not editor.minimum() <= v <= editor.maximum() or v == editor.minimum() \
+        if not editor.minimum() <= value <= editor.maximum() or value == editor.minimum() \
                 and editor.specialValueText():
             return False
-        editor.setValue(v)
+        editor.setValue(value)
     elif isinstance(editor, QCheckBox):
-        editor.setChecked(value.value)  # type: ignore[union-attr]
+        editor.setChecked(value)
     elif isinstance(editor, QLineEdit):
-        editor.setText(line_shown(param.kind, write_expr(value)))
+        editor.setText(line_shown(param.kind, literal_text(value)))
     elif isinstance(editor, QPlainTextEdit):
-        editor.setPlainText(data_shown(write_expr(value)) or "")
+        editor.setPlainText(data_shown(literal_text(value)) or "")
     elif isinstance(editor, QComboBox):
-        v = value.value  # type: ignore[union-attr]
-        want = str(v).removeprefix("torch.")
+        want = str(value).removeprefix("torch.")
         texts = [editor.itemText(i).split(" — ")[0] for i in range(editor.count())]
         if want not in texts:
             return False
@@ -103,21 +111,10 @@ def statement_call(tree: ast.Module, line: int, nth: int) -> ast.Call:
     return found[nth].value  # type: ignore[attr-defined]
 
 
-def literal_nodes(node: ast.Call, call: Call, bound: Expr) -> list[ast.expr]:
-    """The argument nodes of ``node`` that hold ``bound``, an argument of ``call`` (a
-    spread size, ``x.view(3, 4)``, is several)."""
-    args = list(call.args[1:] if call.is_method else call.args)
-    for i, arg in enumerate(args):
-        if arg is bound:
-            return [node.args[i]]
-    for keyword, (_, arg) in zip(node.keywords, call.kwargs, strict=True):
-        if arg is bound:
-            return [keyword.value]
-    if isinstance(bound, Seq):
-        at = [i for i, arg in enumerate(args) if any(arg is item for item in bound.items)]
-        if len(at) == len(bound.items):
-            return [node.args[i] for i in at]
-    raise AssertionError(f"{bound} is not an argument of {call}")
+def literal_nodes(bound: ast.expr) -> list[ast.expr]:
+    """The argument nodes that hold a parameter ``bind_node`` bound (a spread size,
+    ``x.view(3, 4)``, is several: packed, without positions of its own)."""
+    return [bound] if hasattr(bound, "lineno") else list(bound.elts)  # type: ignore[attr-defined]
 
 
 def offset(text: str, line: int, column: int) -> int:
@@ -127,13 +124,11 @@ def offset(text: str, line: int, column: int) -> int:
     return head + len(lines[line - 1].encode("utf-8")[:column].decode("utf-8"))
 
 
-def expected_middle(value: Expr) -> object:
-    if isinstance(value, Seq):
-        return tuple(e.value for e in value.items)  # type: ignore[union-attr]
-    return value.value  # type: ignore[union-attr]
+def expected_middle(value: Any) -> object:
+    return tuple(value) if isinstance(value, list | tuple) else value
 
 
-def check_edit(old: str, new: str, nodes: list[ast.expr], value: Expr) -> str | None:
+def check_edit(old: str, new: str, nodes: list[ast.expr], value: Any) -> str | None:
     """Why ``new`` is not ``old`` with just the literal at ``nodes`` made ``value``."""
     start = offset(old, nodes[0].lineno, nodes[0].col_offset)
     end = offset(old, nodes[-1].end_lineno, nodes[-1].end_col_offset)  # type: ignore[arg-type]
@@ -173,30 +168,31 @@ def form_steps(doc: Document) -> list[tuple[int, str]]:
     return out
 
 
-def form_values(doc: Document, index: int, panel: str) -> tuple[tuple, dict[str, Expr]]:
+def form_values(doc: Document, index: int, panel: str) -> tuple[tuple, dict[str, ast.expr]]:
     """The parameters of the step's form, and the values it shows (bound from the call)."""
     step = doc.recipe.steps[index]
-    call = step.expr
-    assert isinstance(call, Call)
+    assert isinstance(step.node, ast.Call)
     if panel == "builder":
         spec = creation_spec(step)
-        return spec.params, bind(spec, call)  # type: ignore[union-attr]
+        return spec.params, form_values_of(spec, step.node, panel)  # type: ignore[union-attr]
     spec = op_spec(step)
-    return form_spec(spec).params, form_values_of(spec, call)  # type: ignore[arg-type]
+    return form_spec(spec).params, form_values_of(spec, step.node, panel)  # type: ignore[arg-type]
 
 
-def form_values_of(spec, call: Call) -> dict[str, Expr]:
-    """The values the op panel's form shows for ``call`` (the arguments but the one
-    "Apply to" picks; a dtype in ``.to``'s device slot shown as the dtype), as the
-    call's own nodes."""
-    values = bind(spec, call)
-    if call.is_method:
+def form_values_of(spec, call: ast.Call, panel: str) -> dict[str, ast.expr]:
+    """The values the form shows for ``call`` (the op panel's: the arguments but the one
+    "Apply to" picks; a dtype in ``.to``'s device slot shown as the dtype), as the call's
+    own nodes."""
+    values = bind_node(spec, call, is_method(call))
+    if panel == "builder":
+        return values
+    if is_method(call):
         first = spec.method_params()[0] if spec.method_params() else None
         value = values.get(first.name) if first is not None else None
-        if first is not None and first.kind == "device" and isinstance(value, Const) \
-                and isinstance(value.value, DType) and "dtype" not in values:
+        if first is not None and first.kind == "device" and value is not None \
+                and is_dtype_node(value) and "dtype" not in values:
             values["dtype"] = values.pop(first.name)
-        return values if has_receiver(spec) else {**values, spec.receiver: call.args[0]}
+        return values if has_receiver(spec) else {**values, spec.receiver: call.func.value}  # type: ignore[attr-defined]
     if has_receiver(spec):
         values.pop(spec.receiver, None)
     return values
@@ -224,7 +220,7 @@ def test_a_form_edit_changes_only_its_literal(panels, name):
             if which == "ops" and ops.editing != index:
                 continue  # the op panel does not edit it (its input is no tensor)
             old, step = doc.text, doc.recipe.steps[index]
-            old_value = form_values(doc, index, which)[1][param.name]
+            spec = creation_spec(step) if which == "builder" else op_spec(step)
             editor = panel.form.editor(param.name)
             if not editor.isEnabled() or not type_into(editor, param, value):
                 continue
@@ -239,8 +235,8 @@ def test_a_form_edit_changes_only_its_literal(panels, name):
             kinds.add(type(expected_middle(value)).__name__)
             tree = ast.parse(old)
             nth = sum(1 for s in doc.recipe.steps[:index] if s.line == step.line)
-            nodes = literal_nodes(statement_call(tree, step.line, nth), step.expr,
-                                  old_value)  # type: ignore[arg-type]
+            there = form_values_of(spec, statement_call(tree, step.line, nth), which)
+            nodes = literal_nodes(there[param.name])
             why = check_edit(old, new, nodes, value)
             if why:
                 problems.append(f"{where}: {why}")
@@ -281,14 +277,13 @@ def hand_edits():
     two = [Device("cpu", "CPU"), Device("cuda:0", "GPU")]
     w = "w = torch.ones({}, requires_grad={})  # 形状 (2, 3)"
     return [
-        ("builder", 0, "device", Const("cuda:0"), w.format("2, 3, device='cuda:0'", False), two),
-        ("builder", 0, "requires_grad", Const(True), w.format("2, 3, device='cpu'", True), None),
-        ("builder", 0, "size", Seq((Const(4), Const(5)), "tuple"),
-         w.format("4, 5, device='cpu'", False), None),
-        ("ops", 1, "size", Seq((Const(2), Const(3)), "tuple"), "v = w.view(2, 3)", None),
-        ("ops", 2, "dim", Const(-1), "s = v.sum(dim=-1)  # 按列求和", None),
-        ("ops", 3, "dtype", Const(DType("float32")), "d = v.to(torch.float32)  # 双精度", None),
-        ("builder", 4, "fill_value", Const(1.5), "f = torch.full((2,), 1.5)", None),
+        ("builder", 0, "device", "cuda:0", w.format("2, 3, device='cuda:0'", False), two),
+        ("builder", 0, "requires_grad", True, w.format("2, 3, device='cpu'", True), None),
+        ("builder", 0, "size", (4, 5), w.format("4, 5, device='cpu'", False), None),
+        ("ops", 1, "size", (2, 3), "v = w.view(2, 3)", None),
+        ("ops", 2, "dim", -1, "s = v.sum(dim=-1)  # 按列求和", None),
+        ("ops", 3, "dtype", DType("float32"), "d = v.to(torch.float32)  # 双精度", None),
+        ("builder", 4, "fill_value", 1.5, "f = torch.full((2,), 1.5)", None),
     ]
 
 

@@ -138,7 +138,6 @@ def test_the_clipping_and_warm_up_runs_explode_without_their_fix():
 
 def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
     """The shapes are printed, never a time; "Time it" (app.explain.timing) measures them."""
-    from app.recipe.writer import write_expr
     from kernel.explain.step_timing import time_text
     from tests.python_run import run_python
 
@@ -147,7 +146,7 @@ def test_the_timing_lesson_prints_no_time_and_its_products_can_be_timed():
     products = [s for s in recipe.steps if s.name and s.name.startswith("p")]
     assert len(products) >= 3
     run = run_python(recipe)  # the values the kernel's timing query would have
-    timing = time_text(write_expr(products[0].expr), run.namespace, list(products[0].reads),
+    timing = time_text(products[0].text, run.namespace, list(products[0].reads),
                        "cpu", 0.01)
     assert timing.ok and timing.median_s > 0 and timing.runs >= 1
 

@@ -17,6 +17,7 @@ raise it for a soak). ``TENSOR_LAB_FUZZ_REPORT=path.json`` writes the counts at 
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -38,9 +39,16 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from app.catalog import CATALOG
-from app.dtypes import DType
-from app.expr import TENSOR_ATTRIBUTES, Attr, Call, Const, walk
-from app.recipe.reader import MAX_FILE_BYTES, RecipeError, read_recipe, read_recipe_file
+from app.catalog.call_keys import call_key, dotted_name
+from app.dtypes import DTYPE_NAMES
+from app.recipe.reader import (
+    MAX_FILE_BYTES,
+    TENSOR_ATTRIBUTES,
+    RecipeError,
+    read_recipe,
+    read_recipe_file,
+)
+from app.recipe.step_nodes import is_float_call
 
 RECIPES = sorted((Path(__file__).resolve().parent.parent / "recipes").glob("*.py"))
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in RECIPES}
@@ -233,14 +241,29 @@ def assert_only_catalogue(recipe: object) -> None:
     for step in recipe.steps:  # type: ignore[attr-defined]
         if step.is_code:  # text only: the window never runs it
             continue
-        for node in walk(step.expr):
-            if isinstance(node, Call):
-                assert node.op in CATALOG, node.op
-            elif isinstance(node, Attr):
-                assert node.name in TENSOR_ATTRIBUTES, node.name
-            elif isinstance(node, Const):
+        callees = {id(n) for call in ast.walk(step.node) if isinstance(call, ast.Call)
+                   for n in _callee_chain(call.func)}
+        for node in ast.walk(step.node):
+            if isinstance(node, ast.Call) and not is_float_call(node):
+                assert call_key(node.func) in CATALOG, call_key(node.func)
+            elif isinstance(node, ast.Attribute) and id(node) not in callees:
+                if dotted_name(node).startswith("torch."):
+                    assert node.attr in DTYPE_NAMES, node.attr
+                else:
+                    assert node.attr in TENSOR_ATTRIBUTES, node.attr
+            elif isinstance(node, ast.Constant):
                 assert node.value is None or node.value is Ellipsis or isinstance(
-                    node.value, (bool, int, float, complex, str, DType)), node.value
+                    node.value, (bool, int, float, complex, str)), node.value
+
+
+def _callee_chain(func: ast.expr) -> list[ast.expr]:
+    """A call's ``func`` and, for a module's function (``torch.nn.functional.relu``), the
+    attributes of its path: names, not a tensor's attributes."""
+    chain = [func]
+    if dotted_name(func).split(".")[0] in ("torch", "nn", "F"):
+        while isinstance(chain[-1], ast.Attribute):
+            chain.append(chain[-1].value)
+    return chain
 
 
 def _lines(source: str | bytes) -> int:

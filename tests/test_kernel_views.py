@@ -224,13 +224,13 @@ def test_a_kernel_step_is_timed_in_the_kernel_on_every_device(qtbot, make_window
 
 def test_the_explanations_kernel_queries_import_without_the_windows_recipe():
     """The queries the views add to the kernel read the run's text with ``ast``: they
-    load with ``app.recipe``, ``app.expr`` and ``app.catalog`` unavailable (a kernel
+    load with ``app.recipe`` and ``app.catalog`` unavailable (a kernel
     package will hold them, importing neither)."""
     import subprocess
     import sys
 
     code = ("import sys\n"
-            "for m in ('app.recipe', 'app.expr', 'app.catalog', 'PySide6'):\n"
+            "for m in ('app.recipe', 'app.catalog', 'PySide6'):\n"
             "    sys.modules[m] = None\n"
             "import kernel.explain.kernel_queries\n"
             "print('imported')\n")

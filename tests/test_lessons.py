@@ -221,7 +221,7 @@ def test_lessons_for_a_recipe_run() -> None:
     """The step's op key and the error python raised are all explain needs."""
     runs = [run_python("import torch\na = torch.zeros(2, 3)\n" + line)
             for line in ("b = a.t().view(6)\n", "c = torch.cat((a, a), dim=2)\n")]
-    lessons = [explain(r.step.expr.op, r.error_type, r.error) for run in runs
+    lessons = [explain(r.step.op, r.error_type, r.error) for run in runs
                for r in run.errors]
     assert [lesson is not None for lesson in lessons] == [True, True]
     assert "contiguous" in lessons[0].fix

@@ -176,8 +176,8 @@ def test_a_class_is_a_code_step_kept_verbatim_and_its_module_is_torchs() -> None
     recipe = read_recipe(CLASS)
     cls = recipe.steps[0]
     assert cls.is_code and cls.comment == "A comment above the class."
-    assert cls.expr.text == CLASS[CLASS.index("class Net"):CLASS.index("\n\n\ntorch.")]
-    assert cls.expr.binds == ("Net",)
+    assert cls.text == CLASS[CLASS.index("class Net"):CLASS.index("\n\n\ntorch.")]
+    assert cls.binds == ("Net",)
     assert [s.is_code for s in recipe.steps[1:]] == [False, True, True]  # seed, Net(), net(x)
     assert read_recipe(new_text(recipe)) == recipe  # a new text of these steps reads as them
     run = lab(recipe)
@@ -287,10 +287,10 @@ def test_code_the_forms_cannot_show_is_a_code_step(source: str, line: int, colum
     recipe = read_recipe(source)
     lines = source.splitlines()
     holding = [s for s in recipe.steps if s.is_code and s.line <= line
-               <= s.line + s.expr.text.count("\n")]
+               <= s.line + s.text.count("\n")]
     assert len(holding) == 1, (words, recipe.steps)
     step = holding[0]
-    assert step.expr.text.splitlines()[0] == lines[step.line - 1]
+    assert step.text.splitlines()[0] == lines[step.line - 1]
 
 
 def test_catalogue_describes_the_nn_callables() -> None:

@@ -54,9 +54,9 @@ def test_importing_op_explained_loads_no_torch():
 
 def test_op_explaineds_kernel_queries_import_without_the_windows_modules():
     """They read statements with ``ast`` and get the ops they may call with each
-    question: they load with ``app.recipe``, ``app.expr``, ``app.catalog`` and Qt
+    question: they load with ``app.recipe``, ``app.catalog`` and Qt
     unavailable (a kernel package will hold them, importing neither)."""
-    blocked = ("app.recipe", "app.expr", "app.catalog", "PySide6")
+    blocked = ("app.recipe", "app.catalog", "PySide6")
     assert _fresh_python("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n"
                                                   for m in blocked)
                          + "import kernel.explain.provenance_query\n"

@@ -10,10 +10,9 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
 from app.catalog import CATALOG
-from app.expr import Call, Const, Ref, Seq
 from app.recipe.document import Document
-from app.recipe.model import Step
 from app.recipe.reader import read_recipe
+from tests.form_steps import step
 from tests.kernel_values import as_torch, kernel_value
 from widgets.ops.op_panel import OpPanel, op_spec
 from widgets.viewer.panel import ViewerPanel
@@ -88,8 +87,7 @@ def test_apply_cat_picks_tensors_by_name(qtbot, make_panel):
     apply(qtbot, panel)
 
     step = doc.recipe.steps[-1]
-    assert step.expr == Call("torch.cat", (Seq((Ref("a"), Ref("b")), "list"),),
-                             (("dim", Const(1)),))
+    assert step.text == "torch.cat([a, b], dim=1)"
     assert torch.equal(value(doc, step.name), torch.cat((torch.zeros(2, 3), torch.ones(2, 2)), 1))
 
 
@@ -102,7 +100,7 @@ def test_apply_gather_picks_index_by_name(qtbot, make_panel):
     panel.name_edit.setText("picked")
     apply(qtbot, panel)
 
-    assert doc.recipe.steps[-1].expr.op == "torch.gather"
+    assert doc.recipe.steps[-1].op == "torch.gather"
     expected = torch.gather(torch.tensor([[1, 2], [3, 4]]), 1, torch.tensor([[0, 0], [1, 0]]))
     assert torch.equal(value(doc, "picked"), expected)
 
@@ -116,7 +114,7 @@ def test_apply_in_place_add_is_a_bare_statement(qtbot, make_panel):
     apply(qtbot, panel)
 
     step = doc.recipe.steps[-1]
-    assert step.name is None and step.expr == Call("Tensor.add_", (Ref("v"), Const(1.5)))
+    assert step.name is None and step.text == "v.add_(1.5)"
     doc.settle()  # the bare call's value is what the kernel copied after it ran
     assert torch.equal(as_torch(doc.run.results[-1].value.output), torch.zeros(3).add_(1.5))
     assert panel.editing == 1 and not panel.name_edit.isEnabled()
@@ -191,15 +189,15 @@ def test_edits_of_another_selection_are_separate_undo_steps(make_panel):
     panel.form.editor("diagonal").setValue(1)
     assert stack.count() == 2
     stack.undo()
-    assert doc.recipe.steps[1].expr.kwargs == (("diagonal", Const(1)),)
-    assert doc.recipe.steps[2].expr.kwargs == ()
+    assert doc.recipe.steps[1].text == "torch.tril(x, diagonal=1)"
+    assert doc.recipe.steps[2].text == "torch.triu(x)"
 
 
 def test_changing_the_input_edits_the_step(make_panel):
     panel, doc, _ = make_panel("a = torch.ones(2, 2)\nb = torch.eye(2)\nc = a.t()\n")
     doc.select(2)
     panel.set_input("b")
-    assert doc.recipe.steps[2].expr == Call("Tensor.t", (Ref("b"),))
+    assert doc.recipe.steps[2].text == "b.t()"
     assert torch.equal(value(doc, "c"), torch.eye(2).t())
 
 
@@ -221,12 +219,11 @@ def test_loading_keeps_what_the_form_cannot_show(make_panel):
                                "a = torch.ones(2)\nc = torch.cat((a, a), dim=0)\n")
     doc.select(0)
     fill(panel, {"size": "4, 3"})
-    assert doc.recipe.steps[0].expr.args[0] == Call("torch.arange", (Const(12),))
+    assert doc.recipe.steps[0].text == "torch.arange(12).view(4, 3)"
     assert torch.equal(value(doc, "x"), torch.arange(12).view(4, 3))
     doc.select(2)
     fill(panel, {"dim": -1})
-    assert doc.recipe.steps[2].expr == Call(
-        "torch.cat", (Seq((Ref("a"), Ref("a")), "tuple"),), (("dim", Const(-1)),))
+    assert doc.recipe.steps[2].text == "torch.cat((a, a), dim=-1)"
 
 
 # -- errors are lessons ---------------------------------------------------------------------------
@@ -257,9 +254,9 @@ def test_failing_cat_shows_torchs_message_and_the_run_stops_there(qtbot, make_pa
 
 # -- the call helpers (no widgets) ----------------------------------------------------------------
 def test_builder_steps_are_not_op_steps():
-    assert op_spec(Step("x", Call("torch.zeros", (Const(2),)))) is None
-    assert op_spec(Step(None, Call("print", (Ref("x"),)))) is None
-    assert op_spec(Step("y", Call("Tensor.view", (Ref("x"), Const(2))))) is CATALOG.get(
+    assert op_spec(step("x", "torch.zeros(2)")) is None
+    assert op_spec(step(None, "print(x)")) is None
+    assert op_spec(step("y", "x.view(2)")) is CATALOG.get(
         "Tensor.view")
 
 

@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 
 from app.recipe.document import Document
+from app.recipe.model import write_step
 from app.recipe.reader import read_recipe
-from app.recipe.writer import write_step
 from widgets.explain.explained_grid import GREY_BACKGROUND, palette_colour
 from widgets.explain.op_extras import (
     BroadcastExtra,

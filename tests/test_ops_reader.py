@@ -4,7 +4,6 @@ run exactly as torch runs them. Core tests: no QApplication."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 import importlib
 
 import pytest
@@ -12,13 +11,13 @@ import torch
 import torch.nn.functional as F
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call, Const, DType, Ref, Seq, walk
+from app.dtypes import DType
 from app.recipe.call_text import bind_texts, call_text, parse_call
-from app.recipe.op_call import bind, bind_node, node_literal
+from app.recipe.model import Step
+from app.recipe.op_call import bind_node, node_literal
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
-from app.recipe.writer import write_expr
-from tests.expr_values import value_of
+from tests.form_steps import value_of
 from tests.python_run import run_python
 
 HEADER = "import torch\nimport torch.nn.functional as F\n\n"
@@ -154,7 +153,7 @@ def test_functional_spellings_run_the_functional_op() -> None:
     assert same(ns["e"], F.one_hot(torch.tensor([0, 2]), num_classes=3))
     assert same(ns["f"], torch.sigmoid(x))
     recipe = read_recipe(HEADER + "x = torch.ones(2)\ny = torch.nn.functional.softmax(x, 0)\n")
-    assert recipe.steps[-1].expr.op == "F.softmax"
+    assert recipe.steps[-1].op == "F.softmax"
 
 
 def test_reductions_with_dim_and_keepdim() -> None:
@@ -217,30 +216,16 @@ def test_errors_are_steps_not_crashes() -> None:
 OPS = list(importlib.import_module("app.catalog.ops").SPECS)
 
 
-def _example(spec: OpSpec) -> Call:
-    recipe = read_recipe(HEADER + f"example = {spec.example}\n")
-    call = recipe.steps[-1].expr
-    assert isinstance(call, Call)
-    assert CATALOG.get(call.op) is spec, f"{spec.name}'s example calls {call.op}"
-    return call
+def _example(spec: OpSpec) -> Step:
+    step = read_recipe(HEADER + f"example = {spec.example}\n").steps[-1]
+    assert isinstance(step.node, ast.Call)
+    assert CATALOG.get(step.op) is spec, f"{spec.name}'s example calls {step.op}"
+    return step
 
 
-def _value(expr: object) -> object:
+def _value(text: str) -> object:
     torch.manual_seed(0)
-    return value_of(_torch_dtypes(expr), {})
-
-
-def _torch_dtypes(value: object) -> object:
-    """``value`` (an expression) with each dtype name (``DType``) made torch's dtype, as
-    the kernel's python has it when it runs the text."""
-    if isinstance(value, Const) and isinstance(value.value, DType):
-        return Const(getattr(torch, value.value.name))
-    if isinstance(value, tuple):
-        return tuple(_torch_dtypes(v) for v in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.replace(value, **{f.name: _torch_dtypes(getattr(value, f.name))
-                                             for f in dataclasses.fields(value)})
-    return value
+    return value_of(text, {})
 
 
 @pytest.mark.parametrize("spec", OPS, ids=lambda s: s.name)
@@ -253,15 +238,15 @@ def test_every_example_runs_and_round_trips(spec: OpSpec) -> None:
 def test_every_form_of_an_op_gives_the_same_result(spec: OpSpec) -> None:
     """The example, rebuilt by the catalogue in each of the op's spellings from its
     arguments' texts, runs alike."""
-    call = _example(spec)
-    example = write_expr(call)
+    example = _example(spec).text
     values = bind_texts(spec, example)  # for a method call, everything but the receiver
     node = parse_call(example)
-    receiver = ast.get_source_segment(example, node.func.value) if call.is_method \
+    method = _example(spec).op.startswith("Tensor.")  # type: ignore[union-attr]
+    receiver = ast.get_source_segment(example, node.func.value) if method \
         else values.get(spec.receiver)
-    if call.is_method:
+    if method:
         values[spec.receiver] = receiver
-    expected = _value(call)
+    expected = _value(example)
     forms = [call_text(spec, values, namespace=ns) for ns in
              ([spec.namespace] if spec.function_key and spec.namespace != "builtins" else [])
              + list(spec.also_in)]
@@ -279,10 +264,11 @@ def test_parameter_names_are_torchs_keywords(spec: OpSpec) -> None:
     """Every parameter bound in the example also works passed by keyword under its name."""
     if spec.name == "einsum":
         return  # einsum(equation, *operands): the operands cannot be keywords
-    call = _example(spec)
-    head = call.args[:1] if call.is_method else ()
-    rebuilt = Call(call.op, head, tuple(bind(spec, call).items()))
-    assert same(_value(rebuilt), _value(call)), rebuilt
+    example = _example(spec).text
+    node = parse_call(example)
+    keywords = ", ".join(f"{k}={v}" for k, v in bind_texts(spec, example).items())
+    rebuilt = f"{ast.get_source_segment(example, node.func)}({keywords})"
+    assert same(_value(rebuilt), _value(example)), rebuilt
 
 
 def test_function_and_method_forms_of_sizes() -> None:
@@ -291,18 +277,15 @@ def test_function_and_method_forms_of_sizes() -> None:
     assert call_text(reshape, values) == "torch.reshape(x, (3, 4))"
     assert call_text(reshape, values, receiver="x") == "x.reshape(3, 4)"
     view = CATALOG.get("Tensor.view")
-    assert bind(view, Call("Tensor.view", (Ref("x"), Const(3), Const(4)))) == {
-        "size": Seq((Const(3), Const(4)), "tuple")}
+    assert bind_texts(view, "x.view(3, 4)") == {"size": "(3, 4)"}
     where = CATALOG.get("Tensor.where")
-    assert bind(where, Call("Tensor.where", (Ref("x"), Ref("c"), Ref("y")))) == {
-        "condition": Ref("c"), "other": Ref("y")}
-    assert bind(where, Call("torch.where", (Ref("c"), Ref("x"), Ref("y")))) == {
-        "condition": Ref("c"), "input": Ref("x"), "other": Ref("y")}
+    assert bind_texts(where, "x.where(c, y)") == {"condition": "c", "other": "y"}
+    assert bind_texts(where, "torch.where(c, x, y)") == {
+        "condition": "c", "input": "x", "other": "y"}
     to = CATALOG.get("Tensor.to")
-    assert bind(to, Call("Tensor.to", (Ref("x"), Const(DType("float64"))))) == {
-        "dtype": Const(DType("float64"))}
-    assert bind(to, Call("Tensor.to", (Ref("x"), Const("cpu"), Const(DType("int32"))))) == {
-        "device": Const("cpu"), "dtype": Const(DType("int32"))}
+    assert bind_texts(to, "x.to(torch.float64)") == {"dtype": "torch.float64"}
+    assert bind_texts(to, 'x.to("cpu", torch.int32)') == {
+        "device": '"cpu"', "dtype": "torch.int32"}
     softmax = CATALOG.get("F.softmax")
     assert softmax is CATALOG.get("torch.softmax") is CATALOG.get("Tensor.softmax")
     assert call_text(softmax, {"input": "x", "dim": "1"}, namespace="F").startswith(
@@ -338,7 +321,7 @@ def test_catalogue_lists_every_op_of_the_issue() -> None:
 def test_calls_outside_the_catalogue_are_code_steps() -> None:
     for call in ("x.numpy()", "F.dropout(x)"):
         x, y = read_recipe(HEADER + f"x = torch.ones(2)\ny = {call}\n").steps
-        assert not x.is_code and y.is_code and y.expr.text == f"y = {call}"
+        assert not x.is_code and y.is_code and y.text == f"y = {call}"
 
 
 def test_arange_to_infinity_gives_torchs_error() -> None:
@@ -352,26 +335,21 @@ def test_arange_to_infinity_gives_torchs_error() -> None:
 def test_writer_keeps_imports_for_functional_calls() -> None:
     recipe = read_recipe(HEADER + "x = torch.ones(3)\ny = F.softmax(x, dim=0)\n")
     assert "import torch.nn.functional as F" in new_text(recipe)
-    ops = {n.op for s in recipe.steps for n in walk(s.expr) if isinstance(n, Call)}
+    ops = {key for s in recipe.steps for key in s.calls}
     assert ops == {"torch.ones", "F.softmax"}
 
 
 @pytest.mark.parametrize("spec", OPS, ids=lambda s: s.name)
-def test_bind_node_binds_the_examples_ast_as_bind_binds_its_tree(spec: OpSpec) -> None:
-    """The example's call, read as ast (what Op explained reads), binds the same
-    parameters to the same arguments: each argument's text reads as the tree's."""
-    call = _example(spec)
+def test_bind_node_binds_each_argument_of_the_example_once(spec: OpSpec) -> None:
+    """The example's call, read as ast (what the forms and Op explained read), binds every
+    argument it gives to one parameter of the op: none left out, none twice."""
     node = ast.parse(spec.example, mode="eval").body
     assert isinstance(node, ast.Call)
-    by_node = bind_node(spec, node, call.is_method)
-    by_tree = bind(spec, call)
-    assert list(by_node) == list(by_tree)
-    for name, value in by_tree.items():
-        again = read_recipe(HEADER + "x = torch.ones(1)\n"
-                            f"y = {ast.unparse(by_node[name])}\n").steps[-1].expr
-        written = read_recipe(HEADER + "x = torch.ones(1)\n"
-                              f"y = {write_expr(value)}\n").steps[-1].expr
-        assert again == written, name
+    bound = bind_node(spec, node, _example(spec).op.startswith("Tensor."))  # type: ignore[union-attr]
+    assert set(bound) <= {p.name for p in spec.params}, set(bound)
+    given = [*node.args, *(k.value for k in node.keywords)]
+    found = [n for v in bound.values() for n in ([v] if hasattr(v, "lineno") else v.elts)]
+    assert sorted(map(id, found)) == sorted(map(id, given)), ast.dump(node)
 
 
 def test_node_literal_reads_what_a_form_shows_as_a_literal() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import math
 
 import pytest
 
-from app.expr import Call, Const, DType, Ref, Seq
+from app.dtypes import DType
+from app.recipe.op_call import node_literal
 from app.recipe.reader import RecipeError, read_recipe
 
 HEAD = "import torch\n"
@@ -17,10 +19,12 @@ def test_reads_docstring_seed_assignments_and_print():
                          "x = torch.zeros(2, 3, dtype=torch.float64)\nprint(x)\n")
     assert recipe.title == "Title"
     assert [s.name for s in recipe.steps] == [None, "x", None]
-    assert recipe.steps[0].expr == Call("torch.manual_seed", (Const(3),))
-    assert recipe.steps[1].expr == Call("torch.zeros", (Const(2), Const(3)),
-                                        (("dtype", Const(DType("float64"))),))
-    assert recipe.steps[2].expr == Call("print", (Ref("x"),))
+    assert [s.text for s in recipe.steps] == [
+        "torch.manual_seed(3)", "torch.zeros(2, 3, dtype=torch.float64)", "print(x)"]
+    assert [s.op for s in recipe.steps] == ["torch.manual_seed", "torch.zeros", "print"]
+    assert [s.reads for s in recipe.steps] == [[], [], ["x"]]
+    dtype = recipe.steps[1].node.keywords[0].value
+    assert node_literal(dtype) == (True, DType("float64"))
     assert recipe.steps[1].line == 7  # docstring 1-3, import 4, blank 5, seed 6
 
 
@@ -30,19 +34,21 @@ def test_reads_docstring_seed_assignments_and_print():
 ])
 def test_special_literals(literal, expected):
     recipe = read_recipe(HEAD + f"x = torch.tensor([{literal}, 1.0])\n")
-    value = recipe.steps[0].expr.args[0].items[0]
-    if isinstance(value, Const):
-        got = value.value
-    else:  # -float('inf') stays a negation of a literal
-        assert value.op == "-"
-        got = -value.operand.value
+    (step,) = recipe.steps
+    assert not step.is_code and step.calls == ("torch.tensor",)
+    value = step.node.args[0].elts[0]
+    literal, got = node_literal(value)
+    if not literal:  # -float('inf') stays a negation of a literal
+        assert isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub)
+        got = -node_literal(value.operand)[1]
     assert (math.isnan(got) and math.isnan(expected)) or got == expected
 
 
 def test_arithmetic_on_numbers_and_names_bound_earlier():
     recipe = read_recipe(HEAD + "a = torch.zeros(3 * 4)\nb = torch.zeros_like(a)\n")
-    assert recipe.steps[1].expr == Call("torch.zeros_like", (Ref("a"),))
-    assert recipe.steps[0].expr.args[0].op == "*"
+    assert recipe.steps[1].text == "torch.zeros_like(a)"
+    assert recipe.steps[1].op == "torch.zeros_like" and recipe.steps[1].reads == ["a"]
+    assert isinstance(recipe.steps[0].node.args[0].op, ast.Mult)
 
 
 def test_comments_above_a_step_are_kept():
@@ -124,7 +130,8 @@ def test_with_no_grad_block_marks_its_steps():
 
 def test_tuple_arguments_become_sequences():
     recipe = read_recipe(HEAD + "x = torch.full((2, 3), 7.0)\n")
-    assert recipe.steps[0].expr.args[0] == Seq((Const(2), Const(3)), "tuple")
+    size = recipe.steps[0].node.args[0]
+    assert isinstance(size, ast.Tuple) and ast.literal_eval(size) == (2, 3)
 
 
 def test_a_training_settings_block_and_the_code_after_the_marker_are_code_steps():

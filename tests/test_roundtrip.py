@@ -10,11 +10,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.expr import BinOp, Call, Const, DType, Ref, Seq
 from app.recipe.document import WELCOME
 from app.recipe.model import Recipe, Step
-from app.recipe.reader import read_recipe, read_recipe_file
+from app.recipe.reader import form_step, read_recipe, read_recipe_file
 from app.recipe.text_recipe import new_text
+from app.text_edits import literal_text
 from tests.python_run import run_python
 
 
@@ -39,30 +39,40 @@ def test_written_text_is_stable():
     assert new_text(read_recipe(text)) == text
 
 
+def _step(name: str, value: str) -> Step:
+    step = form_step(name, value)
+    assert step is not None, value
+    return step
+
+
 def test_special_floats_and_dtypes_survive():
+    floats = literal_text([math.nan, math.inf, -math.inf, -2.5])
     recipe = Recipe([
-        Step("x", Call("torch.tensor", (Seq((Const(math.nan), Const(math.inf),
-                                             Const(-math.inf), Const(-2.5))),),
-                       (("dtype", Const(DType("float64"))),))),
-        Step("y", BinOp("**", Const(-2), Const(2))),
+        _step("x", f"torch.tensor({floats}, dtype=torch.float64)"),
+        _step("y", "(-2) ** 2"),
     ], "Title\n\nText with \"quotes\" and a backslash \\ and \"\"\" triple.")
     text = new_text(recipe)
     assert 'float("nan")' in text and 'float("-inf")' in text
-    assert "(-2) ** 2" in text
+    assert "y = (-2) ** 2" in text
     again = read_recipe(text)
     assert again.docstring == recipe.docstring
+    assert again == recipe
     run = run_python(again)
-    assert run.namespace["y"] == 4
+    assert run.namespace["y"] == (-2) ** 2 == 4
     assert _same(run.namespace["x"], torch.tensor([math.nan, math.inf, -math.inf, -2.5],
                                                   dtype=torch.float64))
 
 
-def test_long_literals_wrap_one_row_per_line():
-    rows = Seq(tuple(Seq(tuple(Const(float(i * 10 + j)) for j in range(10))) for i in range(6)))
-    recipe = Recipe([Step("m", Call("torch.tensor", (rows,)))])
+def test_a_step_over_several_lines_keeps_its_lines():
+    rows = ",\n".join("    " + literal_text([float(i * 10 + j) for j in range(10)])
+                      for i in range(6))
+    recipe = Recipe([_step("m", f"torch.tensor([\n{rows},\n])")])
     text = new_text(recipe)
     assert max(len(line) for line in text.splitlines()) <= 100
-    assert read_recipe(text) == recipe
+    again = read_recipe(text)
+    assert again == recipe and again.steps[0].text == recipe.steps[0].text
+    expected = torch.tensor([[float(i * 10 + j) for j in range(10)] for i in range(6)])
+    assert _same(run_python(again).namespace["m"], expected)
 
 
 def test_saved_script_runs_with_python_and_prints_the_same(tmp_path):
@@ -84,9 +94,7 @@ _number = st.one_of(st.integers(-1000, 1000),
 @given(rows=st.integers(1, 4), cols=st.integers(1, 4), data=st.data())
 def test_any_literal_matrix_round_trips(rows, cols, data):
     values = [[data.draw(_number) for _ in range(cols)] for _ in range(rows)]
-    literal = Seq(tuple(Seq(tuple(Const(v) for v in row)) for row in values))
-    recipe = Recipe([Step("t", Call("torch.tensor", (literal,),
-                                    (("dtype", Const(DType("float64"))),)))])
+    recipe = Recipe([_step("t", f"torch.tensor({literal_text(values)}, dtype=torch.float64)")])
     again = read_recipe(new_text(recipe))
     expected = torch.tensor(values, dtype=torch.float64)
     assert _same(run_python(again).namespace["t"], expected)
@@ -95,5 +103,6 @@ def test_any_literal_matrix_round_trips(rows, cols, data):
 def test_rename_updates_later_references():
     recipe = read_recipe("import torch\nx = torch.ones(2)\ny = torch.zeros_like(x)\n")
     recipe.rename(0, "input")
-    assert recipe.steps[1].expr == Call("torch.zeros_like", (Ref("input"),))
+    assert recipe.steps[1].text == "torch.zeros_like(input)"
+    assert recipe.steps[1].reads == ["input"]
     assert run_python(recipe).ok

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.recipe.document import Document
+from app.recipe.model import write_step
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.text_recipe import new_text
-from app.recipe.writer import write_step
 from widgets.ops.builder_panel import BuilderPanel
 from widgets.ops.op_panel import OpPanel
 from widgets.recipe.steps_panel import StepsPanel
@@ -263,7 +263,7 @@ class Lab:
             assert len(again.steps) == len(doc.recipe.steps)
             for i, (a, b) in enumerate(zip(again.steps, doc.recipe.steps, strict=True)):
                 if a != b:
-                    assert a.is_code and a.expr.text == write_step(b), (a, b)
+                    assert a.is_code and a.text == write_step(b), (a, b)
                     assert run.results[i].status == "error", (b, run.results[i].status)
 
 

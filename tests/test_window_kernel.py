@@ -9,6 +9,7 @@ from elsewhere that runs only after Run, and a code step saved verbatim.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -174,8 +175,7 @@ def test_a_code_step_saves_verbatim(qtbot, window, tmp_path):
     _open(window, tmp_path, text)
     _wait_end(qtbot, window)
     x = window.document.recipe.steps[1]
-    window.document.recipe.replace_step(1, x.__class__(x.name, x.expr.__class__(
-        x.expr.op, (x.expr.args[0].__class__(4),), x.expr.kwargs)))
+    window.document.recipe.replace_step(1, replace(x, text="torch.ones(4, requires_grad=True)"))
     out = tmp_path / "saved.py"
     window.document.save(out)
     assert out.read_text() == text.replace("torch.ones(3,", "torch.ones(4,")

@@ -12,10 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Recipe, Step, write_step
 from app.recipe.op_call import statement_value
 from app.recipe.reader import read_step
-from app.recipe.writer import write_step
 from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 

@@ -18,12 +18,11 @@ from psygnal import Signal
 from app.identity import data_dir
 from app.recipe.answers import Answers
 from app.recipe.kernel_results import KernelRunState
-from app.recipe.model import Recipe, Step
+from app.recipe.model import Recipe, Step, write_step
 from app.recipe.reader import RecipeError, parse, read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
 from app.recipe.saving import write_atomic
 from app.recipe.text_recipe import SourceRecipe
-from app.recipe.writer import write_step
 from app.resources import RECIPES_DIR, is_gallery
 from app.text_edits import statement_text
 from app.training.live import LiveTraining
@@ -433,13 +432,13 @@ class Document:
     @property
     def text(self) -> str:
         """The recipe's text as on screen: what Save, autosave, the clipboard and the
-        lesson export write, byte for byte (never the writer's regenerated form)."""
+        lesson export write, byte for byte (never made again from the steps)."""
         return self.recipe.source
 
     def step_text(self, index: int | None, step: Step | None = None) -> str:
-        """Step ``index``'s statement as ``text`` has it (``torch.long`` where the writer
-        would say ``torch.int64``), for the views that show a step's code; the writer's
-        form where the text has no statement of its own for it (``a = 1; b = 2``), or
+        """Step ``index``'s statement as ``text`` has it (its spacing, its comments), for
+        the views that show a step's code; the step's own statement (``write_step``) where
+        the text has no statement of its own for it (``a = 1; b = 2``), or
         where ``step`` (the one a view shows) is not the recipe's step ``index`` now."""
         steps, text = self.recipe.steps, self.text
         if index is None or not 0 <= index < len(steps) \

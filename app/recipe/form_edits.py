@@ -15,9 +15,8 @@ import ast
 from typing import Any
 
 from app.catalog import CATALOG
-from app.expr import Call, Const, Expr, Seq
 from app.recipe.model import Recipe, Step
-from app.recipe.op_call import bind
+from app.recipe.op_call import bind_node, node_literal, same_literal
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.text_edits import Positions, literal_text, replace_span
 
@@ -71,34 +70,42 @@ def _step_edits(source: str, positions: Positions, tree: ast.Module, steps: tupl
     node = _call_node(tree, steps, index)
     if node is None:
         return None
+    spec = CATALOG.get(old.op)  # type: ignore[arg-type]  (_bound found it)
+    there = bind_node(spec, node, old.op.startswith("Tensor."))  # type: ignore[union-attr]
     edits: list[Edit] = []
     for name, value in after.items():
         was = before[name]
         if _same(was, value):
             continue
-        found = _argument_nodes(node, old.expr, was)  # type: ignore[arg-type]
-        if found is None or not _edit(source, positions, *found, was, value, edits):
+        found = there.get(name)
+        if found is None or not _same(found, was):
+            return None
+        nodes, spread = ([found], False) if hasattr(found, "lineno") else (
+            found.elts, True)  # type: ignore[attr-defined]  (several arguments, packed)
+        if not _edit(source, positions, nodes, spread, was, value, edits):
             return None
     return edits
 
 
-def _bound(old: Step, new: Step) -> tuple[dict[str, Expr], dict[str, Expr]] | None:
+def _bound(old: Step, new: Step) -> tuple[dict[str, ast.expr], dict[str, ast.expr]] | None:
     """The parameters of both steps' calls, when they are one op's and differ only in
     literals; else None. A parameter one call gives at its default and the other leaves
     out is the same in both, and left out of both."""
-    a, b = old.expr, new.expr
+    a, b = old.node, new.node
     if (old.name, old.comment, old.block) != (new.name, new.comment, new.block) \
-            or not isinstance(a, Call) or not isinstance(b, Call) or a.op != b.op \
-            or a.is_method != b.is_method:
+            or not isinstance(a, ast.Call) or not isinstance(b, ast.Call) or not old.op \
+            or old.op != new.op or old.is_code or new.is_code:
         return None
-    spec = CATALOG.get(a.op)
-    if spec is None or (a.is_method and not (a.args and b.args and _same(a.args[0], b.args[0]))):
+    spec = CATALOG.get(old.op)
+    method = old.op.startswith("Tensor.")
+    if spec is None or (method and not (isinstance(a.func, ast.Attribute) and isinstance(
+            b.func, ast.Attribute) and _same(a.func.value, b.func.value))):
         return None
-    before, after = bind(spec, a), bind(spec, b)
-    defaults = {p.name: Const(p.default) for p in spec.params if not p.required}
+    before, after = bind_node(spec, a, method), bind_node(spec, b, method)
+    defaults = {p.name: p.default for p in spec.params if not p.required}
     for name in before.keys() ^ after.keys():  # a form leaves out what is the default
-        value = before.get(name, after.get(name))
-        if name not in defaults or not _same(value, defaults[name]):
+        value = _value(before.get(name, after.get(name)))  # type: ignore[arg-type]
+        if name not in defaults or value is _NOT or not _same_value(value, defaults[name]):
             return None
         before.pop(name, None)
         after.pop(name, None)
@@ -121,36 +128,16 @@ def _call_node(tree: ast.Module, steps: tuple[Step, ...], index: int) -> ast.Cal
     return simple[nth].value  # type: ignore[return-value]
 
 
-def _argument_nodes(node: ast.Call, call: Call,
-                    bound: Expr) -> tuple[list[ast.expr], bool] | None:
-    """The arguments of ``node`` that hold ``bound``, a parameter of ``call``, and whether
-    they are its items spread (a size: ``x.view(3, 4)``, ``torch.ones(2)``)."""
-    args = list(call.args[1:] if call.is_method else call.args)
-    if len(args) != len(node.args) or len(call.kwargs) != len(node.keywords):
-        return None
-    for i, arg in enumerate(args):
-        if arg is bound:
-            return [node.args[i]], False
-    for keyword, (_, arg) in zip(node.keywords, call.kwargs, strict=True):
-        if arg is bound:
-            return [keyword.value], False
-    if isinstance(bound, Seq):
-        at = [i for i, arg in enumerate(args) if any(arg is item for item in bound.items)]
-        if at and len(at) == len(bound.items) and at == list(range(at[0], at[-1] + 1)):
-            return [node.args[i] for i in at], True
-    return None
-
-
-def _edit(source: str, positions: Positions, nodes: list[ast.expr], spread: bool, was: Expr,
-          value: Expr, edits: list[Edit]) -> bool:
+def _edit(source: str, positions: Positions, nodes: list[ast.expr], spread: bool,
+          was: ast.expr, value: ast.expr, edits: list[Edit]) -> bool:
     """Add the edits that make ``nodes`` (which hold ``was``; ``spread``: its items) read
     as ``value``: item by item where a list keeps its length, so that its spacing stays."""
     items = nodes if spread else (
         nodes[0].elts if isinstance(nodes[0], ast.List | ast.Tuple) else None)
-    if isinstance(was, Seq) and isinstance(value, Seq) and items is not None \
-            and len(items) == len(was.items) == len(value.items):
+    if isinstance(was, ast.List | ast.Tuple) and isinstance(value, ast.List | ast.Tuple) \
+            and items is not None and len(items) == len(was.elts) == len(value.elts):
         return all(_same(a, b) or _edit(source, positions, [n], False, a, b, edits)
-                   for n, a, b in zip(items, was.items, value.items, strict=True))
+                   for n, a, b in zip(items, was.elts, value.elts, strict=True))
     start, end = positions.span(nodes[0])[0], positions.span(nodes[-1])[1]
     python = _value(value)
     if spread:  # a spread size stays spread
@@ -166,39 +153,49 @@ def _edit(source: str, positions: Positions, nodes: list[ast.expr], spread: bool
 _NOT = object()
 
 
-def _value(expr: Expr) -> Any:
-    """The Python value of a literal expression (a list or tuple of them too); ``_NOT``."""
-    if isinstance(expr, Const):
-        try:
-            literal_text(expr.value)
-        except ValueError:
-            return _NOT
-        return expr.value
-    if isinstance(expr, Seq) and expr.kind in ("list", "tuple"):
-        items = [_value(e) for e in expr.items]
+def _value(node: ast.expr) -> Any:
+    """The Python value of a literal's node (a list or tuple of them too); else ``_NOT``."""
+    if isinstance(node, ast.List | ast.Tuple):
+        items = [_value(e) for e in node.elts]
         if any(v is _NOT for v in items):
             return _NOT
-        return items if expr.kind == "list" else tuple(items)
-    return _NOT
+        return items if isinstance(node, ast.List) else tuple(items)
+    ok, value = node_literal(node)
+    if not ok:
+        return _NOT
+    try:
+        literal_text(value)
+    except ValueError:
+        return _NOT
+    return value
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: ast.expr, b: ast.expr) -> bool:
     """The same expression, literal for literal (``1``, ``1.0`` and ``True`` differ; a
     list and a tuple of the same items do not)."""
     return _shape(a) == _shape(b)
 
 
-def _shape(expr: Any) -> str:
-    if isinstance(expr, Seq) and expr.kind in ("list", "tuple"):
-        return "[" + ", ".join(_shape(e) for e in expr.items) + "]"
-    return repr(expr)
+def _shape(node: ast.expr) -> str:
+    if isinstance(node, ast.List | ast.Tuple):
+        return "[" + ", ".join(_shape(e) for e in node.elts) + "]"
+    ok, value = node_literal(node)
+    if ok:
+        return repr((type(value).__name__, value))
+    return ast.dump(node)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Two literals' values the same, of the same types (a list and a tuple alike)."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    return same_literal(a, b)
 
 
 def _same_meaning(read: Step, meant: Step) -> bool:
     """Whether ``read`` (from the new text) is the step a form ``meant``: the same, or
     the same call's parameters spelled another way."""
-    if _same(read.expr, meant.expr) and (read.name, read.comment, read.block) == (
-            meant.name, meant.comment, meant.block):
+    if read == meant:
         return True
     bound = _bound(read, meant)
     return bound is not None and all(_same(bound[0][k], v) for k, v in bound[1].items())

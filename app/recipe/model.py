@@ -1,55 +1,38 @@
 """The recipe: the lab's whole document, an ordered list of named steps.
 
-Where this is going (issue 33, "the text is the only model of a recipe"): a ``Step``
-will hold its statement's exact text and its ``ast`` node, with positions in the
-recipe's text, instead of ``expr`` (an ``app.expr`` tree, read by
-``app.recipe.reader``). What the window asks of a step is asked of the step, not of
-its tree, so that only this module and the forms change then:
-
-- ``op`` (the catalogue key or operator at the top: ``torch.tril``, ``Tensor.view``,
-  ``+``), ``unary``, ``calls`` (every catalogue call in it), ``reads`` and ``binds``,
-  ``code_text`` (a code step's text): read from the node then (``ast.walk``;
-  ``app.catalog.call_keys.call_key`` names a call's key);
-- a form step's call (``app.recipe.op_call``): ``statement_value`` (the expression a
-  statement computes), ``bind_node`` (its argument nodes, with their spans, by
-  parameter), ``node_literal`` (a literal's value; ``torch.float64`` read as
-  ``app.dtypes.DType``). Op explained reads the selected statement so already
-  (``app.explain.step_view``);
-- a new step, or an argument a form changed, is written as text (a literal's text:
-  ``app.text_edits.literal_text``; ``ast.unparse`` of a node the form builds) and read
-  back (``app.recipe.reader.read_step``); the recipe's text is edited at spans, every
-  other byte kept.
-
-Done on text so far: the parameter fields and ``ParamForm`` hold their arguments' Python
-text (``app.recipe.literals.line_value``/``line_shown``, ``data_value``/``data_shown``);
-``app.recipe.call_text`` binds a call's text into such values and writes the call back
-from them (``bind_texts``, ``bind_op_texts``, ``build_call_text``, ``call_text``); the
-op and builder panels use it, and read the call's text back into a tree
-(``reader.read_value``) only to make a ``Step``.
-
-Still on the tree: ``Step.expr`` itself (and ``Recipe.rename``'s ``rename_refs``), the
-panels' ``write_expr(step.expr)`` to get a loaded step's call text, the edits that
-compare a form's step with the text's (``form_edits`` with ``op_call.bind``,
-``statement_edits``), and the writer of a new statement (``write_step``,
-``write_expr``).
+The recipe's text, with its ``ast`` positions, is its only model (issue 33): a ``Step``
+holds its statement's text (a form step: the expression's; a code step: the whole
+statement's) and reads what the window asks of it from its own ``ast`` node
+(``app.recipe.step_nodes``): ``op`` (the catalogue key or operator at the top:
+``torch.tril``, ``Tensor.view``, ``+``), ``unary``, ``calls``, ``reads`` and ``binds``.
+A form step's call is bound to its op's parameters with ``app.recipe.op_call.bind_node``
+(``statement_value`` and ``node_literal`` read a statement and a literal). A new step,
+or a step a form changed, is written as text (``app.recipe.call_text``) and read back
+(``app.recipe.reader.read_step``); the recipe's text is edited at spans, every other byte
+kept (``app.recipe.form_edits``, ``app.recipe.statement_edits``,
+``app.recipe.step_edits``).
 """
 
 from __future__ import annotations
 
+import ast
 import keyword
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from psygnal import Signal
 
-from app.expr import BinOp, Call, Code, Expr, UnaryOp, references, rename_refs, walk
+from app.recipe import step_nodes
+from app.recipe.code_steps import bound_names, read_names
 
 #: Names a step may not take: they would shadow what recipes themselves use.
 RESERVED_NAMES = frozenset({"torch", "nn", "F", "print", "float", "int", "True", "False", "None"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Step:
     """One statement of a recipe.
 
@@ -57,84 +40,129 @@ class Step:
     ----------
     name : str or None
         The variable assigned (``x = ...``); None for a statement such as
-        ``print(x)`` or ``v.add_(1)``.
-    expr : Expr
-        What the step computes.
+        ``print(x)`` or ``v.add_(1)``, and for a code step.
+    text : str
+        A form step's expression (``torch.tril(x, diagonal=1)``), or a code step's whole
+        statement, as the recipe's text has it.
     comment : str
         Comment lines written just above the statement, without ``#``.
     block : str
         ``"no_grad"`` when the statement sits in a ``with torch.no_grad():`` block.
     line : int or None
         The source line it was read from; not part of the step's identity.
+    kind : str
+        A code step's statement kind (``For``, ``FunctionDef``); empty for a form step.
+
+    Two steps are the same when their names, comments, blocks and kinds are, and their
+    texts, or (form steps) their expressions however spaced (``step_nodes.shape``).
     """
 
     name: str | None
-    expr: Expr
+    text: str
     comment: str = ""
     block: str = ""
     line: int | None = None
+    kind: str = ""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Step):
             return NotImplemented
-        return (self.name, self.expr, self.comment, self.block) == (
-            other.name, other.expr, other.comment, other.block)
+        if (self.name, self.comment, self.block, self.kind) != (
+                other.name, other.comment, other.block, other.kind):
+            return False
+        return self.text == other.text or (not self.kind and self.shape == other.shape)
 
     def __hash__(self) -> int:
-        return hash((self.name, self.expr, self.comment, self.block))
+        return hash((self.name, self.comment, self.block, self.kind,
+                     self.text if self.kind else self.shape))
+
+    @cached_property
+    def node(self) -> ast.AST:
+        """A form step's expression node, or a code step's statement (``ast.Module``),
+        positions in ``text``. Shared: never change it."""
+        if self.kind:
+            return ast.parse(textwrap.dedent(self.text))
+        return step_nodes.parse_value(self.text)
+
+    @cached_property
+    def shape(self) -> str:
+        """A form step's expression without its spacing (``step_nodes.shape``)."""
+        return step_nodes.shape(step_nodes.parse_value(self.text))
 
     @property
     def reads(self) -> list[str]:
-        """Names of the earlier steps this one uses."""
-        return references(self.expr)
+        """Names of the earlier steps this one uses, in first-use order."""
+        return list(self._reads)
 
-    @property
+    @cached_property
+    def _reads(self) -> tuple[str, ...]:
+        if self.kind:
+            return tuple(n for s in self.node.body for n in read_names(s))  # type: ignore[attr-defined]
+        return step_nodes.calls_and_reads(self.node)[1]  # type: ignore[arg-type]
+
+    @cached_property
     def binds(self) -> tuple[str, ...]:
         """Names this step binds: its variable, or those a code step may bind."""
-        if isinstance(self.expr, Code):
-            return self.expr.binds
+        if self.kind:
+            return tuple(n for s in self.node.body for n in bound_names(s))  # type: ignore[attr-defined]
         return (self.name,) if self.name else ()
 
-    @property
+    @cached_property
     def op(self) -> str | None:
         """The catalogue key (``torch.tril``, ``Tensor.view``) or the operator (``+``,
         ``-``) at the top of a form step; None for a name, a literal or a code step."""
-        expr = self.expr
-        if isinstance(expr, Call | BinOp | UnaryOp):
-            return expr.op
-        return None
+        return None if self.kind else step_nodes.top_op(self.node)  # type: ignore[arg-type]
 
-    @property
+    @cached_property
     def unary(self) -> bool:
         """Whether ``op`` is a unary operator: ``-x``, ``~x``, not ``x - y``."""
-        return isinstance(self.expr, UnaryOp)
+        return self.op is not None and isinstance(self.node, ast.UnaryOp)
 
-    @property
+    @cached_property
     def calls(self) -> tuple[str, ...]:
         """The catalogue keys of every call in a form step, in order (none for a code
         step: its text is Python the catalogue does not read)."""
-        return tuple(n.op for n in walk(self.expr) if isinstance(n, Call))
+        return () if self.kind else step_nodes.calls_and_reads(self.node)[0]  # type: ignore[arg-type]
 
     @property
     def code_text(self) -> str | None:
         """A code step's exact text; None for a form step."""
-        return self.expr.text if isinstance(self.expr, Code) else None
+        return self.text if self.kind else None
 
     @property
     def is_code(self) -> bool:
         """A code step: kept as its text, run only by the kernel, no form."""
-        return isinstance(self.expr, Code)
+        return bool(self.kind)
 
     @property
     def label(self) -> str:
         """A short name for lists: the variable, or the op of a bare statement."""
         if self.name:
             return self.name
-        if isinstance(self.expr, Code):
-            return self.expr.first_line
-        if isinstance(self.expr, Call):
-            return self.expr.op.replace("Tensor.", ".")
-        return type(self.expr).__name__
+        if self.kind:
+            return self.text.lstrip("\n").splitlines()[0] if self.text.strip() else ""
+        return self.op.replace("Tensor.", ".") if self.op else self.text
+
+
+def read_facts(step: Step, node: ast.AST, binds: tuple[str, ...] = ()) -> Step:
+    """``step``, with its ``op``, ``calls``, ``reads`` and ``binds`` (a code step's:
+    ``binds``) read now from ``node`` (its expression, or a code step's statement, in the
+    text the reader parsed): its text is not parsed again for them. A step ``replace``
+    makes reads its own."""
+    if step.kind:
+        facts = {"_reads": read_names(node), "binds": binds}  # type: ignore[arg-type]
+    else:
+        calls, reads = step_nodes.calls_and_reads(node)  # type: ignore[arg-type]
+        op = step_nodes.top_op(node)  # type: ignore[arg-type]
+        facts = {"op": op, "unary": op is not None and isinstance(node, ast.UnaryOp),
+                 "calls": calls, "_reads": reads}
+    step.__dict__.update(facts)  # (what the cached properties would find)
+    return step
+
+
+def write_step(step: Step) -> str:
+    """Step's statement: ``name = text``, or a bare call; a code step is its own text."""
+    return f"{step.name} = {step.text}" if step.name and not step.kind else step.text
 
 
 def check_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -> str | None:
@@ -265,7 +293,9 @@ class Recipe:
         steps[index] = replace(steps[index], name=new_name)
         for j in range(index + 1, len(steps)):
             if old is not None:
-                steps[j] = replace(steps[j], expr=rename_refs(steps[j].expr, old, new_name))
+                if not steps[j].kind and old in steps[j].reads:
+                    steps[j] = replace(steps[j], text=step_nodes.rename_names(
+                        steps[j].text, old, new_name))
             if steps[j].name == old:
                 break  # a later rebinding of the old name shadows the rest
         self.restore((tuple(steps), self._docstring))

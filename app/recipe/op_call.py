@@ -1,7 +1,7 @@
 """Qt-free helpers of the op panel: an op step's call and its catalogue entry.
 
-``bind_node`` maps a call's ``ast`` arguments to its op's parameters (``bind`` does the
-same for an ``app.expr`` call, until a step holds text); the catalogue itself is data:
+``bind_node`` maps a call's ``ast`` arguments to its op's parameters; the catalogue
+itself is data:
 ``app.catalog.spec``. ``op_spec`` finds the catalogue entry of a step the op panel can
 edit; ``app.recipe.call_text`` reads such a call into the form's values and writes it
 back. ``node_literal`` reads a literal's node, ``statement_value`` a statement's
@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from app.catalog import CATALOG, OpSpec
-from app.dtypes import DTYPE_NAMES
-from app.expr import Call, Const, DType, Expr, Seq
+from app.dtypes import DTYPE_NAMES, DType
 from app.recipe.model import Step
 from app.text_edits import literal_text
 
@@ -28,36 +26,22 @@ BUILDER_CATEGORIES = frozenset({"creation", "random", "output"})
 KEYWORD_KINDS = frozenset({"dim", "int", "bool", "float", "number", "dtype", "device", "str"})
 
 
-def bind(spec: OpSpec, call: Call) -> dict[str, Expr]:
-    """Map a call's arguments back to parameter names (the inverse of ``make_call``)."""
-    return _bind(spec, list(call.args[1:] if call.is_method else call.args), list(call.kwargs),
-                 call.is_method, _is_dtype_expr, _pack_expr)
-
-
 def bind_node(spec: OpSpec, call: ast.Call, is_method: bool) -> dict[str, ast.expr]:
-    """``bind`` over a call's ``ast``: its argument nodes, with their positions, by
-    parameter name. A method's receiver (``call.func.value``) is not among them; several
-    arguments of one parameter (``x.view(3, 4)``) come as one ``ast.Tuple`` without
-    positions of its own."""
-    return _bind(spec, list(call.args), [(k.arg, k.value) for k in call.keywords if k.arg],
-                 is_method, is_dtype_node, _pack_node)
-
-
-def _bind(spec: OpSpec, args: list, kwargs: list[tuple[str, Any]], is_method: bool,
-          is_dtype: Callable[[Any], bool], pack: Callable[[list], Any]) -> dict[str, Any]:
-    """Arguments ``args`` and ``kwargs`` (a method's without its receiver) by parameter
-    name; ``is_dtype`` and ``pack`` read and make the nodes of one kind of tree."""
-    positional, args = list(args), list(args)
+    """A call's argument nodes, with their positions, by parameter name. A method's
+    receiver (``call.func.value``) is not among them; several arguments of one parameter
+    (``x.view(3, 4)``) come as one ``ast.Tuple`` without positions of its own."""
+    kwargs = [(k.arg, k.value) for k in call.keywords if k.arg]
+    positional, args = list(call.args), list(call.args)
     bound: dict[str, Any] = {}
     params = [p for p in (spec.method_params() if is_method else spec.params)
               if not p.keyword_only]
     for p in params:
         if not args:
             break
-        if p.kind == "device" and is_dtype(args[0]):
+        if p.kind == "device" and is_dtype_node(args[0]):
             continue  # x.to(torch.float64): torch's dtype-only overload skips device
         if p.varargs:  # takes every remaining positional argument
-            bound[p.name], args = pack(args), []
+            bound[p.name], args = _pack_node(args), []
         else:
             bound[p.name] = args.pop(0)
     for k, v in kwargs:
@@ -65,15 +49,6 @@ def _bind(spec: OpSpec, args: list, kwargs: list[tuple[str, Any]], is_method: bo
     if not is_method and spec.leading_optional():
         return _bind_required_first(spec, positional, dict(kwargs), bound)
     return bound
-
-
-def _is_dtype_expr(expr: Expr) -> bool:
-    return isinstance(expr, Const) and isinstance(expr.value, DType)
-
-
-def _pack_expr(items: list[Expr]) -> Expr:
-    return items[0] if len(items) == 1 and isinstance(items[0], Seq) \
-        else Seq(tuple(items), "tuple")
 
 
 def is_dtype_node(node: ast.expr) -> bool:
@@ -147,10 +122,9 @@ def same_literal(a: Any, b: Any) -> bool:
 
 def op_spec(step: Step) -> OpSpec | None:
     """The catalogue entry of a step the op panel edits: one call of a non-builder op."""
-    expr = step.expr
-    if not isinstance(expr, Call) or (expr.is_method and not expr.args):
+    if step.op is None or not isinstance(step.node, ast.Call):
         return None
-    spec = CATALOG.get(expr.op)
+    spec = CATALOG.get(step.op)
     return None if spec is None or spec.category in BUILDER_CATEGORIES else spec
 
 

@@ -2,8 +2,8 @@
 
 Each top-level statement is a step. One the forms can show, such as
 ``y = torch.tril(x, diagonal=1)`` (catalogue calls, operators and indexing, on
-literals and the names of earlier steps), is a form step: its expression becomes
-``app.expr`` nodes (a form's edit of it is an edit of the text at ``ast`` spans:
+literals and the names of earlier steps), is a form step: it keeps its expression's text
+(a form's edit of it is an edit of the text at ``ast`` spans:
 ``app.recipe.text_recipe``). Any other statement is a code step, kept as its exact text:
 only the kernel runs it. A file that cannot be read as Python (a syntax error, not
 UTF-8 text, binary, too large) is refused with a ``RecipeError`` naming the line
@@ -19,23 +19,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from app.catalog import CATALOG
-from app.dtypes import DTYPE_NAMES, DType
-from app.expr import (
-    TENSOR_ATTRIBUTES,
-    Attr,
-    BinOp,
-    Call,
-    Code,
-    Const,
-    Expr,
-    Ref,
-    Seq,
-    Slice,
-    Subscript,
-    UnaryOp,
-)
-from app.recipe.code_steps import bound_names, read_names
-from app.recipe.model import RESERVED_NAMES, Recipe, Step
+from app.dtypes import DTYPE_NAMES
+from app.recipe.code_steps import bound_names
+from app.recipe.header import FORM_IMPORTS, IMPORT_LINES, IMPORTED_AS, import_spec
+from app.recipe.model import RESERVED_NAMES, Recipe, Step, read_facts
+from app.recipe.step_nodes import BINOPS, COMPARE, UNARY, calls_and_reads, parse_value
 from protocol.source import first_line, node_text, source_lines
 
 #: Files larger than this are refused before they are read into memory.
@@ -47,14 +35,14 @@ MAX_LITERALS = 500_000
 #: Longest string literal a form shows.
 MAX_STRING = 10_000
 
-IMPORTS = {"torch": "torch", "torch.nn": "nn", "torch.nn.functional": "F"}
+IMPORTS = IMPORTED_AS
 
-BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-          ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
-          ast.BitXor: "^"}
-COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
-           ast.GtE: ">="}
-UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+#: Tensor attributes a form step shows; any other attribute makes its statement a code step.
+TENSOR_ATTRIBUTES = frozenset(
+    {"grad", "T", "mT", "H", "shape", "dtype", "device", "is_leaf", "requires_grad",
+     "grad_fn", "data", "ndim", "is_cuda"}
+)
+
 
 class RecipeError(ValueError):
     """A file that is not a recipe, with where and why.
@@ -133,23 +121,23 @@ def read_step(text: str, bound: Iterable[str] = ()) -> Step:
     steps' (and torch, nn and F imported): a new step is written as text and read back,
     as the recipe will read it. Raises ``RecipeError`` for text that is not Python, and
     ``ValueError`` for text that is not one step."""
-    prelude = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + \
-        "".join(f"{name} = 0\n" for name in bound)
+    prelude = IMPORT_LINES + "".join(f"{name} = 0\n" for name in bound)
     steps = read_recipe(prelude + text.strip("\n") + "\n").steps[len(tuple(bound)):]
     if len(steps) != 1:
         raise ValueError(f"{text!r} is {len(steps)} steps, not one")
     return replace(steps[0], line=None)
 
 
-def read_value(text: str) -> Expr:
-    """The expression an argument's Python ``text`` reads as, every name in it an earlier
-    step's (and torch, nn and F imported). For the parameter form until it hands its
-    values on as text. Raises ``SyntaxError`` or ``NotAForm``."""
-    node = ast.parse(text.strip(), mode="eval").body
-    reader = _Reader(text)
-    reader.imported = set(IMPORTS.values())
-    reader.bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - RESERVED_NAMES
-    return reader.form_expr(node)
+def form_step(name: str | None, value: str) -> Step | None:
+    """The form step ``name = value`` (a bare ``value`` where ``name`` is None) reads as,
+    every name ``value`` reads an earlier step's: a step a form wrote. None where it is
+    not one (not Python, or a code step)."""
+    try:
+        names = calls_and_reads(parse_value(value.strip()))[1]
+        step = read_step(value if name is None else f"{name} = {value}", names)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return None if step.is_code else step
 
 
 def _text(data: bytes) -> str:
@@ -216,9 +204,9 @@ class _Reader:
         """A code step: its names are bound from here on, as values of any kind."""
         first = first_line(node)
         binds = bound_names(node)
-        code = Code(node_text(self.text_lines, node, first), type(node).__name__, binds,
-                    read_names(node))
-        step = Step(None, code, self.comment_above_line(first), "", first)
+        step = read_facts(Step(None, node_text(self.text_lines, node, first),
+                               self.comment_above_line(first), "", first, type(node).__name__),
+                          node, binds)
         for name in binds:
             self.bind(name)
             if name in IMPORTS.values():
@@ -243,14 +231,15 @@ class _Reader:
             name = node.targets[0].id
             if name in RESERVED_NAMES or name.startswith("__"):
                 raise _code(node.targets[0], f"'{name}' is a name the forms keep for themselves")
-            expr = self.form_expr(node.value)
+            text = self.form_expr(node.value)
             self.bind(name)
-            return [Step(name, expr, self.comment_above(node), block, node.lineno)]
+            return [read_facts(Step(name, text, self.comment_above(node), block, node.lineno),
+                               node.value)]
         if isinstance(node, ast.Expr):
             if not isinstance(node.value, ast.Call):
                 raise _code(node, "a bare expression does nothing: assign it to a name")
-            return [Step(None, self.form_expr(node.value), self.comment_above(node), block,
-                         node.lineno)]
+            return [read_facts(Step(None, self.form_expr(node.value), self.comment_above(node),
+                                    block, node.lineno), node.value)]
         if isinstance(node, ast.Pass):
             return []
         raise _code(node, f"a '{type(node).__name__}' statement")
@@ -266,8 +255,8 @@ class _Reader:
             if expected is not None and (alias.asname or alias.name) == expected:
                 self.imported.add(expected)
                 return
-        raise _code(node, "the forms know 'import torch', 'import torch.nn as nn' and "
-                         "'import torch.nn.functional as F'")
+        known = [f"'import {spec}'" for spec in FORM_IMPORTS]
+        raise _code(node, f"the forms know {', '.join(known[:-1])} and {known[-1]}")
 
     def with_(self, node: ast.With, block: str) -> list[Step]:
         ok = (len(node.items) == 1 and node.items[0].optional_vars is None
@@ -280,9 +269,17 @@ class _Reader:
             steps.extend(self.statement(stmt, "no_grad"))
         return steps
 
-    def form_expr(self, node: ast.expr) -> Expr:
-        """A form step's expression."""
-        return self.expr(node, 0)
+    def form_expr(self, node: ast.expr) -> str:
+        """A form step's expression, checked, as its text (in brackets where it spans
+        lines only inside the statement's)."""
+        self.expr(node, 0)
+        text = node_text(self.text_lines, node, node.lineno)  # type: ignore[arg-type]
+        if node.end_lineno != node.lineno:
+            try:
+                parse_value(text)
+            except SyntaxError:  # x = (a +\n    b)
+                text = f"({text})"
+        return text
 
     def comment_above(self, node: ast.stmt) -> str:
         return self.comment_above_line(node.lineno)
@@ -297,48 +294,48 @@ class _Reader:
 
     def need(self, module: str, node: ast.AST) -> None:
         if module not in self.imported:
-            full = {v: k for k, v in IMPORTS.items()}[module]
-            spell = "import torch" if module == "torch" else f"import {full} as {module}"
-            raise _code(node, f"'{module}' is used before '{spell}'")
+            raise _code(node, f"'{module}' is used before 'import {import_spec(module)}'")
 
     # -- expressions -----------------------------------------------------------
-    def expr(self, node: ast.expr, depth: int) -> Expr:
+    def expr(self, node: ast.expr, depth: int) -> None:
+        """Check that ``node`` is an expression the forms show; raise ``NotAForm``."""
         if depth > MAX_DEPTH:
             raise _code(node, f"expression nested more than {MAX_DEPTH} levels deep")
         d = depth + 1
         if isinstance(node, ast.Constant):
-            return self.constant(node)
-        if isinstance(node, ast.Name):
+            self.constant(node)
+        elif isinstance(node, ast.Name):
+            if node.id in IMPORTS.values():  # (a step's own text says which names are these)
+                raise _code(node, f"'{node.id}' is rebound by an earlier step: Python for the "
+                                  "kernel" if node.id in self.bound else
+                            f"the module '{node.id}' cannot be used as a value")
             if node.id in self.bound:
-                return Ref(node.id)
-            if node.id in IMPORTS.values():
-                raise _code(node, f"the module '{node.id}' cannot be used as a value")
+                return
             raise _code(node, f"'{node.id}' is not defined by an earlier step")
-        if isinstance(node, (ast.List, ast.Tuple)):
-            kind = "list" if isinstance(node, ast.List) else "tuple"
-            return Seq(tuple(self.expr(e, d) for e in node.elts), kind)
-        if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
-            return BinOp(BINOPS[type(node.op)], self.expr(node.left, d), self.expr(node.right, d))
-        if isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
-            operand = self.expr(node.operand, d)
-            if node.op.__class__ is ast.USub and isinstance(operand, Const) \
-                    and type(operand.value) in (int, float):
-                return Const(-operand.value)  # -1 is a literal, not an operation
-            return UnaryOp(UNARY[type(node.op)], operand)
-        if isinstance(node, ast.Compare):
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            for e in node.elts:
+                self.expr(e, d)
+        elif isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
+            self.expr(node.left, d)
+            self.expr(node.right, d)
+        elif isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
+            self.expr(node.operand, d)
+        elif isinstance(node, ast.Compare):
             if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:
                 raise _code(node, "the forms show single comparisons (==, !=, <, <=, >, >=)")
-            return BinOp(COMPARE[type(node.ops[0])], self.expr(node.left, d),
-                         self.expr(node.comparators[0], d))
-        if isinstance(node, ast.Subscript):
-            return Subscript(self.expr(node.value, d), self.index(node.slice, d))
-        if isinstance(node, ast.Attribute):
-            return self.attribute(node, d)
-        if isinstance(node, ast.Call):
-            return self.call(node, d)
-        raise _code(node, f"a '{type(node).__name__}' expression")
+            self.expr(node.left, d)
+            self.expr(node.comparators[0], d)
+        elif isinstance(node, ast.Subscript):
+            self.expr(node.value, d)
+            self.index(node.slice, d)
+        elif isinstance(node, ast.Attribute):
+            self.attribute(node, d)
+        elif isinstance(node, ast.Call):
+            self.call(node, d)
+        else:
+            raise _code(node, f"a '{type(node).__name__}' expression")
 
-    def constant(self, node: ast.Constant) -> Const:
+    def constant(self, node: ast.Constant) -> None:
         value = node.value
         if isinstance(value, str):
             if len(value) > MAX_STRING:
@@ -351,69 +348,72 @@ class _Reader:
                 raise _code(node, "integer literal does not fit in 64 bits")
         else:
             raise _code(node, f"the forms have no field for {type(value).__name__} literals")
-        return Const(value)
 
-    def index(self, node: ast.expr, depth: int) -> Expr:
+    def index(self, node: ast.expr, depth: int) -> None:
         if isinstance(node, ast.Slice):
-            return Slice(*(None if e is None else self.expr(e, depth)
-                           for e in (node.lower, node.upper, node.step)))
-        if isinstance(node, ast.Tuple):
-            return Seq(tuple(self.index(e, depth + 1) for e in node.elts), "tuple")
-        return self.expr(node, depth)
+            for e in (node.lower, node.upper, node.step):
+                if e is not None:
+                    self.expr(e, depth)
+        elif isinstance(node, ast.Tuple):
+            for e in node.elts:
+                self.index(e, depth + 1)
+        else:
+            self.expr(node, depth)
 
-    def attribute(self, node: ast.Attribute, depth: int) -> Expr:
+    def attribute(self, node: ast.Attribute, depth: int) -> None:
         if node.attr.startswith("_"):
             raise _code(node, f"attribute '{node.attr}': the forms show no private attribute")
         if isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.value.id not in self.bound:
             if node.attr in DTYPE_NAMES:
                 self.need("torch", node)
-                return Const(DType(node.attr))
+                return
             raise _code(node, f"'torch.{node.attr}' is not a dtype; call a function instead")
         if node.attr in TENSOR_ATTRIBUTES:
-            return Attr(self.expr(node.value, depth), node.attr)
+            self.expr(node.value, depth)
+            return
         raise _code(node, f"attribute '{node.attr}' is not one the forms show")
 
-    def call(self, node: ast.Call, depth: int) -> Expr:
+    def call(self, node: ast.Call, depth: int) -> None:
         func = node.func
         for kw in node.keywords:
             if kw.arg is None:
                 raise _code(node, "the forms have no field for ** unpacking")
         if isinstance(func, ast.Name) and func.id == "float" and func.id not in self.bound:
-            return self.float_call(node)
-        op, receiver = self.callee(func, depth)
+            self.float_call(node)
+            return
+        op, method = self.callee(func, depth)
         spec = CATALOG.get(op)
         if spec is None:
-            what = "tensor method" if receiver is not None else "function"
+            what = "tensor method" if method else "function"
             raise _code(node, f"unknown {what} '{op.replace('Tensor.', '.')}': not in the "
                              "op catalogue")
-        dicts = spec is not None and bool(spec.extra.get("dict_args"))
-        args = tuple(self.argument(a, depth + 1, dicts) for a in node.args)
-        kwargs = tuple((kw.arg, self.argument(kw.value, depth + 1, dicts))
-                       for kw in node.keywords if kw.arg is not None)
-        return Call(op, args if receiver is None else (receiver, *args), kwargs)
+        dicts = bool(spec.extra.get("dict_args"))
+        for a in [*node.args, *(kw.value for kw in node.keywords)]:
+            self.argument(a, depth + 1, dicts)
 
-    def argument(self, node: ast.expr, depth: int, dicts: bool) -> Expr:
+    def argument(self, node: ast.expr, depth: int, dicts: bool) -> None:
         """A call argument; ``{"name": module, ...}`` too where the op takes a dict."""
         if not dicts or not isinstance(node, ast.Dict):
-            return self.expr(node, depth)
-        items = []
+            self.expr(node, depth)
+            return
         for key, value in zip(node.keys, node.values, strict=True):
             if key is None:
                 raise _code(value, "the forms have no field for ** unpacking")
             if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
                 raise _code(key, 'the keys of this dict are strings, such as "head"')
-            items.append(Seq((self.constant(key), self.expr(value, depth + 1)), "tuple"))
-        return Seq(tuple(items), "dict")
+            self.constant(key)
+            self.expr(value, depth + 1)
 
-    def callee(self, func: ast.expr, depth: int) -> tuple[str, Expr | None]:
-        """The catalogue key a call names, and its receiver for a method."""
+    def callee(self, func: ast.expr, depth: int) -> tuple[str, bool]:
+        """The catalogue key a call names, and whether it is a method (its receiver
+        checked)."""
         if isinstance(func, ast.Name):
             if func.id in self.bound:  # a module, a function: Python, for the kernel
                 raise _code(func, f"'{func.id}' is not in the op catalogue")
             spec = CATALOG.get(func.id)
             if spec is not None and spec.namespace == "builtins":
-                return func.id, None
+                return func.id, False
             raise _code(func, f"unknown function '{func.id}'")
         if not isinstance(func, ast.Attribute):
             raise _code(func, "only named functions and methods can be called")
@@ -428,17 +428,18 @@ class _Reader:
                 if "." in rest:
                     raise _code(func, f"unknown function '{path}': not in the op catalogue")
                 self.need(head if head in ("nn", "F") else "torch", func)
-                return f"{module}.{rest}", None
-        return f"Tensor.{func.attr}", self.expr(func.value, depth + 1)
+                return f"{module}.{rest}", False
+        self.expr(func.value, depth + 1)
+        return f"Tensor.{func.attr}", True
 
-    def float_call(self, node: ast.Call) -> Const:
+    def float_call(self, node: ast.Call) -> None:
         if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant):
             value = node.args[0].value
             if isinstance(value, str) and value.strip().lower() in (
                     "nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
-                return Const(float(value))
+                return
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return Const(float(value))
+                return
         raise _code(node, 'float() takes one literal: float("nan"), float("inf") or a number')
 
 

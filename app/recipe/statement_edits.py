@@ -1,25 +1,24 @@
 """A step's statement replaced, a step cut from a shared line, a step put in after one,
 and the lesson's docstring changed, as edits of the text: every other byte stays.
 
-A replaced step's new statement is written from the step (``app.recipe.writer.write_step``:
-one statement, not the recipe) and put at the old statement's ``ast`` span, from its
-first decorator to its end: its indentation, a comment after it on its last line, and a
-statement that shares its line stay. Its comment lines above it change only where the
-step's comment did. The docstring is its node's span. Offsets come from
-``app.text_edits.Positions`` (CRLF, a BOM, UTF-8 columns). Qt-free.
+A replaced step's expression is edited where it differs from the text's, node by node;
+else its new statement (``app.recipe.model.write_step``: one statement, not the
+recipe) is put at the old statement's ``ast`` span, from its first decorator to its
+end: its indentation, a comment after it on its last line, and a statement that shares
+its line stay. Its comment lines above it change only where the step's comment did. The
+docstring is its node's span. Offsets come from ``app.text_edits.Positions`` (CRLF, a
+BOM, UTF-8 columns). Qt-free.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import fields, is_dataclass, replace
-from typing import Any
 
 from app.dtypes import DTYPE_NAMES
-from app.expr import Attr, BinOp, Call, Code, Const, Expr, Seq, Slice, Subscript, UnaryOp, walk
-from app.recipe.model import Recipe, Step
+from app.recipe.header import docstring_literal
+from app.recipe.model import Recipe, Step, write_step
 from app.recipe.reader import RecipeError, parse, read_recipe
-from app.recipe.writer import docstring_literal, expr_code, literal_code, write_step
+from app.recipe.step_nodes import is_negative_number, parse_value
 from app.text_edits import Positions, replace_span
 from protocol.source import first_line
 
@@ -41,6 +40,16 @@ def statement_of(tree: ast.Module, steps: tuple[Step, ...], index: int) -> ast.s
     return found[nth] if nth < len(found) else None
 
 
+def statement_node(source: str, steps: tuple[Step, ...], index: int) -> ast.stmt | None:
+    """Step ``index``'s statement in ``source`` (which reads as ``steps``); None where the
+    text does not parse or has no statement of its own for it."""
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return statement_of(tree, steps, index)
+
+
 def _statements(tree: ast.Module, in_block: bool) -> list[ast.stmt]:
     if not in_block:
         return list(tree.body)
@@ -54,11 +63,7 @@ def replaced_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
     was = old.steps[index]
     if was.block != step.block:
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return None
     at, newline = Positions(source), newline_of(source)
@@ -72,100 +77,82 @@ def replaced_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
     value = getattr(node, "value", None)
     if step.name == was.name and not step.is_code and not was.is_code and value is not None:
         edits: list[tuple[int, int, str]] = []
-        _expr_edits(source, at, value, was.expr, step.expr, edits, top=True)
+        _expr_edits(at, value, step.node, _Text(step.text), edits)  # type: ignore[arg-type]
         edited = source
         for a, b, text in sorted(edits, reverse=True):
-            edited = replace_span(edited, a, b, text)
+            edited = replace_span(edited, a, b, _lines(text, newline))
         try:
             again = read_recipe(edited).steps
         except RecipeError:
             again = ()
-        if len(again) == len(old.steps) and again[index].expr == step.expr:
+        if len(again) == len(old.steps) and again[index] == step:
             return edited  # only the parts of the expression that changed
-    text = write_step(step, indent)
-    return replace_span(source, start, end, text.replace("\r\n", "\n").replace("\n", newline))
+    return replace_span(source, start, end, _lines(write_step(step), newline))
 
 
-def _expr_edits(source: str, at: Positions, node: ast.expr, old: Expr, new: Expr,
-                edits: list[tuple[int, int, str]], top: bool = False) -> None:
-    """The edits that make ``node`` (which reads as ``old``) read as ``new``: where both
-    have the same shape, only their parts that differ; else ``node``'s text."""
-    if type(old) is type(new) and (not isinstance(old, Const) or literal_code(
-            old.value) == literal_code(new.value)) and old == new:  # type: ignore[union-attr]
+def _lines(text: str, newline: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", newline)
+
+
+class _Text(Positions):
+    """A step's text, with the text of a node of it."""
+
+    def segment(self, node: ast.AST) -> str:
+        start, end = self.span(node)
+        return self.text[start:end]
+
+
+#: Expressions that need brackets as an operand, the object of ``.``, ``[`` or a call.
+_LOOSE = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.NamedExpr,
+          ast.Lambda)
+#: The fields of a node whose value binds tighter than a loose expression.
+_TIGHT = {(ast.Attribute, "value"), (ast.Subscript, "value"), (ast.Call, "func")}
+
+
+def _expr_edits(at: Positions, node: ast.AST, new: ast.AST, text: _Text,
+                edits: list[tuple[int, int, str]], tight: bool = False) -> None:
+    """The edits that make ``node`` (of the text ``at`` reads) read as ``new`` (of the
+    step's ``text``): where both have the same shape, only their parts that differ; else
+    ``node``'s text (in brackets where ``tight``: an operand that binds tighter)."""
+    if ast.dump(node) == ast.dump(new):
         return
-    parts = _parts(node, old, new)
+    parts = _parts(node, new)
     if parts is not None:
-        for n, a, b in parts:
-            _expr_edits(source, at, n, a, b, edits)
+        for a, b, inner in parts:
+            _expr_edits(at, a, b, text, edits, inner)
         return
     start, end = at.span(node)
-    text, loose = literal_code(new.value) if isinstance(new, Const) else expr_code(new)
-    if loose and not top:
-        text = f"({text})"
-    edits.append((start, end, text))
+    written = text.segment(new)
+    if tight and isinstance(new, _LOOSE):
+        written = f"({written})"
+    edits.append((start, end, written))
 
 
-def _parts(node: ast.expr, old: Expr, new: Expr) -> list[tuple[ast.expr, Expr, Expr]] | None:
-    """The (node, old, new) of the parts of two expressions of the same shape, ``node``
-    being ``old``'s text; None where their shapes differ."""
-    if type(old) is not type(new):
+def _parts(node: ast.AST, new: ast.AST) -> list[tuple[ast.AST, ast.AST, bool]] | None:
+    """The (node, new, tight) of the parts of two nodes of the same shape, which have
+    positions of their own; None where their shapes differ."""
+    if type(node) is not type(new):
         return None
-    if isinstance(old, Call) and isinstance(new, Call) and isinstance(node, ast.Call):
-        if old.op != new.op or len(old.args) != len(new.args) \
-                or [k for k, _ in old.kwargs] != [k for k, _ in new.kwargs]:
+    out = []
+    operator = isinstance(node, _LOOSE)
+    for (field, a), (_, b) in zip(ast.iter_fields(node), ast.iter_fields(new), strict=True):
+        xs, ys = (a, b) if isinstance(a, list) and isinstance(b, list) else ([a], [b])
+        if len(xs) != len(ys):
             return None
-        nodes: list[ast.expr] = list(node.args)
-        if old.is_method:
-            if not isinstance(node.func, ast.Attribute):
+        for x, y in zip(xs, ys, strict=True):
+            if hasattr(x, "end_col_offset") and hasattr(y, "end_col_offset"):
+                out.append((x, y, operator or (type(node), field) in _TIGHT))
+            elif (ast.dump(x) != ast.dump(y)) if isinstance(x, ast.AST) and isinstance(
+                    y, ast.AST) else (type(x) is not type(y) or x != y):
                 return None
-            nodes.insert(0, node.func.value)
-        if len(nodes) != len(old.args) or len(node.keywords) != len(old.kwargs):
-            return None
-        return [*zip(nodes, old.args, new.args, strict=True),
-                *((k.value, a, b) for k, (_, a), (_, b) in zip(
-                    node.keywords, old.kwargs, new.kwargs, strict=True))]
-    if isinstance(old, BinOp) and isinstance(new, BinOp) and old.op == new.op:
-        if isinstance(node, ast.BinOp):
-            return [(node.left, old.left, new.left), (node.right, old.right, new.right)]
-        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
-            return [(node.left, old.left, new.left),
-                    (node.comparators[0], old.right, new.right)]
-        return None
-    if isinstance(old, UnaryOp) and isinstance(new, UnaryOp) and old.op == new.op \
-            and isinstance(node, ast.UnaryOp):
-        return [(node.operand, old.operand, new.operand)]
-    if isinstance(old, Attr) and isinstance(new, Attr) and old.name == new.name \
-            and isinstance(node, ast.Attribute):
-        return [(node.value, old.value, new.value)]
-    if isinstance(old, Subscript) and isinstance(new, Subscript) \
-            and isinstance(node, ast.Subscript):
-        return [(node.value, old.value, new.value), (node.slice, old.index, new.index)]
-    if isinstance(old, Seq) and isinstance(new, Seq) and old.kind == new.kind != "dict" \
-            and len(old.items) == len(new.items) and isinstance(node, ast.List | ast.Tuple):
-        if len(node.elts) != len(old.items):
-            return None
-        return list(zip(node.elts, old.items, new.items, strict=True))
-    if isinstance(old, Slice) and isinstance(new, Slice) and isinstance(node, ast.Slice):
-        out = []
-        for n, a, b in ((node.lower, old.lower, new.lower), (node.upper, old.upper, new.upper),
-                        (node.step, old.step, new.step)):
-            if (a is None) != (b is None) or (n is None) != (a is None):
-                return None
-            if n is not None:
-                out.append((n, a, b))
-        return out  # type: ignore[return-value]
-    return None
+    return out
 
 
 def comment_text(source: str, old: Recipe, index: int, comment: str) -> str:
     """``source`` with the comment lines right above step ``index``'s statement made
     ``comment``'s (its lines; ``old``: the steps of a text with the same lines up to
     there); as it was where the statement shares its first line with another."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return source
     at, first = Positions(source), first_line(node)
@@ -182,39 +169,35 @@ def literals_text(source: str, old: Recipe, index: int, step: Step) -> str | Non
     None where anything but literals changed."""
     was = old.steps[index]
     if (was.name, was.comment, was.block) != (step.name, step.comment, step.block) \
-            or isinstance(was.expr, Code) or isinstance(step.expr, Code) \
-            or _blank(was.expr) != _blank(step.expr):
+            or was.is_code or step.is_code:
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     value = getattr(node, "value", None)
     if value is None:
         return None
-    nodes = literal_nodes(value)
-    olds = [n.value for n in walk(was.expr) if isinstance(n, Const)]
-    news = [n.value for n in walk(step.expr) if isinstance(n, Const)]
-    if len(nodes) != len(olds):
+    at, text = Positions(source), _Text(step.text)
+    nodes, news = literal_nodes(value), literal_nodes(step.node)  # type: ignore[arg-type]
+    if len(nodes) != len(news) or _blank(at, value, nodes) != _blank(text, step.node, news):
         return None
-    at, edits = Positions(source), []
-    for place, a, b in zip(nodes, olds, news, strict=True):
-        if type(a) is type(b) and literal_code(a) == literal_code(b):
+    edits = []
+    for place, new in zip(nodes, news, strict=True):
+        if ast.dump(place) == ast.dump(new):
             continue
         start, end = at.span(place)
-        text, loose = literal_code(b)
-        if loose and source[end:end + 40].lstrip(" ").startswith(("**", ".", "[", "(")):
-            text = f"({text})"  # -2 ** 2 is -(2 ** 2)
-        edits.append((start, end, text))
+        written = text.segment(new)
+        if is_negative_number(new) and source[end:end + 40].lstrip(" ").startswith(
+                ("**", ".", "[", "(")):
+            written = f"({written})"  # -2 ** 2 is -(2 ** 2)
+        edits.append((start, end, written))
     for start, end, text in sorted(edits, reverse=True):
         source = replace_span(source, start, end, text)
     return source
 
 
 def literal_nodes(node: ast.expr) -> list[ast.expr]:
-    """The nodes of ``node`` a form step holds as literals (``Const``), in the order of
-    the text: a constant, a negative number, ``float("nan")``, a dtype (``torch.int64``)."""
+    """The nodes of ``node`` a form step holds as literals (``op_call.node_literal``),
+    in the order of the text: a constant, a negative number, ``float("nan")``, a dtype
+    (``torch.int64``)."""
     found: list[ast.expr] = []
     stack: list[ast.AST] = [node]
     while stack:
@@ -233,16 +216,18 @@ def literal_nodes(node: ast.expr) -> list[ast.expr]:
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
-def _blank(value: Any) -> Any:
-    """``value`` with every literal made the same: what a literal edit may not change."""
-    if isinstance(value, Const):
-        return Const(None)
-    if isinstance(value, tuple):
-        return tuple(_blank(v) for v in value)
-    if is_dataclass(value) and not isinstance(value, type):
-        return replace(value, **{f.name: _blank(getattr(value, f.name))
-                                 for f in fields(value)})
-    return value
+def _blank(at: Positions, node: ast.AST, literals: list[ast.expr]) -> str:
+    """``node`` with every literal in it made the same: what a literal edit may not
+    change (``at``: its text's positions)."""
+    start, end = at.span(node)
+    text = at.text[start:end]
+    for literal in reversed(literals):
+        a, b = at.span(literal)
+        text = text[:a - start] + "_" + text[b - start:]
+    try:
+        return ast.dump(parse_value(f"({text})"))
+    except SyntaxError:
+        return text
 
 
 def _with_comment(text: str, at: Positions, line: int, indent: str, comment: str,
@@ -263,11 +248,7 @@ def cut_text(source: str, old: Recipe, index: int) -> str | None:
     """``source`` with step ``index``'s statement cut from a line it shares with another
     (``a = 1; b = 2``): the statement and its ``;``; a statement that shares its line
     with a block's header becomes ``pass``. None where the text has no statement for it."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None or first_line(node) != node.lineno:
         return None
     at = Positions(source)
@@ -288,11 +269,7 @@ def put_after_line(source: str, old: Recipe, index: int, steps: list[Step],
                    written: str) -> str | None:
     """``written`` (new steps' lines) put in after the last line of step ``index``'s
     statement (which shares a line with another); None where it has none."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, old.steps, index)
+    node = statement_node(source, old.steps, index)
     if node is None:
         return None
     at = Positions(source)
@@ -313,11 +290,7 @@ def split_block_text(source: str, old: Recipe, index: int, written: str) -> str 
     if not 0 < index < len(steps) or not steps[index].block \
             or steps[index - 1].block != steps[index].block:
         return None
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = statement_of(tree, steps, index)
+    node = statement_node(source, steps, index)
     if node is None:
         return None
     at, newline = Positions(source), newline_of(source)

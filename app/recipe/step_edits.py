@@ -2,7 +2,7 @@
 (its statement, the comment lines right above it that the reader gives it, and a comment
 after it on its last line) are cut, pasted or written, and every other byte stays.
 
-A new step is written by the writer (it had no text), at a line boundary, with the
+A new step is written as its own statement (``write_step``), at a line boundary, with the
 file's own line ending, indented as the ``with torch.no_grad():`` block it goes into. A
 rename changes the ``ast`` names that refer to the step's binding: its target, and the
 names that load it in the steps after it, up to a form step that binds the name again;
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from app.recipe.code_steps import bound_names
 from app.recipe.form_edits import read_back
-from app.recipe.model import Recipe, Step
+from app.recipe.header import imports_needed
+from app.recipe.model import Recipe, Step, write_step
 from app.recipe.reader import RecipeError, parse, read_recipe
 from app.recipe.statement_edits import statement_of
-from app.recipe.writer import imports_needed, write_step
 from app.text_edits import Positions, replace_span, statement_text
 from protocol.source import first_line, source_lines
 
@@ -291,7 +291,7 @@ def _put(text: _Text, offset: int, steps: list[Step], indent: str) -> str:
 
 
 def written_lines(steps: list[Step], newline: str, indent: str = "") -> str:
-    """New text for ``steps``, as the writer writes them; a step of a block outside one
+    """New text for ``steps``, each its own statement; a step of a block outside one
     (``indent`` empty) in a ``with`` of its own, with those after it of the same block."""
     lines: list[str] = []
     block = ""
@@ -303,7 +303,7 @@ def written_lines(steps: list[Step], newline: str, indent: str = "") -> str:
         pad = indent or ("    " if block else "")
         if step.comment:
             lines.extend(f"{pad}# {c}".rstrip() for c in step.comment.splitlines())
-        lines.append(pad + write_step(step, pad))
+        lines.append(pad + write_step(step))
     return newline.join(line.replace("\r\n", "\n").replace("\n", newline)
                         for line in lines) + newline
 

@@ -23,6 +23,7 @@ import difflib
 from dataclasses import replace
 
 from app.recipe.form_edits import form_edit_text
+from app.recipe.header import docstring_literal, imports_needed
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, read_recipe
 from app.recipe.statement_edits import (
@@ -36,16 +37,15 @@ from app.recipe.statement_edits import (
     split_block_text,
 )
 from app.recipe.step_edits import key, rename_text, step_edit_text, with_imports, written_lines
-from app.recipe.writer import docstring_literal, imports_needed
 
 
 def new_text(recipe: Recipe) -> str:
     """The text of a recipe that has none yet: its docstring, the imports its steps need
-    (``import torch`` at least: a new recipe's text), and each step's new statement (a
+    (the torch import at least: a new recipe's text), and each step's new statement (a
     recipe built from steps, not read)."""
     steps, docstring = recipe.steps, recipe.docstring
     head = [docstring_literal(docstring)] if docstring else []
-    head += [f"import {line}" for line in imports_needed(recipe)]  # a new one: import torch
+    head += [f"import {line}" for line in imports_needed(recipe)]  # (the first: torch's)
     text = "\n".join(head) + "\n"
     if steps:
         text += "\n" + written_lines(list(steps), "\n")

@@ -27,8 +27,8 @@ from app.explain.autograd_steps import (
     set_retain_grad,
 )
 from app.recipe.document import Document
+from app.recipe.model import write_step
 from app.recipe.results import RecipeRun
-from app.recipe.writer import write_step
 from protocol.autograd_nodes import AutogradGraph, GraphNode
 from widgets.autograd.derivatives import Derivatives, derivative_inputs
 from widgets.autograd.graph_view import node_label, saved_value_text

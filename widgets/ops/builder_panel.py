@@ -25,15 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.catalog import CATALOG, OpSpec
-from app.expr import Call
 from app.recipe.call_text import bind_texts, call_text
 from app.recipe.document import Document
 from app.recipe.kernel_results import tensor_names
-from app.recipe.model import Recipe, Step, check_name
+from app.recipe.model import Recipe, Step, check_name, write_step
 from app.recipe.op_call import node_literal, statement_value
-from app.recipe.reader import read_value
+from app.recipe.reader import form_step
 from app.recipe.results import RecipeRun
-from app.recipe.writer import write_expr, write_step
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import op_summary
@@ -73,7 +71,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         self._document, self._stack = document, undo_stack
         self._name_auto = True  # the name was filled in by the panel, not typed
         self._loaded: Step | None = None  # the selected step the form shows
-        self._loaded_call: Call | None = None
+        self._loaded_call: str | None = None
         self._specs = CATALOG.in_category("creation")
         self._build()
         self._set_model_connected(True)
@@ -202,20 +200,21 @@ class BuilderPanel(FollowsDocument, QWidget):
         else:
             self.function_combo.setCurrentIndex(index)
 
-    def current_call(self) -> Call | None:
-        """The call the form describes, or None while a field has an error."""
+    def current_call(self) -> str | None:
+        """The text of the call the form describes, or None while a field has an error."""
         if self.form.errors():
             return None
-        call = read_value(call_text(self.spec, self.form.values()))
-        assert isinstance(call, Call)
-        return call
+        call = call_text(self.spec, self.form.values())
+        return call if form_step(None, call) is not None else None
 
     def add(self) -> None:
         """Append the step the panel describes, as one undoable edit, and select it."""
         call, name = self.current_call(), self.name_edit.text().strip()
         if call is None or self._name_problems()[0] is not None:
             return
-        step = Step(name, call)
+        step = form_step(name, call)
+        if step is None:
+            return
         recipe = self._document.recipe
         push_edit(self._stack, recipe, lambda r: r.append(step), self.tr("Add {0}").format(name))
         self._document.select(len(recipe.steps) - 1)
@@ -230,7 +229,7 @@ class BuilderPanel(FollowsDocument, QWidget):
         def edit(r: Recipe) -> None:
             if r.steps[index].name != name:
                 r.rename(index, name)  # later steps follow the new name
-            r.replace_step(index, replace(r.steps[index], expr=call))
+            r.replace_step(index, replace(r.steps[index], text=call))
 
         push_edit(self._stack, self._document.recipe, edit,
                   self.tr("Update {0}").format(name))
@@ -294,11 +293,11 @@ class BuilderPanel(FollowsDocument, QWidget):
     def _load(self, index: int) -> None:
         step = self._document.recipe.steps[index]
         spec = creation_spec(step)
-        assert spec is not None and isinstance(step.expr, Call)
+        assert spec is not None and not step.is_code
         with QSignalBlocker(self.function_combo), QSignalBlocker(self.form):
             self.function_combo.setCurrentIndex(self._specs.index(spec))
             self.form.set_spec(spec, self._tensor_names())
-            self.form.set_values(bind_texts(spec, write_expr(step.expr)))
+            self.form.set_values(bind_texts(spec, step.text))
         with QSignalBlocker(self.name_edit):
             self.name_edit.setText(step.name or "")
         self._loaded, self._name_auto = step, True

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 
 from app.catalog import CATALOG
 from app.catalog.call_keys import call_key
-from app.expr import Call
 from app.recipe.call_text import (
     bind_op_texts,
     build_call_text,
@@ -35,7 +34,7 @@ from app.recipe.call_text import (
     spelling_of,
 )
 from app.recipe.kernel_results import KernelValue, tensor_names
-from app.recipe.model import Step, check_name
+from app.recipe.model import Step, check_name, write_step
 from app.recipe.op_call import (
     BUILDER_CATEGORIES,
     default_keywords,
@@ -43,8 +42,7 @@ from app.recipe.op_call import (
     has_receiver,
     op_spec,
 )
-from app.recipe.reader import read_value
-from app.recipe.writer import write_expr, write_step
+from app.recipe.reader import form_step
 from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
@@ -131,8 +129,8 @@ class StepEditing:
         return apply_box
 
     # -- public ------------------------------------------------------------------------------------
-    def current_call(self) -> Call | None:
-        """The call the panel describes, or None while a field has an error."""
+    def current_call(self) -> str | None:
+        """The text of the call the panel describes, or None while a field has an error."""
         errors = dict(self.form.errors())
         values = dict(self.form.values())
         for pname, (expr, message) in self._frozen.items():
@@ -147,8 +145,7 @@ class StepEditing:
         if errors or (has_receiver(self._spec) and receiver is None):
             return None
         text = build_call_text(self._spec, values, receiver, self._spelling, self._keywords)
-        call = read_value(text)
-        return call if isinstance(call, Call) else None
+        return text if form_step(None, text) is not None else None
 
     def apply(self) -> None:
         """Append the op as a new step, as one undoable edit, and select it.
@@ -159,7 +156,9 @@ class StepEditing:
         if self._editing is not None or call is None or self._name_problem() is not None:
             return
         name = None if self._spec.in_place else self.name_edit.text().strip()
-        step = Step(name, call)
+        step = form_step(name, call)
+        if step is None:
+            return
         recipe = self._document.recipe
         push_edit(self._stack, recipe, lambda r: r.append(step),
                   QCoreApplication.translate("OpPanel", "Apply {0}").format(self._spec.name))
@@ -170,8 +169,8 @@ class StepEditing:
         """Show step ``index`` in the panel and edit it from now on."""
         step = self._document.recipe.steps[index]
         spec = op_spec(step)
-        assert spec is not None and isinstance(step.expr, Call)
-        text = write_expr(step.expr)
+        assert spec is not None
+        text = step.text
         receiver, values = bind_op_texts(spec, text)
         names = self._tensor_names(before=index)
         self._spec, self._editing, self._loaded = spec, index, step
@@ -229,8 +228,8 @@ class StepEditing:
         call = self.current_call()
         if index is not None and call is not None:
             step = self._document.recipe.steps[index]
-            if call != step.expr:
-                new = replace(step, expr=call)
+            new = replace(step, text=call)
+            if new != step:
                 self._loaded = new  # so the evaluation that follows does not reload the form
                 push_edit(self._stack, self._document.recipe,
                           lambda r: r.replace_step(index, new),
@@ -277,7 +276,7 @@ class StepEditing:
             return False
         if not has_receiver(spec):
             return True
-        receiver, _ = bind_op_texts(spec, write_expr(steps[index].expr))
+        receiver, _ = bind_op_texts(spec, steps[index].text)
         return not self._holds_no_tensor(receiver, index)
 
     def _holds_no_tensor(self, receiver: str | None, before: int) -> bool:
@@ -381,7 +380,8 @@ class StepEditing:
         else:
             shown = None if in_place or not name.isidentifier() else name
             step = Step(shown, call)
-            if editing and self._loaded is not None and call == self._loaded.expr:
+            if editing and self._loaded is not None \
+                    and replace(self._loaded, text=call) == self._loaded:
                 step = self._loaded  # as the recipe spells it
             self.preview.setText(write_step(step))
             set_style_sheet(self.preview, "")

@@ -26,8 +26,7 @@ from app.explain.timing import (
 from app.explain.timing import format_seconds as fmt
 from app.recipe.document import Document
 from app.recipe.kernel_results import KernelValue
-from app.recipe.model import Step
-from app.recipe.writer import write_step
+from app.recipe.model import Step, write_step
 from protocol.devices import Device
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
