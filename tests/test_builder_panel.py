@@ -522,3 +522,24 @@ def test_the_seed_control_shows_the_recipes_seed_as_its_text_has_it(qtbot, make_
     doc.set_source("import torch\ntorch.manual_seed( 1234 )  # mine\nx = torch.rand(2)\n")
     doc.settle()
     assert panel.seed_check.isChecked() and panel.seed_spin.value() == 1234
+
+
+def test_the_builder_behind_the_ops_tab_catches_up_with_runs_when_its_tab_is_chosen(
+        make_window, qtbot):
+    """A run's result costs the Builder nothing while the Ops tab hides it (its seed box,
+    names and preview are brought up to date once, when its tab is chosen)."""
+    from app.recipe.reader import read_step
+
+    window = make_window()
+    builder = window.builder
+    window.docks["ops"].raise_()
+    qtbot.waitUntil(lambda: window.docks["builder"].visibleRegion().isEmpty())
+    seen = []
+    real = builder._on_model_evaluated
+    builder._on_model_evaluated = lambda run: (seen.append(run), real(run))
+    window.document.recipe.insert(0, read_step("torch.manual_seed(7)"))
+    window.settle()
+    assert seen == [] and builder.seed_spin.value() != 7
+    window.docks["builder"].raise_()
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    assert builder.seed_check.isChecked() and builder.seed_spin.value() == 7

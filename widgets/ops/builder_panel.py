@@ -38,6 +38,7 @@ from widgets.common.i18n_text import op_summary
 from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.common.undo import push_edit
+from widgets.common.when_shown import WhenShown
 from widgets.ops.creation_steps import (
     RANDOM_OPS,
     SEED_OP,
@@ -74,6 +75,8 @@ class BuilderPanel(FollowsDocument, QWidget):
         self._loaded_call: str | None = None
         self._specs = CATALOG.in_category("creation")
         self._build()
+        # behind another dock's tab, a run's result waits until the Builder is shown
+        self._when_shown = WhenShown(self, lambda: self._on_model_evaluated(document.run))
         self._set_model_connected(True)
         self.set_function(self._specs[0].name)
         self._on_model_evaluated(document.run)
@@ -182,7 +185,7 @@ class BuilderPanel(FollowsDocument, QWidget):
 
     def _model_links(self):
         doc = self._document
-        return ((doc.evaluated, self._on_model_evaluated),
+        return ((doc.evaluated, self._on_model_evaluated_when_shown),
                 (doc.selection_changed, self._on_model_selection_changed),
                 (doc.reset, self._on_model_reset))
 
@@ -248,6 +251,9 @@ class BuilderPanel(FollowsDocument, QWidget):
                 doc.select(selected - 1)
 
     # -- model to view -------------------------------------------------------------------------
+    def _on_model_evaluated_when_shown(self, _run: RecipeRun) -> None:
+        self._when_shown()
+
     def _on_model_evaluated(self, run: RecipeRun) -> None:
         recipe = self._document.recipe
         with QSignalBlocker(self.form):
