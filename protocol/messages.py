@@ -16,8 +16,7 @@ are still plain dicts here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from protocol.codec import (  # noqa: F401 - the codec's names, where callers find them
     TYPES,
@@ -30,6 +29,9 @@ from protocol.codec import (  # noqa: F401 - the codec's names, where callers fi
 )
 from protocol.loop_report import LoopReport
 from protocol.sealed import BUILTINS
+
+if TYPE_CHECKING:  # (a pipe's type: the import costs the window's start 2.5 ms)
+    from multiprocessing.connection import Connection
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
 

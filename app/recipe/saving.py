@@ -8,7 +8,6 @@ full disk leaves the old file or the new one, never half of one.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 
 #: Mode bits a new file asks for; the process's umask takes its share, as for any editor.
@@ -57,7 +56,7 @@ def _temporary(folder: str, name: str) -> tuple[int, str]:
     the umask applies, as it does to the file an editor makes)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
-        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tensor-lab.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tensor-lab.tmp")
         try:
             return os.open(tmp, flags, NEW_FILE_MODE), tmp
         except FileExistsError:

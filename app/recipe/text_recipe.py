@@ -19,7 +19,6 @@ after it. Snapshots, and so undo, hold the text.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 
 from app.recipe.form_edits import form_edit_text
@@ -264,6 +263,7 @@ def _aligned(a: list, b: list, old: tuple[Step, ...],
     """The runs of ``old`` (keys ``a``) that become runs of ``new`` (keys ``b``), as
     ``(i1, i2, j1, j2, pairs)``: the first ``pairs`` of each run are the same steps
     changed, the rest cut or added. Steps that changed are paired by their labels."""
+    import difflib  # (first paint: not needed)
     runs = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False) \
             .get_opcodes():
