@@ -15,6 +15,7 @@ import numpy as np
 
 from app.catalog import CATALOG, OpSpec
 from app.recipe.document import Document
+from app.recipe.header import IMPORT_LINES
 from app.recipe.kernel_results import KernelValue
 from app.recipe.model import Step
 from app.recipe.op_call import bind_node, node_literal, statement_value
@@ -218,7 +219,7 @@ def inner_step_view(sv: StepView, answer: dict, iteration: int | None) -> StepVi
     ``inner_step`` answer), with the values it read then and what it made, for
     iteration ``iteration`` of a loop; ``sv`` itself when that statement cannot be read."""
     names = list(answer.get("inputs", {}))
-    prelude = "import torch\nimport torch.nn.functional as F\n" + "".join(
+    prelude = IMPORT_LINES + "".join(
         f"{n} = torch.zeros(1)\n" for n in names)  # bound: the statement reads as a form step
     try:
         step = read_recipe(prelude + str(answer["code"]) + "\n").steps[-1]

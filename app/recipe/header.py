@@ -14,6 +14,8 @@ FORM_IMPORTS = ("torch", "torch.nn as nn", "torch.nn.functional as F")
 IMPORTED_AS = {spec.split(" as ")[0]: spec.split(" as ")[-1] for spec in FORM_IMPORTS}
 #: ``FORM_IMPORTS`` as the lines of a text.
 IMPORT_LINES = "".join(f"import {spec}\n" for spec in FORM_IMPORTS)
+#: The first of them, which every recipe of the forms has, as a line of text.
+TORCH_LINE = f"import {FORM_IMPORTS[0]}\n"
 
 
 def import_spec(name: str) -> str:

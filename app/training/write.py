@@ -176,7 +176,7 @@ def convert_old(source: str) -> str | None:
 def _recipe(s: TrainingSettings, lesson: str | None, imports: list[str],
             others: list[str]) -> str:
     own = (["import csv"] if s.data.kind == "csv" else []) + [
-        "import math", "", "import torch", "import torch.nn as nn"]
+        "import math", "", *(f"import {spec}" for spec in ("torch", "torch.nn as nn"))]
     imports = own + [i for i in imports if i not in own]
     blocks: list[str] = ["\n".join(imports)]
     if others:

@@ -61,11 +61,12 @@ if __name__ == "__main__":  # a quick look: python -m widgets.autograd.panel
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.header import TORCH_LINE
     from app.recipe.reader import read_recipe
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
-    doc = Document(read_recipe("import torch\nx = torch.ones(2, 2, requires_grad=True)\n"
+    doc = Document(read_recipe(TORCH_LINE + "x = torch.ones(2, 2, requires_grad=True)\n"
                                "y = x + 2\nz = (y * y * 3).mean()\nz.backward()\n"))
     doc.select_name("z")
     panel = AutogradPanel(doc, QUndoStack())

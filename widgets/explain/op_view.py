@@ -99,12 +99,13 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.header import TORCH_LINE
     from app.recipe.reader import read_recipe
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
     doc = Document(read_recipe(
-        "import torch\nx = torch.arange(12.0).view(3, 4)\n"
+        TORCH_LINE + "x = torch.arange(12.0).view(3, 4)\n"
         "index = torch.tensor([[3, 0], [1, 1], [2, 0]])\ny = torch.gather(x, 1, index)\n"))
     doc.select(2)
     view = OpView(doc, QUndoStack())

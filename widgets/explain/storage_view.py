@@ -354,11 +354,12 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.header import TORCH_LINE
     from app.recipe.reader import read_recipe
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
-    doc = Document(read_recipe("import torch\nx = torch.arange(6.0)\nv = x.view(2, 3)\n"
+    doc = Document(read_recipe(TORCH_LINE + "x = torch.arange(6.0)\nv = x.view(2, 3)\n"
                                "c = x.clone()\nv.add_(1)\n"))
     doc.select(1)
     view = StorageView(doc)

@@ -262,11 +262,12 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.header import TORCH_LINE
     from app.recipe.reader import read_recipe
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
-    doc = Document(read_recipe("import torch\nx = torch.ones(4, 4)\n"
+    doc = Document(read_recipe(TORCH_LINE + "x = torch.ones(4, 4)\n"
                                "y = torch.tril(x, diagonal=1)\n"))
     doc.select(1)
     panel = OpPanel(doc, QUndoStack())

@@ -271,11 +271,12 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
+    from app.recipe.header import TORCH_LINE
     from app.recipe.reader import read_recipe
     from widgets.common.kernel_hook import run_demo
 
     app = QApplication(sys.argv)
-    doc = Document(read_recipe("import torch\nx = torch.ones(500, 500)\ny = x @ x\n"))
+    doc = Document(read_recipe(TORCH_LINE + "x = torch.ones(500, 500)\ny = x @ x\n"))
     doc.select(1)
     view = TimingView(doc)
     view.resize(360, 240)

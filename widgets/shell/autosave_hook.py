@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.identity import data_dir
 from app.recipe.autosave import DELAY_S, Autosave, Recovery, find_recovery
 from app.recipe.document import Document
+from app.recipe.header import IMPORT_LINES
 from app.recipe.reader import RecipeError, read_recipe
 from app.trust import ELSEWHERE
 from widgets.common.doc_links import listen
@@ -33,7 +34,7 @@ from widgets.shell.opening import trust_store
 
 RESTORE_VARIABLE = "TENSOR_LAB_RESTORE_AUTOSAVE"
 TEST_EDIT_VARIABLE = "TENSOR_LAB_TEST_EDIT"
-_HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+_HEADER = IMPORT_LINES
 
 
 def _tr(text: str) -> str:
