@@ -22,7 +22,7 @@ from app.recipe.op_call import (
     node_literal,
     same_literal,
 )
-from app.text_edits import literal_text
+from app.text_edits import Positions, literal_text
 
 
 def call_text(spec: OpSpec, values: dict[str, str], *, receiver: str | None = None,
@@ -139,7 +139,9 @@ def bind_texts(spec: OpSpec, text: str) -> dict[str, str]:
     receiver not among them): ``op_call.bind`` on text."""
     call = parse_call(text)
     assert call is not None, f"{text!r} is not a call"
-    return {k: _segment(text, v) for k, v in bind_node(spec, call, is_method(call)).items()}
+    where = Positions(text.strip())
+    return {k: _segment(text, v, where)
+            for k, v in bind_node(spec, call, is_method(call)).items()}
 
 
 def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
@@ -147,7 +149,7 @@ def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
     values."""
     call = parse_call(text)
     assert call is not None, f"{text!r} is not a call"
-    nodes = bind_node(spec, call, is_method(call))
+    nodes, where = bind_node(spec, call, is_method(call)), Positions(text.strip())
     if is_method(call):
         receiver = call.func.value  # type: ignore[attr-defined]
         first = spec.method_params()[0] if spec.method_params() else None
@@ -156,11 +158,11 @@ def bind_op_texts(spec: OpSpec, text: str) -> tuple[str | None, dict[str, str]]:
         if first is not None and first.kind == "device" and value is not None \
                 and is_dtype_node(value) and "dtype" not in nodes:
             nodes["dtype"] = nodes.pop(first.name)
-        values = {k: _segment(text, v) for k, v in nodes.items()}
+        values = {k: _segment(text, v, where) for k, v in nodes.items()}
         if has_receiver(spec):
-            return _segment(text, receiver), values
-        return None, {**values, spec.receiver: _segment(text, receiver)}
-    values = {k: _segment(text, v) for k, v in nodes.items()}
+            return _segment(text, receiver, where), values
+        return None, {**values, spec.receiver: _segment(text, receiver, where)}
+    values = {k: _segment(text, v, where) for k, v in nodes.items()}
     return (values.pop(spec.receiver, None) if has_receiver(spec) else None), values
 
 
@@ -176,14 +178,17 @@ def call_keywords_texts(spec: OpSpec, text: str) -> set[str]:
                      and p.kind in KEYWORD_KINDS} - bound)
 
 
-def _segment(text: str, node: ast.expr) -> str:
-    """``node``'s text in ``text``; a tuple ``bind_node`` packed (no positions of its
-    own) is written from its items' texts."""
+def _segment(text: str, node: ast.expr, where: Positions | None = None) -> str:
+    """``node``'s text in ``text`` (``where``: the stripped text's ``Positions``, when the
+    caller reads many nodes of one text: a 3,000-number literal's items are read in one
+    pass, not one pass of the text each); a tuple ``bind_node`` packed (no positions of
+    its own) is written from its items' texts."""
+    where = where or Positions(text.strip())
     if not hasattr(node, "lineno"):
-        items = [_segment(text, e) for e in node.elts]  # type: ignore[attr-defined]
+        items = [_segment(text, e, where) for e in node.elts]  # type: ignore[attr-defined]
         return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
-    segment = ast.get_source_segment(text.strip(), node)
-    return segment if segment is not None else ast.unparse(node)
+    start, end = where.span(node)
+    return where.text[start:end]
 
 
 def same_items(a: str, b: str) -> bool:
@@ -201,7 +206,8 @@ def _items(value: str) -> list[str] | None:
         return None
     if not isinstance(node, ast.List | ast.Tuple):
         return None
-    return [_segment(value, e) for e in node.elts]
+    where = Positions(value.strip())
+    return [_segment(value, e, where) for e in node.elts]
 
 
 def _literal(value: str) -> tuple[bool, Any]:

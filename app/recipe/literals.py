@@ -20,7 +20,7 @@ from typing import Any
 
 from app.recipe.op_call import node_literal
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
-from app.text_edits import literal_text
+from app.text_edits import Positions, literal_text
 from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 #: The translation context of the messages (the unnamed one, as the form's other texts).
@@ -221,7 +221,8 @@ def line_shown(kind: str, value: str | None) -> str:
     if node is None:
         return value.strip()
     if kind in ("size", "tensors") and isinstance(node, ast.List | ast.Tuple):
-        return ", ".join(_segment(value, e) for e in node.elts)
+        where = Positions(value.strip())  # one pass of the text for all its items
+        return ", ".join(where.text[slice(*where.span(e))] for e in node.elts)
     if kind == "str" and isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     shown = data_shown(value) if _is_number(node) else None
@@ -270,5 +271,3 @@ def _node(value: str) -> ast.expr | None:
         return None
 
 
-def _segment(value: str, node: ast.expr) -> str:
-    return ast.get_source_segment(value.strip(), node) or ast.unparse(node)
