@@ -67,6 +67,8 @@ _TOUR = textwrap.dedent("""
 
         window = next(w for w in QApplication.topLevelWidgets() if hasattr(w, "views"))
         document = window.document
+        # the launcher starts the kernel right after this report (the first in its list)
+        window.kernel_hook.warm()
 
         def settle(busy, seconds):
             end = time.monotonic() + seconds
@@ -76,6 +78,7 @@ _TOUR = textwrap.dedent("""
 
         settle(lambda: document.kernel_run is not None or document.asking
                or kernel_devices().torch is None, 120)
+        print("kernel's torch:", kernel_devices().torch, flush=True)  # a tour with values
         for tab in range(window.views.count()):
             window.views.setCurrentIndex(tab)
             for step in document.recipe.steps:
@@ -114,3 +117,4 @@ def test_a_tour_of_every_view_and_the_gallery_imports_no_torch(tmp_path, recipe)
                          timeout=300)
     assert "torch in the window: False" in out.stdout, out.stdout + out.stderr[-2000:]
     assert "kernel modules in the window: []" in out.stdout, out.stdout
+    assert "kernel's torch: None" not in out.stdout, out.stdout  # toured with its values
