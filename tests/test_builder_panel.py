@@ -19,7 +19,7 @@ from app.recipe.model import Recipe, Step
 from app.recipe.reader import read_recipe
 from app.recipe.text_recipe import new_text
 from app.text_edits import literal_text
-from tests.form_steps import step
+from tests.form_steps import CREATION_CALLS, step
 from tests.kernel_values import kernel_value
 from tests.python_run import run_python
 from widgets.ops.builder_panel import RANDOM_OPS, BuilderPanel, example_values, seed_index
@@ -445,14 +445,7 @@ def test_bind_knows_leading_optional_overloads(call, expected):
     assert bind_texts(CATALOG.get(call.split("(")[0]), call) == expected
 
 
-@pytest.mark.parametrize("values, code, direct", [
-    ({"end": "12"}, "torch.arange(12)", lambda: torch.arange(12)),
-    ({"start": "0", "end": "12"}, "torch.arange(12)", lambda: torch.arange(12)),
-    ({"start": "3", "end": "12"}, "torch.arange(3, 12)", lambda: torch.arange(3, 12)),
-    ({"end": "12", "step": "2"}, "torch.arange(0, 12, 2)", lambda: torch.arange(0, 12, 2)),
-    ({"high": "10", "size": "(2,)"}, "torch.randint(10, (2,))",
-     lambda: torch.randint(10, (2,))),
-])
+@pytest.mark.parametrize("values, code, direct", CREATION_CALLS)
 def test_make_call_writes_what_torch_accepts_and_bind_reads_back(values, code, direct):
     """arange(end=12, step=2) is no overload of torch's: a later optional writes start."""
     spec = CATALOG.get(code.split("(")[0])

@@ -23,6 +23,7 @@ from app.recipe.call_text import (
     parse_call,
     spelling_of,
 )
+from tests.form_steps import CREATION_CALLS
 
 #: The catalogue's ops (no creation, random or output entries: the builder writes those).
 OPS = list(importlib.import_module("app.catalog.ops").SPECS)
@@ -89,12 +90,7 @@ def test_function_and_method_forms_of_sizes() -> None:
 
 
 @pytest.mark.parametrize("values, code, direct", [
-    ({"end": "12"}, "torch.arange(12)", lambda: torch.arange(12)),
-    ({"start": "0", "end": "12"}, "torch.arange(12)", lambda: torch.arange(12)),
-    ({"start": "3", "end": "12"}, "torch.arange(3, 12)", lambda: torch.arange(3, 12)),
-    ({"end": "12", "step": "2"}, "torch.arange(0, 12, 2)", lambda: torch.arange(0, 12, 2)),
-    ({"high": "10", "size": "(2,)"}, "torch.randint(10, (2,))",
-     lambda: torch.randint(10, (2,))),
+    *CREATION_CALLS,
     ({"size": "(2, 3)", "dtype": "torch.float64"}, "torch.zeros(2, 3, dtype=torch.float64)",
      lambda: torch.zeros(2, 3, dtype=torch.float64)),
     ({"size": "[2]", "dtype": "None"}, "torch.zeros(2)", lambda: torch.zeros(2)),

@@ -10,22 +10,15 @@ import pytest
 import torch
 
 from app.recipe.literals import (
-    InputError,
     data_shown,
     data_value,
     line_shown,
     line_value,
     parse_data,
 )
-from protocol.i18n import Filled
+from tests.form_steps import input_error
 
-
-def _error(parse, *args) -> Filled:
-    with pytest.raises(InputError) as caught:
-        parse(*args)
-    message = caught.value.message
-    assert isinstance(message, Filled) and str(caught.value) == message
-    return message
+_error = input_error
 
 
 def test_line_fields_read_each_kind_as_python_text():

@@ -13,7 +13,6 @@ import torch
 
 from app.recipe.literals import (
     CONTEXT,
-    InputError,
     line_value,
     parse_data,
     parse_number,
@@ -21,16 +20,12 @@ from app.recipe.literals import (
 )
 from app.recipe.reader import MAX_DEPTH, MAX_LITERALS
 from protocol.i18n import Filled
+from tests.form_steps import input_error
 
 TS = Path(__file__).resolve().parent.parent / "resources" / "i18n" / "tensor_lab_zh_CN.ts"
 
 
-def _error(parse, *args) -> Filled:
-    with pytest.raises(InputError) as caught:
-        parse(*args)
-    message = caught.value.message
-    assert isinstance(message, Filled) and str(caught.value) == message
-    return message
+_error = input_error
 
 
 # -- sizes and numbers ---------------------------------------------------------------------------
