@@ -61,3 +61,45 @@ def test_the_selected_step_stays_in_view_when_the_list_grows_smaller(qtbot):
     steps.resize(260, 110)
     qtbot.wait(20)
     assert not seen()
+
+
+@pytest.mark.gui
+def test_an_edit_of_a_row_paints_the_list_once_not_again_on_its_own_timer(
+        qtbot, make_window, tmp_path):
+    """An edit's results rewrite its row: the list lays out in the same take and paints
+    once, with the rest of the window. Left to the list's own delayed layout, it painted
+    a second time after the window's frame (the op re-evaluation bench's last repaint)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    path = tmp_path / "tril.py"
+    path.write_text("import torch\nx = torch.rand(400, 400)\ny = torch.tril(x, diagonal=0)\n",
+                    encoding="utf-8")
+    window = make_window(str(path))
+    window.document.select_name("y")
+    window.docks["ops"].raise_()  # where the diagonal is edited (y shows as a heatmap)
+    qtbot.wait(100)
+    diagonal = window.ops.form.editor("diagonal")
+    diagonal.setValue(1)
+    window.settle()
+    qtbot.wait(100)
+
+    class Frames(QObject):
+        """The window's frames (the repaints of what changed) once the results are in."""
+
+        count, results_in = 0, False
+
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.UpdateRequest and obj is window \
+                    and Frames.results_in:
+                Frames.count += 1
+            return False
+
+    frames = Frames()
+    window.installEventFilter(frames)
+    window.document.evaluated.connect(lambda _run: setattr(Frames, "results_in", True))
+    diagonal.setValue(2)
+    window.settle()
+    rows = window.steps.list
+    assert "diagonal=2" in rows.item(rows.count() - 1).text()
+    qtbot.wait(100)  # the frame, and any timer after it
+    assert Frames.count == 1
