@@ -223,3 +223,26 @@ def test_the_wire_frames_two_descriptors_and_wakes_a_waiting_reader():
     finally:
         here.close()
         there.close()
+
+
+
+def test_a_kernel_writes_a_heatmaps_plane_whole_while_the_window_reads_it():
+    """The kernel's end takes a 1 MB frame (a heatmap's plane) without waiting for the
+    window's reader, where the system allows a buffer that large: the kernel goes on to
+    the next answer meanwhile. At the socket's default (about 200 kB) it waited."""
+    from app.link.supervisor import socket_pair
+
+    cap = Path("/proc/sys/net/core/wmem_max")
+    if not cap.exists() or int(cap.read_text()) < 1 << 20:
+        pytest.skip("this system caps a socket's send buffer below 1 MB")
+    ours, theirs = socket_pair()
+    try:
+        theirs.setblocking(False)  # a write that would wait raises BlockingIOError
+        frame = memoryview(bytes(1 << 20))
+        sent = 0
+        while sent < len(frame):
+            sent += theirs.send(frame[sent:])
+        assert ours.recv(16) == bytes(16)  # (and it is there to read)
+    finally:
+        ours.close()
+        theirs.close()

@@ -75,11 +75,27 @@ class Launched:
     raised: int  # readable: a byte for each ``KeyboardInterrupt`` raised in the recipe
 
 
+#: Each end's send buffer, in bytes, where the system allows it (Linux caps it at
+#: ``net.core.wmem_max``): a heatmap's plane (1 MB) or a grid's is written whole while
+#: the window reads it, and the kernel goes on to the statistics asked next; at the
+#: default (about 200 kB) it waited for the window's reader, five times for 1 MB.
+SOCKET_BUFFER = 8 << 20
+
+
+def socket_pair() -> tuple[socket.socket, socket.socket]:
+    """The window's end and the kernel's of a new socket pair, their buffers widened."""
+    ours, theirs = socket.socketpair()
+    for end in (ours, theirs):
+        with contextlib.suppress(OSError):  # (a platform that refuses keeps its default)
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+    return ours, theirs
+
+
 def launch(entry: str | None = None) -> Launched:
     """Start a kernel process (``python -m kernel``'s ``main``) with nothing sent yet:
     the same python, its flags, this process's ``sys.path``, and a socket pair and a pipe
     passed as descriptors. Its standard streams are this process's."""
-    ours, theirs = socket.socketpair()
+    ours, theirs = socket_pair()
     raised_r, raised_w = os.pipe()
     os.set_blocking(raised_r, False)
     os.set_blocking(raised_w, False)  # (a signal handler writes it: never wait)
