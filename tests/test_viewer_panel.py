@@ -287,3 +287,31 @@ def test_an_edit_shows_the_statistics_of_its_own_run(qtbot, run_in_kernel):
         doc.settle()
         want = tensor_stats(torch.tril(x, diagonal=diagonal))
         assert panel.stats_text() == "   ".join(f"{k} {v}" for k, v in want), diagonal
+
+
+def test_an_edits_facts_and_statistics_are_written_once_when_they_came_with_its_run(
+        qtbot, run_in_kernel):
+    """The answers about the selected tensor come with an edit's run: each fact and the
+    statistics line is written once, as the kernel said, never "…" first (a "…" and the
+    value again re-laid out the panel twice per edit for texts that end the same)."""
+    doc = run_in_kernel(Document(_recipe("torch.manual_seed(0)", "x = torch.rand(400, 400)",
+                                         "y = torch.tril(x, diagonal=0)")))
+    panel = ViewerPanel(doc)
+    qtbot.addWidget(panel)
+    panel.resize(900, 700)
+    panel.show()
+    _select(doc, "y")
+    written: list[str] = []
+    labels = [*panel._fact_values.values(), panel._stats]
+    for label in labels:
+        label.setText = lambda text, set_text=label.setText: (written.append(text),
+                                                              set_text(text))
+    doc.recipe.restore(_recipe("torch.manual_seed(0)", "x = torch.rand(400, 400)",
+                               "y = torch.tril(x, diagonal=1)").snapshot())
+    doc.settle()
+    assert "…" not in written
+    assert not panel.stats_pending()
+    torch.manual_seed(0)
+    y = torch.tril(torch.rand(400, 400), diagonal=1)
+    assert f"mean {y.mean().item():.6g}" in panel.stats_text()  # as torch has it
+    assert len(written) <= len(labels)

@@ -150,6 +150,12 @@ class ViewerController(FollowsDocument, QObject):
         return results[index]
 
     def _refresh(self) -> None:
+        # the facts "…" and "computing…" then, when its answers came with the run, the
+        # answers: one text each, the last (``ViewerView.batched``)
+        with self._view.batched():
+            self._show_selected()
+
+    def _show_selected(self) -> None:
         view = self._view
         result = self._selected_result()
         shown, self._loop_shown = self._loop_shown, None

@@ -8,6 +8,8 @@ document. ``widgets.viewer.controller.ViewerController`` drives it, and
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -61,6 +63,9 @@ class ViewerView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        #: The facts' and statistics' texts written inside ``batched``: only the last of
+        #: each is set on its label, at the end.
+        self._batch: dict[QLabel, str] | None = None
         self._title = QLabel()
         font = self._title.font()
         font.setBold(True)
@@ -208,6 +213,36 @@ class ViewerView(QWidget):
             label.setToolTip(help_texts[key])
             self._fact_values[key].setToolTip(help_texts[key])
 
+    # -- texts written together ------------------------------------------------------
+    @contextlib.contextmanager
+    def batched(self) -> Iterator[None]:
+        """Inside, a fact or the statistics written more than once reach their label once,
+        as last written: a tensor's facts shown "…" while asked for, then answered in the
+        same call (a run's answers come with it), re-lay out and repaint nothing that ends
+        the same. Nothing is painted inside, so no "…" would have been seen."""
+        if self._batch is not None:  # (already inside one)
+            yield
+            return
+        self._batch = {}
+        try:
+            yield
+        finally:
+            batch, self._batch = self._batch, None
+            for label, text in batch.items():
+                label.setText(text)
+
+    def _set_text(self, label: QLabel, text: str) -> None:
+        if self._batch is None:
+            label.setText(text)
+        else:
+            self._batch[label] = text
+
+    def _text_of(self, label: QLabel) -> str:
+        """``label``'s text, as written last (inside ``batched`` too)."""
+        if self._batch is not None and label in self._batch:
+            return self._batch[label]
+        return label.text()
+
     # -- public accessors ------------------------------------------------------------
     @property
     def table_model(self) -> TensorTableModel:
@@ -283,14 +318,14 @@ class ViewerView(QWidget):
 
     def facts_text(self) -> str:
         """The facts as ``label: value`` lines."""
-        return "\n".join(f"{k}: {v.text()}" for k, v in self._fact_values.items())
+        return "\n".join(f"{k}: {self._text_of(v)}" for k, v in self._fact_values.items())
 
     def stats_text(self) -> str:
-        return self._stats.text().replace("\N{NO-BREAK SPACE}", " ")
+        return self._text_of(self._stats).replace("\N{NO-BREAK SPACE}", " ")
 
     def stats_pending(self) -> bool:
         """Whether the shown tensor's statistics are still being computed."""
-        return self._stats.text() == QCoreApplication.translate("ViewerPanel",
+        return self._text_of(self._stats) == QCoreApplication.translate("ViewerPanel",
                                                                 "Statistics: computing…")
 
     def dims_visible(self) -> bool:
@@ -353,7 +388,7 @@ class ViewerView(QWidget):
         self._stretch.hide()
         given = dict(facts)
         for key, label in self._fact_values.items():
-            label.setText(given.get(key, "…"))
+            self._set_text(label, given.get(key, "…"))
 
     def set_shape(self, shape: tuple[int, ...]) -> None:
         """Fit the plane picker to a tensor of ``shape``."""
@@ -366,13 +401,14 @@ class ViewerView(QWidget):
 
     def show_stats(self, stats: list[tuple[str, str]]) -> None:
         # no-break spaces keep each label with its value when the line wraps
-        self._stats.setText("   ".join(f"{k}\N{NO-BREAK SPACE}{v}" for k, v in stats))
+        self._set_text(self._stats, "   ".join(f"{k}\N{NO-BREAK SPACE}{v}" for k, v in stats))
 
     def show_stats_pending(self) -> None:
-        self._stats.setText(QCoreApplication.translate("ViewerPanel", "Statistics: computing…"))
+        self._set_text(self._stats, QCoreApplication.translate("ViewerPanel",
+                                                               "Statistics: computing…"))
 
     def show_stats_failed(self, message: str) -> None:
-        self._stats.setText(QCoreApplication.translate(
+        self._set_text(self._stats, QCoreApplication.translate(
             "ViewerPanel", "Statistics could not be taken: {message}").format(message=message))
 
     def clear_plane(self) -> None:
