@@ -14,6 +14,7 @@ only thing done with its text is ``ast.parse``.
 from __future__ import annotations
 
 import ast
+import functools
 import warnings
 from collections.abc import Iterable
 from dataclasses import replace
@@ -128,10 +129,13 @@ def read_step(text: str, bound: Iterable[str] = ()) -> Step:
     return replace(steps[0], line=None)
 
 
+@functools.lru_cache(maxsize=64)
 def form_step(name: str | None, value: str) -> Step | None:
     """The form step ``name = value`` (a bare ``value`` where ``name`` is None) reads as,
     every name ``value`` reads an earlier step's: a step a form wrote. None where it is
-    not one (not Python, or a code step)."""
+    not one (not Python, or a code step). The last texts' steps are kept (a ``Step`` is
+    frozen): a panel reads its call once as the user edits it and again with the run's
+    results."""
     try:
         names = calls_and_reads(parse_value(value.strip()))[1]
         step = read_step(value if name is None else f"{name} = {value}", names)
