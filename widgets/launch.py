@@ -95,7 +95,7 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
 
     qInstallMessageHandler(_on_qt_message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    collect_on_gui_thread()
+    collect_on_gui_thread(looking=False)  # it looks from the first paint (freeze_start)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
