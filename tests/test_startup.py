@@ -115,3 +115,27 @@ def test_the_bench_reports_name_what_the_window_imported_and_its_peak_memory():
         rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # (not forked here)
     assert rss <= peak_rss_mib() and abs(peak_rss_mib() - maxrss) <= 0.02 * maxrss
+
+
+def test_the_launcher_builds_its_panels_on_the_welcome_recipe_already_open(qapp, monkeypatch):
+    # Built on an empty recipe, every panel then showed the welcome one again (its
+    # builder form made three times): a sixth of the window's start before its paint.
+    import widgets.launch as launch
+    from app.settings import Settings
+    from widgets.shell.main_window import MainWindow
+
+    seen = []
+    build = MainWindow.__init__
+
+    def building(self, document, *args, **kwargs):
+        seen.append(len(document.recipe.steps))
+        build(self, document, *args, **kwargs)
+
+    monkeypatch.setattr(MainWindow, "__init__", building)
+    window = launch.make_window(restore_layout=False, settings=Settings(), attach_kernel=False)
+    try:
+        assert seen[0] > 0 and len(window.document.recipe.steps) == seen[0]
+        assert window.document.path is None and window.steps.isVisibleTo(window)
+    finally:
+        window.kernel_hook.close()
+        window.deleteLater()

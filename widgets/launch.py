@@ -181,11 +181,13 @@ def make_window(recipe: str | None = None, *, restore_layout: bool = True,
     from widgets.shell.main_window import MainWindow
 
     document = Document()
+    if recipe is None:  # opened before the panels, which are then built once, on it
+        document.open_welcome()
     window = MainWindow(document, settings=settings, attach_kernel=attach_kernel)
     if restore_layout:
         window.restore_settings()
     opened = recipe is not None and window.open_path(recipe, trust=trust)
-    if not opened and document.path is None:  # nothing, or a file that is not there
+    if recipe is not None and not opened and document.path is None:  # a file not there
         document.open_welcome()
     if present:
         window.presenter.set_enabled(True)
