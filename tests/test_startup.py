@@ -139,3 +139,27 @@ def test_the_launcher_builds_its_panels_on_the_welcome_recipe_already_open(qapp,
     finally:
         window.kernel_hook.close()
         window.deleteLater()
+
+
+def test_a_builder_made_on_a_selected_creation_step_builds_its_form_once(qtbot, monkeypatch):
+    # It built the first function's form, then the selected step's: twice the rows
+    # before the window's first paint.
+    from app.recipe.document import Document
+    from widgets.ops.builder_panel import BuilderPanel
+    from widgets.ops.param_form import ParamForm
+
+    document = Document()
+    document.open_welcome()
+    assert document.selected is not None
+    made = []
+    set_spec = ParamForm.set_spec
+
+    def counted(self, spec, *args, **kwargs):
+        made.append(spec)
+        return set_spec(self, spec, *args, **kwargs)
+
+    monkeypatch.setattr(ParamForm, "set_spec", counted)
+    panel = BuilderPanel(document, None)
+    qtbot.addWidget(panel)
+    assert len(made) == 1
+    assert panel.name_edit.text() == document.recipe.steps[document.selected].name
