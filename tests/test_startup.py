@@ -163,3 +163,33 @@ def test_a_builder_made_on_a_selected_creation_step_builds_its_form_once(qtbot, 
     qtbot.addWidget(panel)
     assert len(made) == 1
     assert panel.name_edit.text() == document.recipe.steps[document.selected].name
+
+
+def test_the_toolbar_gets_its_actions_with_their_texts_already_set(qapp, monkeypatch):
+    # Set after the actions were on the toolbar, each text, tooltip and status tip was a
+    # change the toolbar laid itself out for: some 40 before the first paint.
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QToolBar
+
+    import widgets.shell.actions as actions
+    from app.recipe.document import Document
+    from app.settings import Settings
+    from widgets.shell.main_window import MainWindow
+
+    changes = []
+
+    class Counting(QToolBar):
+        def actionEvent(self, event):  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.ActionChanged:
+                changes.append(event.action().objectName())
+            super().actionEvent(event)
+
+    monkeypatch.setattr(actions, "QToolBar", Counting)
+    window = MainWindow(Document(), settings=Settings(), attach_kernel=False)
+    try:
+        shown = window.window_actions.toolbar.actions()
+        assert all(a.isSeparator() or a.toolTip() for a in shown)
+        assert len(changes) < len(shown) // 2, changes
+    finally:
+        window.kernel_hook.close()
+        window.deleteLater()
