@@ -30,9 +30,15 @@ _WINDOW = textwrap.dedent("""
 """)
 
 #: Imported by the first paint before, and not needed for it: pyqtgraph (the viewer's
-#: heatmap, the plots), the exports' text formats, the training setup (New Training...).
+#: heatmap, the plots), the exports' text formats, the training setup (New Training...),
+#: the link to the kernel (it attaches right after the first paint), the code's colours'
+#: background job (after it too), subprocess (the xcb check's, on xcb alone), the trust
+#: store (a file opened or saved), the window's copies of values (a view's first look).
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
-                              "app.exports", "app.training.setup")
+                              "app.exports", "app.training.setup", "app.link.session",
+                              "app.link.supervisor", "app.link.events",
+                              "widgets.common.background", "subprocess", "app.trust",
+                              "app.tensor_copy")
 
 
 def test_the_first_paint_imports_none_of_what_it_does_not_show(tmp_path):

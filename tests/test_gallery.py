@@ -483,3 +483,41 @@ def test_every_gallery_title_shows_whole_at_the_side_panels_width(panel, qtbot, 
     assert _cut_titles(panel) == []  # and stay so
     panel.resize(260, 720)  # narrower still: the rows grow taller
     qtbot.waitUntil(lambda: _cut_titles(panel) == [])
+
+
+#: What ``for_display`` and the Chinese half's start were written as before (#33): wide
+#: character classes, which take ``re.compile`` milliseconds each.
+_CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+_CJK_TEXT = _CJK_PUNCTUATION + "\u3400-\u9fff\uf900-\ufaff"
+_OLD_BREAK = f"(?<=[{_CJK_PUNCTUATION}])\n(?!\n)|(?<=[{_CJK_TEXT}])\n(?=[{_CJK_TEXT}])"
+
+
+def test_chinese_line_joining_and_halves_agree_with_the_patterns_they_replace():
+    import re
+
+    from app.recipe.gallery import _has_ideograph
+
+    texts = [read_recipe_file(str(RECIPES_DIR / name)).docstring for name in RECIPES]
+    texts += ["第 i 列。\nmasked_fill 在\n掩码。\n\n下一段", "。\n", "。\n\n", "\n。\n甲\n乙",
+              "a\n甲", "甲\nb", "（\n\n\n）", "", "\n", "甲\n\n乙", "，\nx\n", "豈\n豈", "\u3000x"]
+    for text in texts:
+        assert for_display(text) == re.sub(_OLD_BREAK, "", text), text
+        for line in text.splitlines():
+            assert _has_ideograph(line) == bool(re.search("[\u3400-\u9fff\uf900-\ufaff]", line))
+
+
+def test_reading_a_chinese_lesson_compiles_no_pattern_over_chinese_text():
+    # A class over the ideographs takes re.compile 2 ms: three of them were a sixth of the
+    # lab's own imports before the first paint (the welcome lesson reads them).
+    welcome = str(RECIPES_DIR / "welcome.py")
+    script = ("import re\nseen = []\nold = re._compile\n"
+              "def spy(pattern, flags):\n    seen.append(str(pattern))\n"
+              "    return old(pattern, flags)\n"
+              "re._compile = spy\n"
+              "from app.recipe.lesson_markup import lesson_markdown\n"
+              "from app.recipe.gallery import lesson_text\n"
+              f"lesson_markdown(lesson_text(open({welcome!r}, encoding='utf-8').read(), 'zh_CN'))\n"
+              "print([p for p in seen if '9fff' in p or '\\u9fff' in p])\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

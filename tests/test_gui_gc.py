@@ -70,3 +70,18 @@ def test_a_full_collection_waits_for_a_quiet_moment_too(collector, monkeypatch):
     collector.now[0] += BUSY_S  # quiet
     assert collector.check() == 2
     assert not collector.full_due
+
+
+def test_the_launchers_collector_first_looks_when_the_start_is_frozen(qapp, monkeypatch):
+    # A look while the window was built found a collection due (nothing was collected
+    # meanwhile) and held up the first paint by it.
+    made = GuiCollector(looking=False)
+    assert not made.timer.isActive() and not gc.isenabled()
+    monkeypatch.setattr(gui_gc, "_collector", made)
+    try:
+        gui_gc.freeze_start()
+        assert made.timer.isActive()
+    finally:
+        gc.unfreeze()
+        made.timer.stop()
+        made.deleteLater()

@@ -126,11 +126,11 @@ def test_a_form_steps_large_values_come_when_asked_unless_changed_since(kernel_d
 def test_a_reports_values_are_made_copies_only_when_a_view_reads_them(monkeypatch):
     """Taking a run's reports makes no copy; reading a step's inputs or output makes
     them, once, equal to what the kernel copied."""
-    from app.recipe import kernel_results
+    import app.tensor_copy as tensor_copy  # (kernel_results imports it at the first read)
 
     made = []
-    real = kernel_results.copy_of
-    monkeypatch.setattr(kernel_results, "copy_of", lambda d: made.append(d) or real(d))
+    real = tensor_copy.copy_of
+    monkeypatch.setattr(tensor_copy, "copy_of", lambda d: made.append(d) or real(d))
     x = torch.arange(6.0).reshape(2, 3)
     value = KernelValue({}, mirror={"inputs": {"x": mirror.encode(x)},
                                     "output": mirror.encode(x.t())})

@@ -115,3 +115,81 @@ def test_the_bench_reports_name_what_the_window_imported_and_its_peak_memory():
         rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # (not forked here)
     assert rss <= peak_rss_mib() and abs(peak_rss_mib() - maxrss) <= 0.02 * maxrss
+
+
+def test_the_launcher_builds_its_panels_on_the_welcome_recipe_already_open(qapp, monkeypatch):
+    # Built on an empty recipe, every panel then showed the welcome one again (its
+    # builder form made three times): a sixth of the window's start before its paint.
+    import widgets.launch as launch
+    from app.settings import Settings
+    from widgets.shell.main_window import MainWindow
+
+    seen = []
+    build = MainWindow.__init__
+
+    def building(self, document, *args, **kwargs):
+        seen.append(len(document.recipe.steps))
+        build(self, document, *args, **kwargs)
+
+    monkeypatch.setattr(MainWindow, "__init__", building)
+    window = launch.make_window(restore_layout=False, settings=Settings(), attach_kernel=False)
+    try:
+        assert seen[0] > 0 and len(window.document.recipe.steps) == seen[0]
+        assert window.document.path is None and window.steps.isVisibleTo(window)
+    finally:
+        window.kernel_hook.close()
+        window.deleteLater()
+
+
+def test_a_builder_made_on_a_selected_creation_step_builds_its_form_once(qtbot, monkeypatch):
+    # It built the first function's form, then the selected step's: twice the rows
+    # before the window's first paint.
+    from app.recipe.document import Document
+    from widgets.ops.builder_panel import BuilderPanel
+    from widgets.ops.param_form import ParamForm
+
+    document = Document()
+    document.open_welcome()
+    assert document.selected is not None
+    made = []
+    set_spec = ParamForm.set_spec
+
+    def counted(self, spec, *args, **kwargs):
+        made.append(spec)
+        return set_spec(self, spec, *args, **kwargs)
+
+    monkeypatch.setattr(ParamForm, "set_spec", counted)
+    panel = BuilderPanel(document, None)
+    qtbot.addWidget(panel)
+    assert len(made) == 1
+    assert panel.name_edit.text() == document.recipe.steps[document.selected].name
+
+
+def test_the_toolbar_gets_its_actions_with_their_texts_already_set(qapp, monkeypatch):
+    # Set after the actions were on the toolbar, each text, tooltip and status tip was a
+    # change the toolbar laid itself out for: some 40 before the first paint.
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QToolBar
+
+    import widgets.shell.actions as actions
+    from app.recipe.document import Document
+    from app.settings import Settings
+    from widgets.shell.main_window import MainWindow
+
+    changes = []
+
+    class Counting(QToolBar):
+        def actionEvent(self, event):  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.ActionChanged:
+                changes.append(event.action().objectName())
+            super().actionEvent(event)
+
+    monkeypatch.setattr(actions, "QToolBar", Counting)
+    window = MainWindow(Document(), settings=Settings(), attach_kernel=False)
+    try:
+        shown = window.window_actions.toolbar.actions()
+        assert all(a.isSeparator() or a.toolTip() for a in shown)
+        assert len(changes) < len(shown) // 2, changes
+    finally:
+        window.kernel_hook.close()
+        window.deleteLater()

@@ -171,7 +171,7 @@ def test_the_bytes_the_trust_rule_judged_are_the_ones_that_open_and_run(
     """A symlink that named a gallery lesson when the file was read and judged, then a
     hostile file before anything ran: what opens and runs is the lesson read, never the
     file the link names now (the check and the run read the file once)."""
-    import widgets.shell.opening as opening
+    import app.trust as trust  # (opening imports its read_file at each open)
     from app.resources import RECIPES_DIR
 
     canary = tmp_path / "ran"
@@ -180,7 +180,7 @@ def test_the_bytes_the_trust_rule_judged_are_the_ones_that_open_and_run(
     lesson = RECIPES_DIR / "tril.py"
     link = tmp_path / "lesson.py"
     link.symlink_to(lesson)
-    judged = opening.read_file
+    judged = trust.read_file
 
     def read_then_flip(path, store):
         opened = judged(path, store)
@@ -188,7 +188,7 @@ def test_the_bytes_the_trust_rule_judged_are_the_ones_that_open_and_run(
         link.symlink_to(hostile)  # flipped between the check and anything after it
         return opened
 
-    monkeypatch.setattr(opening, "read_file", read_then_flip)
+    monkeypatch.setattr(trust, "read_file", read_then_flip)
     assert window.open_path(str(link))
     assert window.document.text == lesson.read_text(encoding="utf-8")
     assert window.code.editor.toPlainText() == window.document.text

@@ -13,7 +13,6 @@ import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -65,6 +64,8 @@ def missing_xcb_libraries() -> list[str]:
     plugin, ldd = xcb_plugin(), shutil.which("ldd")
     if plugin is None or ldd is None:
         return []
+    import subprocess  # (here: a window on another platform never needs it)
+
     try:
         out = subprocess.run([ldd, str(plugin)], capture_output=True, text=True,
                              timeout=10).stdout

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import parse
 from app.recipe.results import RecipeRun, StepResult
-from app.tensor_copy import copy_of
 from protocol import messages
 from protocol.source import Statement, statements
 
@@ -77,6 +76,8 @@ class KernelValue:
     def _take_mirror(self) -> None:
         if self._inputs is not None:
             return
+        from app.tensor_copy import copy_of  # (a view's first look: after the first paint)
+
         mirror, self.mirror = self.mirror or {}, None
         self._inputs = {n: copy_of(d) for n, d in (mirror.get("inputs") or {}).items()}
         self._output = copy_of(mirror.get("output")) if mirror else None

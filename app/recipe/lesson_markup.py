@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from app.recipe.gallery import for_display
+from app.recipe.gallery import CJK_TEXT, for_display, is_in
 from app.recipe.rest import is_restructured_text, rest_to_markdown
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -36,7 +36,6 @@ _INLINE = re.compile(
 #: Characters after which a ``*`` may open emphasis, before which one may close it.
 _OPENING = "([{\"'\u201c\u2018"
 _CLOSING = ")]}\"'.,;:!?\u201d\u2019"
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def lesson_markdown(lesson: str) -> str:
@@ -109,7 +108,7 @@ def _escape(match: re.Match, text: str) -> str:
     after = text[end] if end < len(text) else " "
     if before.isspace() and after.isspace():
         return match.group()  # a bullet, or a product written with spaces
-    opens = (before.isspace() or before in _OPENING or _CJK.match(before)) and after.isalnum()
+    opens = (before.isspace() or before in _OPENING or is_in(before, CJK_TEXT)) and after.isalnum()
     closes = not before.isspace() and (after.isspace() or after in _CLOSING
-                                       or _CJK.match(after))
+                                       or is_in(after, CJK_TEXT))
     return match.group() if opens or closes else "\\*" * len(match.group())

@@ -55,27 +55,39 @@ class GuiCollector(QObject):
     ----------
     clock : callable, optional
         Seconds, for the waits (``time.monotonic``; tests pass their own).
+    looking : bool, optional
+        False: the timer waits for ``freeze_start`` (the launcher's collector: a look
+        while the window is built finds a collection due, as nothing was collected
+        meanwhile, and held up the first paint by it).
     """
 
     def __init__(self, parent: QObject | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, *, looking: bool = True):
         super().__init__(parent)
         gc.disable()
         self._clock = clock
         self._last_young = clock() - BUSY_S  # when a young collection was last needed
         self._due_since: dict[int, float | None] = {1: None, 2: None}
         #: Objects left after the last full collection, and made old since (CPython's
-        #: ``long_lived_total`` and ``long_lived_pending``, which Python cannot read).
-        self._old, self._new_old = len(gc.get_objects(2)), 0
+        #: ``long_lived_total`` and ``long_lived_pending``, which Python cannot read);
+        #: None until a full collection may be due: counting them all takes milliseconds,
+        #: and the launcher's ``freeze_start`` leaves none anyway.
+        self._old: int | None = None
+        self._new_old = 0
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
         self.timer.timeout.connect(self.check)
-        self.timer.start()
+        if looking:
+            self.timer.start()
 
     @property
     def full_due(self) -> bool:
         """Whether the counts call for a full collection (CPython's rule)."""
-        return gc.get_count()[2] > GEN2_THRESHOLD and self._new_old > self._old // 4
+        if gc.get_count()[2] <= GEN2_THRESHOLD:
+            return False
+        if self._old is None:
+            self._old = len(gc.get_objects(2))
+        return self._new_old > self._old // 4
 
     def check(self) -> int | None:
         """Collect the oldest generation that is due and may go now; which one, or None."""
@@ -110,11 +122,13 @@ class GuiCollector(QObject):
         self._old, self._new_old = left, 0
 
 
-def collect_on_gui_thread() -> GuiCollector:
-    """Start collecting from the GUI thread (once; a ``QApplication`` must exist)."""
+def collect_on_gui_thread(looking: bool = True) -> GuiCollector:
+    """Start collecting from the GUI thread (once; a ``QApplication`` must exist); with
+    ``looking=False`` automatic collection is off at once, and the collector starts
+    looking at ``freeze_start``."""
     global _collector
     if _collector is None:
-        _collector = GuiCollector(QCoreApplication.instance())
+        _collector = GuiCollector(QCoreApplication.instance(), looking=looking)
     return _collector
 
 
@@ -126,3 +140,5 @@ def freeze_start() -> None:
     gc.freeze()
     if _collector is not None:
         _collector.forget_old()
+        if not _collector.timer.isActive():
+            _collector.timer.start()

@@ -10,8 +10,6 @@ from pygments.lexers import PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
-from widgets.common.background import JobError, start_job
-
 # Token colours chosen to stay readable on light and dark backgrounds.
 _STYLE = {
     Keyword: ("#8959a8", True), Name.Builtin: ("#3e999f", False),
@@ -110,10 +108,14 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         second for 5,000 lines), then colour the document again, if it still holds
         ``text``; the spans there are meanwhile stay (a long recipe's lines keep their
         colours while it is lexed again)."""
+        from widgets.common.background import start_job  # (the first is after the first paint)
+
         self._lexing = text
         start_job(_tokens, self.lexer, text, on_done=self._on_lexed, key=text)
 
     def _on_lexed(self, text: object, tokens: object) -> None:
+        from widgets.common.background import JobError
+
         if text is not self._lexing or isinstance(tokens, JobError) \
                 or self.document() is None or self.document().toPlainText() != text:
             return  # another text came since (or Pygments failed: no colours)

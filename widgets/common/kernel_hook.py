@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.link.session import KernelSession
 from widgets.common.kernel_devices import kernel_devices
+
+if TYPE_CHECKING:
+    from app.link.session import KernelSession
 
 #: What the window's views ask a kernel, beyond a tensor's plane: loaded in the kernel,
 #: by name (the window itself never needs them imported).
@@ -73,9 +75,7 @@ class KernelHook(QObject):
         super().__init__(parent)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
         self._document = document
-        fresh = self._document.kernel is None
-        self.session: KernelSession = KernelSession(query_modules=VIEW_QUERIES) if fresh \
-            else self._document.kernel
+        self._session: KernelSession | None = None  # made at first use (``session``)
         self._last_take = 0.0
         self._flooded = False  # the last take had more than its budget could hold
         self._left: list = []  # events taken from the session, for the next take
@@ -90,12 +90,28 @@ class KernelHook(QObject):
         self._pending.setInterval(round(PENDING_S * 1000))
         self._pending.timeout.connect(self._on_pending_timeout)
         self._document.kernel_changed.connect(self._on_model_kernel_changed)
-        self.session.on_events(self._ready.emit)
-        if self.session.waiting():  # said before this hook listened (another hook's)
-            self._on_ready()
-        kernel_devices().follow(self.session)  # the device menus list the kernel's
+        if self._document.kernel is not None:  # another hook's, which this one takes over
+            self._listen(self._document.kernel)
         if attach:
             self.attach()
+
+    @property
+    def session(self) -> KernelSession:
+        """The document's kernel session: the document's own when it had one, else made
+        at first use, which for the launcher's window is right after its first paint
+        (``attach=False``): the kernel link's modules are imported then, not before it."""
+        if self._session is None:
+            from app.link.session import KernelSession
+
+            self._listen(KernelSession(query_modules=VIEW_QUERIES))
+        return self._session
+
+    def _listen(self, session: KernelSession) -> None:
+        self._session = session
+        session.on_events(self._ready.emit)
+        if session.waiting():  # said before this hook listened (another hook's)
+            self._on_ready()
+        kernel_devices().follow(session)  # the device menus list the kernel's
 
     def attach(self) -> None:
         """Give the document this hook's kernel, if it has none yet: its runs go there
@@ -114,10 +130,11 @@ class KernelHook(QObject):
     def use(self, session: KernelSession) -> None:
         """Serve the document with ``session`` instead (the old one is closed): its
         events and devices reach the window from now on."""
-        old, self.session = self.session, session
-        old.on_events(None)
-        old.on_devices(None)
-        old.close()
+        old, self._session = self._session, session
+        if old is not None:
+            old.on_events(None)
+            old.on_devices(None)
+            old.close()
         self._document.kernel = session
         session.on_events(self._ready.emit)
         kernel_devices().follow(session)
@@ -171,14 +188,17 @@ class KernelHook(QObject):
         self._wake.stop()
         self._pending.stop()
         self._document.kernel_changed.disconnect(self._on_model_kernel_changed)
-        self.session.on_events(None)
-        self.session.on_devices(None)
+        if self._session is not None:
+            self._session.on_events(None)
+            self._session.on_devices(None)
 
     def close(self) -> None:
         """End the kernel (the window closes for good)."""
         self._stop_listening()
-        self.session.close()
-        if self._document.kernel is self.session:
+        if self._session is None:
+            return
+        self._session.close()
+        if self._document.kernel is self._session:
             self._document.kernel = None
 
 

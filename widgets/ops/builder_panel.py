@@ -78,7 +78,8 @@ class BuilderPanel(FollowsDocument, QWidget):
         # behind another dock's tab, a run's result waits until the Builder is shown
         self._when_shown = WhenShown(self, lambda: self._on_model_evaluated(document.run))
         self._set_model_connected(True)
-        self.set_function(self._specs[0].name)
+        if self._editable_index() is None:  # else the selected step's form, made once below
+            self.set_function(self._specs[0].name)
         self._on_model_evaluated(document.run)
         translated(self, self._set_state_texts, now=False)
 

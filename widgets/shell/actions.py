@@ -142,9 +142,12 @@ class WindowActions(QObject):
 
     def _add(self, spec: ActionSpec) -> QAction:
         window = self._window
-        action = QAction(window)  # its texts: _set_texts
+        action = QAction(window)
         action.setObjectName(f"action_{spec.key}")
         action.setShortcuts(_keys(spec.shortcuts))
+        # Its texts (``_set_texts`` sets them again, the same: no change) before a menu or
+        # the toolbar shows it: set after, each one laid the toolbar out again.
+        self._set_action_texts(action, spec.text, spec.tip)
         if spec.icon:
             action.setIcon(icon(spec.icon))
             action.setProperty("icon_name", spec.icon)

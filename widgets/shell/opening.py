@@ -12,16 +12,18 @@ the bar: nothing here waits for a click.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 
 from app.recipe.reader import RecipeError
-from app.trust import TrustStore, read_file
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import translate_core
 from widgets.shell.settings_store import QSettingsStore
 from widgets.shell.trust_bar import TrustBar
+
+if TYPE_CHECKING:
+    from app.trust import TrustStore
 
 
 def _unreadable(window: Any, path: str, text: str, problem: str) -> bool:
@@ -32,7 +34,10 @@ def _unreadable(window: Any, path: str, text: str, problem: str) -> bool:
 
 
 def trust_store() -> TrustStore:
-    """The user's trust store, kept in ``QSettings``."""
+    """The user's trust store, kept in ``QSettings`` (``app.trust`` is imported at the
+    first file opened or saved, not before the window's first paint)."""
+    from app.trust import TrustStore
+
     return TrustStore(QSettingsStore())
 
 
@@ -42,6 +47,8 @@ def open_file(window: Any, path: str, *, trust: bool = False) -> bool:
     ``window`` has ``document`` and ``trust_bar``. ``trust`` runs a file from elsewhere
     at once (``--screenshot --trust``; the user asked for it).
     """
+    from app.trust import read_file
+
     bar: TrustBar = window.trust_bar
     try:
         opened = read_file(path, trust_store())
