@@ -36,12 +36,16 @@ def first_paint_report(mode: str, since_start: Callable[[], float]) -> Callable[
     return report
 
 
+#: The lab's own packages: their imports are the window's work, not the baseline's.
+LAB_PACKAGES = ("app", "widgets", "protocol", "kernel")
+
+
 def third_party_modules() -> list[str]:
-    """The imported modules that are neither the standard library's nor the lab's, in the
-    order they were imported."""
+    """The imported modules that are neither the standard library's nor the lab's
+    (``LAB_PACKAGES``), in the order they were imported."""
     std = set(sys.stdlib_module_names)
     return [name for name, module in list(sys.modules.items())
-            if name.split(".")[0] not in std and name.split(".")[0] not in ("app", "widgets")
+            if name.split(".")[0] not in std and name.split(".")[0] not in LAB_PACKAGES
             and not name.startswith("_") and getattr(module, "__file__", None)]
 
 
