@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import parse
 from app.recipe.results import RecipeRun, StepResult
-from protocol import messages
 from protocol.source import Statement, statements
 
 #: The most output the console keeps, in characters (a flood keeps its tail).
@@ -263,6 +262,8 @@ class KernelRunState:
 
     def apply(self, message: object) -> bool:
         """Take one kernel message; True when a step's result changed."""
+        from protocol import messages  # (its classes: after the first paint, with the kernel)
+
         if isinstance(message, messages.StepStarted):
             text = self.statements[message.index].first_line \
                 if message.index < len(self.statements) else ""
