@@ -85,6 +85,9 @@ def launch(recipe: str | None = None, *, screenshot: str | None = None,
         print(f"tensor-lab: {install_hint(missing)}", file=sys.stderr)
         return 1
     prepare_environment()
+    from widgets.import_scan import skip_source_scan
+
+    skip_source_scan()  # (PySide6 is imported: the translators' module imports it)
     from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
