@@ -420,6 +420,9 @@ class ViewerView(QWidget):
         """The plane's values in the grid, and the heatmap's axes named; the heatmap itself
         is drawn by ``draw_heatmap``, only while it is shown."""
         self._table_model.set_plane(values, address)
+        if self._table.isVisible():  # the headers' new sections laid out now, not on their
+            for header in (self._table.horizontalHeader(), self._table.verticalHeader()):
+                header.executeDelayedItemsLayout()  # timer: a second frame after this one
         if address.ndim >= 2:
             self._heatmap_labels = (
                 QCoreApplication.translate("ViewerPanel", "dim {d}").format(d=address.rows_dim),
