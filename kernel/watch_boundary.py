@@ -21,8 +21,10 @@ __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the 
 
 #: Points per side of the grid.
 GRID = 48
-#: Seconds between two boundaries sent, at least...
-BOUNDARY_GAP_S = 0.5
+#: Seconds between two boundaries sent, at least (a small MLP's boundary step costs its
+#: loop about 2.7 ms, three times the grid pass itself: the caches it leaves cold; once
+#: a second, 0.3% of the loop)...
+BOUNDARY_GAP_S = 1.0
 #: ...and at least this many times what the last one took (a big model's grid pass costs
 #: it at most a share of 1/BOUNDARY_COST_GAP of its loop's time).
 BOUNDARY_COST_GAP = 800

@@ -19,8 +19,9 @@ __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the 
 
 #: Values of the weights (and as many of the gradients) a sample holds at most.
 HISTOGRAM_VALUES = 4096
-#: Seconds between two samples.
-HISTOGRAM_GAP_S = 0.5
+#: Seconds between two samples (each costs a small MLP's loop about 0.75 ms, its step
+#: and the cold caches after it).
+HISTOGRAM_GAP_S = 1.0
 
 
 class HistogramSampler:

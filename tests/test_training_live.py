@@ -79,6 +79,50 @@ def test_a_loop_sends_every_step_in_batches_with_its_layers(watcher, tmp_path):
     assert 0 < first["net.1"]["std"][0] < 1  # tanh's output
 
 
+BY_HAND = MODEL + """\
+import math
+
+for step in range({steps}):
+    with torch.no_grad():  # each layer's output before the step, as the forward pass has it
+        h0 = net[0](x)
+        h1 = net[1](h0)
+        h2 = net[2](h1)
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(net(x), y)
+    loss.backward()
+    norms = [math.sqrt(sum(p.grad.double().pow(2).sum().item() for p in m.parameters()))
+             for m in (net[0], net[2])]
+    optimizer.step()
+    print(step, *[repr(h.std().item()) for h in (h0, h1, h2)], *map(repr, norms))
+"""
+
+
+def test_a_sampled_steps_layers_are_torchs_own_numbers_at_that_step(watcher, tmp_path):
+    """The layers' numbers of a sampled step (its outputs' std, its parameters' gradient
+    norm: read together after backward, one wait for the device) are what torch gives
+    for that step's layer outputs and gradients, computed by the recipe itself."""
+    run_id = watcher.session.run(BY_HAND.format(steps=300), str(tmp_path / "r.py"))
+    assert watcher.ended(run_id).exit_code == 0
+    printed = {int(p[0]): [float(v) for v in p[1:]] for p in (
+        line.split() for line in
+        "".join(o.text for o in watcher.messages(run_id, messages.Output)).splitlines())}
+    sampled = [(step, {path: (series["std"][j], series["grad_norm"][j])
+                       for path, series in b.layers.items()})
+               for b in _batches(watcher, run_id) for j, step in enumerate(b.layer_steps)]
+    assert len(sampled) >= 2 and sampled[0][0] == 0
+    for step, layers in sampled:
+        s0, s1, s2, n0, n2 = printed[step]
+        assert set(layers) == {"net.0", "net.1", "net.2"}
+        for (std, norm), (want_std, want_norm) in zip(
+                (layers["net.0"], layers["net.1"], layers["net.2"]),
+                ((s0, n0), (s1, None), (s2, n2)), strict=True):
+            assert math.isclose(std, want_std, rel_tol=1e-6), (step, std, want_std)
+            if want_norm is None:
+                assert norm is None  # Tanh has no parameters
+            else:
+                assert math.isclose(norm, want_norm, rel_tol=1e-5), (step, norm, want_norm)
+
+
 def test_pause_step_and_go_on_act_at_the_next_backward(watcher, tmp_path):
     run_id = watcher.session.run(LOOP.format(steps=10**7), str(tmp_path / "r.py"))
     _next_batch(watcher, run_id, lambda b: len(b.steps) > 0)
