@@ -232,8 +232,11 @@ class StepsPanel(FollowsDocument, QWidget):
             self._later_timer.start()
         if laid_out or self._widest_size() != widest:  # laid out now, not on the list's own
             self._lay_out()  # timer after this frame: one paint, with the others
-        else:  # a rewritten row leaves the list a delayed layout: done now, not as a
-            self.list.executeDelayedItemsLayout()  # second paint after this frame
+        elif self.list.count() <= ROW_CHUNK:  # a rewritten row leaves the list a delayed
+            # layout of every row: a short list's done now, not as a second frame after
+            # this one (an edit's); a long run's list keeps it for its own timer, one a
+            # frame, not one a report
+            self.list.executeDelayedItemsLayout()
         self._update_buttons()
 
     def _on_view_later(self) -> None:
