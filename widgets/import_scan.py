@@ -23,18 +23,18 @@ LAB_PACKAGES = frozenset({"app", "widgets", "protocol", "kernel"})
 
 def skip_source_scan() -> bool:
     """Answer the lab's modules from their names from now on (PySide6 must be imported);
-    whether PySide6's scan could be told (False: it scans them as before)."""
+    whether PySide6's scan is told so (False: it scans them as before)."""
     feature = sys.modules.get("__feature__")
     scan = getattr(feature, "_mod_uses_pyside", None)
-    if feature is None or not callable(scan) or getattr(scan, "lab_skips", False):
-        return scan is not None and getattr(scan, "lab_skips", False)
+    if not callable(scan):
+        return False
+    if getattr(scan, "lab_skips", False):  # (told already)
+        return True
 
     def uses_pyside(module) -> bool:
         name = getattr(module, "__name__", "") or ""
-        if name.partition(".")[0] in LAB_PACKAGES:
-            return True
-        return scan(module)
+        return name.partition(".")[0] in LAB_PACKAGES or scan(module)
 
     uses_pyside.lab_skips = True  # type: ignore[attr-defined]
-    feature._mod_uses_pyside = uses_pyside  # type: ignore[attr-defined]
+    feature._mod_uses_pyside = uses_pyside  # type: ignore[union-attr]
     return True

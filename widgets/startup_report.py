@@ -16,6 +16,8 @@ import os
 import sys
 from collections.abc import Callable
 
+from widgets.import_scan import LAB_PACKAGES
+
 #: How long the memory report waits after the kernel's answer, in milliseconds: the
 #: views take it, and the collector's first rounds run.
 SETTLE_MS = 500
@@ -36,13 +38,10 @@ def first_paint_report(mode: str, since_start: Callable[[], float]) -> Callable[
     return report
 
 
-#: The lab's own packages: their imports are the window's work, not the baseline's.
-LAB_PACKAGES = ("app", "widgets", "protocol", "kernel")
-
-
 def third_party_modules() -> list[str]:
     """The imported modules that are neither the standard library's nor the lab's
-    (``LAB_PACKAGES``), in the order they were imported."""
+    (``LAB_PACKAGES``: their imports are the window's work, not the baseline's), in the
+    order they were imported."""
     std = set(sys.stdlib_module_names)
     return [name for name, module in list(sys.modules.items())
             if name.split(".")[0] not in std and name.split(".")[0] not in LAB_PACKAGES
