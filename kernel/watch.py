@@ -44,6 +44,7 @@ from kernel.summary import loaded_torch
 from kernel.watch_boundary import BoundaryProbe
 from kernel.watch_histogram import HistogramSampler
 from kernel.watch_live import Controls, LiveFeed
+from kernel.watch_quantiles import layer_quantiles
 from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
@@ -348,9 +349,13 @@ class TrainingWatch:
         index, line = self.statement
         pending, self._pending = list(self._pending.values()), {}
         layers = {}
-        for (module, _), numbers in zip(pending, _numbers(pending), strict=True):
+        numbers = _numbers(pending)
+        if self.live is not None and pending:  # and the bands of their distributions
+            quantiles = layer_quantiles([module for module, _ in pending])
+            numbers = [n + q for n, q in zip(numbers, quantiles, strict=True)]
+        for (module, _), taken in zip(pending, numbers, strict=True):
             path = self._path(module)
-            layers[path] = numbers
+            layers[path] = taken
             self._leaves.setdefault(path, module)
         series = self.series.get(index)
         if series is None:

@@ -27,6 +27,10 @@ __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the 
 SEND_GAP_S = 1 / 20
 #: How often a paused loop looks for a Stop or a resume, in seconds.
 _WAIT_S = 0.05
+#: What a sampled step says of each layer, in the order the watch takes them: its
+#: output's std, its gradients' norm, and its weights' and gradients' percentiles
+#: (``kernel.watch_quantiles``).
+LAYER_KEYS = ("std", "grad_norm", "weight_q", "grad_q")
 
 
 class Controls:
@@ -117,12 +121,12 @@ class LiveFeed:
             kept = len(self.layer_steps)
             self.layer_steps.append(step)
             for path in layers:
-                self.layers.setdefault(path, {"std": [None] * kept,
-                                              "grad_norm": [None] * kept})
+                if path not in self.layers:
+                    self.layers[path] = {key: [None] * kept for key in LAYER_KEYS}
             for path, series in self.layers.items():
-                std, norm = layers.get(path, (None, None))
-                series["std"].append(std)
-                series["grad_norm"].append(norm)
+                taken = layers.get(path, ())
+                for i, key in enumerate(LAYER_KEYS):
+                    series[key].append(taken[i] if i < len(taken) else None)
 
     def stepped(self, lr: Any) -> None:
         """The last step's optimizer stepped with ``lr`` (made a float when it is sent)."""

@@ -10,3 +10,8 @@ MIRROR_CELLS = 1 << 16
 ASKED_CELLS = 1 << 22
 #: The most cells of a plane one answer carries (8 MiB of float32).
 MAX_PLANE_CELLS = 1 << 21
+#: Percentiles of a layer's weights and of their gradients the training watch sends with
+#: each sampled step (TensorBoard's "distributions": the normal distribution's 0, ±0.5,
+#: ±1, ±1.5 sigma and its ends, rounded), and the most values of each it reads for them.
+LAYER_PERCENTILES = (0, 7, 16, 31, 50, 69, 84, 93, 100)
+QUANTILE_VALUES = 1 << 12

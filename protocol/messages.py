@@ -37,8 +37,8 @@ __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the 
 
 #: The version of these messages: a change to any of them, or to the codec, adds one.
 #: (1 was the last without a number: its ``Ready`` has none, read as 0; 2 the last
-#: whose window sent no ``Hello``.)
-VERSION = 3
+#: whose window sent no ``Hello``; 3 the last whose layers had no percentiles.)
+VERSION = 4
 
 
 class VersionMismatch(ValueError):
@@ -71,11 +71,15 @@ class MirrorValues(TypedDict, total=False):
     output: Any
 
 
-class LayerSeries(TypedDict):
-    """A layer's numbers at ``Training.layer_steps`` (None where there was none)."""
+class LayerSeries(TypedDict, total=False):
+    """A layer's numbers at ``Training.layer_steps`` (None where there was none): its
+    output's std, its gradients' norm, and (live) the ``limits.LAYER_PERCENTILES`` of its
+    weights and of their gradients (``kernel.watch_quantiles``)."""
 
     std: list[float | None]
     grad_norm: list[float | None]
+    weight_q: list[list[float | None] | None]
+    grad_q: list[list[float | None] | None]
 
 
 class Boundary(TypedDict, total=False):

@@ -335,7 +335,7 @@ def test_a_layers_weights_and_gradients_show_as_histograms(qtbot, tab):
     histogram.layer_combo.setCurrentIndex(histogram.layer_combo.findText("model.2"))
     histogram.layer_combo.activated.emit(histogram.layer_combo.currentIndex())
     qtbot.waitUntil(lambda: panel.loop.info.histogram_layer == "model.2", timeout=WAIT)
-    qtbot.waitUntil(lambda: len(histogram.weights.distribution) >= 2, timeout=WAIT)
+    qtbot.waitUntil(lambda: histogram.weights.bands.points >= 2, timeout=WAIT)
     panel.document.stop()
     qtbot.waitUntil(lambda: panel.document.kernel_run is None, timeout=WAIT)
     weights = panel.loop.history.weights  # Linear(16, 1): 16 weights, bounded by init

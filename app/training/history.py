@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from protocol.limits import LAYER_PERCENTILES
+
 #: Points a loss or learning-rate history keeps: about 30 per pixel of a wide plot, so
 #: a run of 10^6 steps draws nearly as fast as one of 10^4 (issue 8's plot figure).
 HISTORY_POINTS = 1 << 15
@@ -21,14 +23,16 @@ class Series:
     ----------
     capacity : int
         Most points kept; an even number.
-    width : int or None
-        Values per step (for per-layer metrics); None for one value per step.
+    width : int, tuple or None
+        Values per step (for per-layer metrics), or their shape (a layer's percentiles:
+        layers by percentiles); None for one value per step.
     """
 
-    def __init__(self, capacity: int = HISTORY_POINTS, width: int | None = None):
+    def __init__(self, capacity: int = HISTORY_POINTS,
+                 width: int | tuple[int, ...] | None = None):
         self.capacity = capacity + capacity % 2
         self.stride = 1  # every stride-th arriving point is kept
-        self._shape = () if width is None else (width,)
+        self._shape = () if width is None else tuple(np.atleast_1d(width))
         self._steps = np.empty(self.capacity, dtype=np.int64)
         self._values = np.empty((self.capacity, *self._shape), dtype=np.float64)
         self._n = 0
@@ -93,6 +97,9 @@ class History:
         Validation loss at the logged steps.
     output_std, grad_norm : Series
         Per layer (``width`` = layers), at the sampled steps.
+    weight_q, grad_q : Series
+        Per layer, the ``LAYER_PERCENTILES`` of its weights and of their gradients at
+        the sampled steps (values shaped steps by layers by percentiles; NaN for none).
     weights, grads : ndarray or None
         The latest sample of the histogram layer's weights and gradients, taken at
         ``sample_step``.
@@ -106,6 +113,9 @@ class History:
         self.val_loss = Series(capacity)
         self.output_std = Series(max(2, capacity // 32), layers)
         self.grad_norm = Series(max(2, capacity // 32), layers)
+        bands = (layers, len(LAYER_PERCENTILES))
+        self.weight_q = Series(max(2, capacity // 32), bands)
+        self.grad_q = Series(max(2, capacity // 32), bands)
         self.weights: np.ndarray | None = None
         self.grads: np.ndarray | None = None
         self.sample_step = 0  # the step the weights and grads were sampled at

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from app.training.history import History
+from protocol.limits import LAYER_PERCENTILES
 
 #: Loops kept for the run comparison (older ones are let go).
 KEEP = 12
@@ -102,6 +103,11 @@ class Loop:
                 columns = [_floats(message.layers.get(path, {}).get(key) or
                                    [None] * len(steps)) for path in self.info.layer_names]
                 series.extend(steps, np.stack(columns, axis=1))
+            for key, series in (("weight_q", self.history.weight_q),
+                                ("grad_q", self.history.grad_q)):
+                columns = [_bands(message.layers.get(path, {}).get(key), len(steps))
+                           for path in self.info.layer_names]
+                series.extend(steps, np.stack(columns, axis=1))
 
     def _add_boundary(self, boundary: dict) -> None:
         """A 2-D classifier's predictions over its grid (and, the first time, its points)."""
@@ -152,6 +158,16 @@ def _floats(values: list | np.ndarray) -> np.ndarray:
     if isinstance(values, np.ndarray):
         return values.astype(np.float64, copy=False)
     return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _bands(rows: list | None, n: int) -> np.ndarray:
+    """A layer's percentiles at ``n`` steps, shape (n, len(LAYER_PERCENTILES)): NaN where
+    the kernel sent none (a step of another layer, a weight without a gradient)."""
+    out = np.full((n, len(LAYER_PERCENTILES)), np.nan)
+    for i, row in enumerate(rows or ()):
+        if row is not None and len(row) == len(LAYER_PERCENTILES) and i < n:
+            out[i] = [np.nan if v is None else v for v in row]
+    return out
 
 
 class LiveTraining:

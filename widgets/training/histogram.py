@@ -1,18 +1,17 @@
 """A chosen layer's weights and gradients: their histogram now and their spread over time.
 
-The kernel samples the chosen layer's weights and gradients (up to 4096 values each) a
-few times a second (``kernel.watch_histogram``); ``HistogramPlots`` draws the
-latest sample as a histogram and keeps, per sample, a few percentiles (TensorBoard's
-"distributions"), drawn as nested bands.
+The kernel samples the chosen layer's weights and gradients (up to 4096 values each) now
+and then (``kernel.watch_histogram``); ``HistogramPlots`` draws the latest sample as a
+histogram, and beside it the layer's percentiles at every sampled step, which the kernel
+computes for every layer (``kernel.watch_quantiles``), as nested bands (TensorBoard's
+"distributions", ``widgets.training.bands``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -21,56 +20,17 @@ from app.palette import Palette
 from app.training.history import History
 from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, series_colour, series_pen, theme_notifier
+from widgets.training.bands import Bands
 from widgets.training.plots import PlotGrid, ViewFitter, new_plot, plot_texts, style_plots
 
-#: Percentiles kept per sample; symmetric pairs become bands around the median.
-PERCENTILES = (0, 7, 16, 31, 50, 69, 84, 93, 100)
 BINS = 50
-#: Seconds between samples kept for the bands over time.
-SAMPLE_INTERVAL = 0.1
+#: ``_old`` just after the user chose a layer: the sample then held is of another one.
+_CHOSEN = object()
 
 
 def _tr(text: str) -> str:
     # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
     return QCoreApplication.translate("", text)
-
-
-class Distribution:
-    """Percentiles of successive samples, in arrays that stay bounded (thinned when full)."""
-
-    def __init__(self, capacity: int = 2048):
-        self.capacity = capacity
-        self._steps = np.empty(capacity, dtype=np.int64)
-        self._bands = np.empty((capacity, len(PERCENTILES)), dtype=np.float64)
-        self._n = 0
-
-    def __len__(self) -> int:
-        return self._n
-
-    @property
-    def steps(self) -> np.ndarray:
-        return self._steps[: self._n]
-
-    @property
-    def bands(self) -> np.ndarray:
-        """Shape (len, len(PERCENTILES))."""
-        return self._bands[: self._n]
-
-    def add(self, step: int, values: np.ndarray) -> None:
-        finite = values[np.isfinite(values)]
-        if finite.size == 0:
-            return
-        if self._n == self.capacity:  # keep every other sample, in new arrays
-            keep = slice(0, self._n, 2)
-            self._steps = np.concatenate([self._steps[keep], np.empty_like(self._steps[keep])])
-            self._bands = np.concatenate([self._bands[keep], np.empty_like(self._bands[keep])])
-            self._n = len(range(0, self.capacity, 2))
-        self._steps[self._n] = step
-        self._bands[self._n] = np.percentile(finite, PERCENTILES)
-        self._n += 1
-
-    def clear(self) -> None:
-        self._n = 0
 
 
 class _Track:
@@ -84,46 +44,23 @@ class _Track:
         plot_texts(owner, self.now, title_now, lambda: _tr("value"), lambda: _tr("count"))
         plot_texts(owner, self.time, title_time, lambda: _tr("step"), lambda: _tr("value"))
         self.hist = self.now.plot(stepMode="center", fillLevel=0)
-        self.distribution = Distribution()
-        self.median = self.time.plot()
-        self.bounds: list[tuple[pg.PlotCurveItem, pg.PlotCurveItem]] = []
-        self.fills: list[pg.FillBetweenItem] = []
-        for _ in range(len(PERCENTILES) // 2):
-            lo, hi = pg.PlotCurveItem(), pg.PlotCurveItem()
-            fill = pg.FillBetweenItem(lo, hi)
-            for item in (lo, hi, fill):
-                self.time.addItem(item)
-            self.bounds.append((lo, hi))
-            self.fills.append(fill)
+        self.bands = Bands(self.time, colour)
 
     def apply_theme(self) -> None:
         base = QColor(series_colour(self.colour))
         self.hist.setPen(series_pen(self.colour, 1.0))
         self.hist.setBrush(QColor(base.red(), base.green(), base.blue(), 90))
-        self.median.setPen(series_pen(self.colour, 1.5))
-        for i, ((lo, hi), fill) in enumerate(zip(self.bounds, self.fills, strict=True)):
-            for curve in (lo, hi):
-                curve.setPen(None)
-            fill.setBrush(QColor(base.red(), base.green(), base.blue(), 40 + 30 * i))
+        self.bands.apply_theme()
 
-    def show(self, values: np.ndarray) -> None:
-        finite = values[np.isfinite(values)]
-        if finite.size:
+    def show(self, values: np.ndarray | None) -> None:
+        finite = values[np.isfinite(values)] if values is not None else values
+        if finite is not None and finite.size:
             counts, edges = np.histogram(finite, bins=BINS)
             self.hist.setData(edges, counts)
-        steps, bands = self.distribution.steps, self.distribution.bands
-        self.median.setData(steps, bands[:, len(PERCENTILES) // 2])
-        for i, (lo, hi) in enumerate(self.bounds):
-            lo.setData(steps, bands[:, i])
-            hi.setData(steps, bands[:, -1 - i])
 
     def clear(self) -> None:
-        self.distribution.clear()
         self.hist.setData([], [])
-        self.median.setData([], [])
-        for lo, hi in self.bounds:
-            lo.setData([], [])
-            hi.setData([], [])
+        self.bands.clear()
 
 
 class HistogramPlots(QWidget):
@@ -134,7 +71,7 @@ class HistogramPlots(QWidget):
     layer_combo : QComboBox
         The layer shown.
     weights, grads : _Track
-        Their plots (``.now``, ``.time``) and the kept ``.distribution``.
+        Their plots (``.now``, ``.time``) and bands (``.bands``).
     """
 
     layer_changed = Signal(str)
@@ -175,10 +112,10 @@ class HistogramPlots(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.grid, 1)
-        self._sample: object = None
-        self._stale = False
-        self._shown: object = None
-        self._collect_due = 0.0
+        self._names: list[str] = []  # the loop's layers
+        self._old: object = None  # a sample of the layer shown before the one chosen now
+        self._shown: object = None  # the sample shown
+        self._bands_shown: tuple = ()
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
 
@@ -191,12 +128,14 @@ class HistogramPlots(QWidget):
         """Offer the layers of the loop ``info`` describes (None: no loop); the one chosen
         before stays chosen where the loop has it."""
         previous = self.layer_combo.currentText()
-        names = list(info.layer_names) if info is not None else []
+        names = self._names = list(info.layer_names) if info is not None else []
         with QSignalBlocker(self.layer_combo):
             self.layer_combo.clear()
             self.layer_combo.addItems(names)
             if previous in names:
                 self.layer_combo.setCurrentIndex(names.index(previous))
+        self.fitter.x_limit = float(info.steps) if info is not None and info.steps \
+            else None  # the run's last step, when known
         self._clear_tracks()
 
     def show_layer(self, path: str) -> None:
@@ -207,35 +146,31 @@ class HistogramPlots(QWidget):
                 self.layer_combo.setCurrentIndex(index)
 
     def _clear_tracks(self) -> None:
-        self._sample = self._shown = None
+        self._shown, self._bands_shown = None, ()
         self.weights.clear()
         self.grads.clear()
         self.fitter.fit_all(force=True)
 
-    def collect(self, history: History | None) -> None:
-        """Keep the percentiles of a new sample (every frame, shown or not; a few a second)."""
-        if history is None or history.weights is None or history.weights is self._sample:
-            return
-        if self._stale:  # the sample held was taken from the layer shown before
-            self._sample, self._stale = history.weights, False
-            return
-        now = time.monotonic()
-        if now < self._collect_due:
-            return
-        self._collect_due = now + SAMPLE_INTERVAL
-        self._sample = history.weights
-        self.weights.distribution.add(history.sample_step, history.weights)
-        self.grads.distribution.add(history.sample_step, history.grads)
-
     def refresh(self, history: History | None, force: bool = False) -> None:
-        """Show the latest sample and the bands kept so far."""
-        self.collect(history)
-        if history is None or self._sample is None:
+        """Show the chosen layer's latest sample, and its percentiles so far."""
+        if history is None:
             return
-        if force or self._shown is not self._sample:
-            self._shown = self._sample
+        sample = history.weights
+        if self._old is _CHOSEN:  # the sample held now is the layer's shown before
+            self._old = sample
+        if sample is not None and sample is not self._old \
+                and (force or sample is not self._shown):
+            self._shown = sample
             self.weights.show(history.weights)
             self.grads.show(history.grads)
+        index = self._names.index(self.layer) if self.layer in self._names else None
+        kept = history.weight_q
+        shown = (index, len(kept), kept.steps[-1] if len(kept) else None, kept.stride)
+        if index is not None and index < kept.values.shape[1] \
+                and (force or shown != self._bands_shown):
+            self._bands_shown = shown
+            self.weights.bands.set_data(kept.steps, kept.values[:, index, :])
+            self.grads.bands.set_data(history.grad_q.steps, history.grad_q.values[:, index, :])
         self.fitter.fit_all(force=force)
 
     def fit(self) -> None:
@@ -243,7 +178,7 @@ class HistogramPlots(QWidget):
 
     def _on_view_layer(self, index: int) -> None:
         self._clear_tracks()
-        self._stale = True
+        self._old = _CHOSEN
         self.layer_changed.emit(self.layer_combo.itemText(index))
 
     def _apply_theme(self, palette: Palette) -> None:

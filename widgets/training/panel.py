@@ -33,6 +33,7 @@ from widgets.common.retranslate import add_tab, translated
 from widgets.common.theme import role_style, set_style_sheet
 from widgets.common.undo import push_edit
 from widgets.training.compare import RunComparison
+from widgets.training.distributions import DistributionPlots
 from widgets.training.empty_page import EmptyPage
 from widgets.training.histogram import HistogramPlots
 from widgets.training.loop_bar import LoopBar
@@ -77,6 +78,10 @@ class TrainingPanel(QWidget):
         self.views.setDocumentMode(True)
         add_tab(self.views, self.plots, lambda: self.tr("Live"), lambda: self.tr(
             "The loop shown: loss, learning rate, each layer's output std and gradient norm"))
+        self.distributions = DistributionPlots()
+        add_tab(self.views, self.distributions, lambda: self.tr("Distributions"),
+                lambda: self.tr("Every layer's weights and gradients over the steps, as "
+                                "bands of percentiles"))
         self.histogram = HistogramPlots()
         self.histogram.layer_changed.connect(lambda path: self._control(histogram=path))
         add_tab(self.views, self.histogram, lambda: self.tr("Histogram"),
@@ -239,6 +244,7 @@ class TrainingPanel(QWidget):
             keep = loop is None or loop.line == self._boundary_line and not ended_without
             self.plots.set_run(loop.info if loop is not None else None, keep_boundary=keep)
             self.histogram.set_run(loop.info if loop is not None else None)
+            self.distributions.set_run(loop.info if loop is not None else None)
             self._extras_of = None
         if loop is not None and loop.finished and self._extras_of is not loop:
             self._extras_of, self._extras = loop, loop_scalars(self.document.run, loop)
@@ -270,15 +276,15 @@ class TrainingPanel(QWidget):
         self._drawn = version
         if loop.info.histogram_layer:
             self.histogram.show_layer(loop.info.histogram_layer)
-        self.histogram.collect(loop.history)  # its bands grow while another page shows
-        if self.views.currentWidget() is self.histogram:
-            self.histogram.refresh(loop.history, force=loop.finished)
-            return
-        self.plots.refresh(loop.history, force=loop.finished)
+        page = self.views.currentWidget()
+        if page not in (self.histogram, self.distributions):
+            page = self.plots
+        page.refresh(loop.history, force=loop.finished)
         if loop.finished and self._fitted is not loop:
             self._fitted = loop
-            self.plots.fitter.x_limit = float(loop.steps)  # its length is known now
-            self.plots.fit()
+            for each in (self.plots, self.histogram, self.distributions):
+                each.fitter.x_limit = float(loop.steps)  # its length is known now
+            page.fit()
 
     # -- the bar ------------------------------------------------------------------------------
     @property

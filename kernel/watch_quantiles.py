@@ -1,0 +1,67 @@
+"""Each sampled layer's weights and gradients as a few percentiles (live runs).
+
+The window draws them per layer as nested bands over the steps (TensorBoard's
+"distributions"). For each layer with a floating-point ``weight``, at most
+``QUANTILE_VALUES`` evenly spaced elements of it and of its gradient are read (the same
+ones each time), their non-finite values left out; every percentile of every layer comes
+back with one ``tolist()``, a single wait for the device.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from kernel.summary import loaded_torch
+from protocol.limits import LAYER_PERCENTILES, QUANTILE_VALUES
+from protocol.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
+Quantiles = list[float | None] | None
+
+
+def layer_quantiles(modules: list[Any]) -> list[tuple[Quantiles, Quantiles]]:
+    """For each module: the percentiles of its weights and of their gradients (None for
+    a module without a floating-point weight, or a weight without a gradient; None for a
+    percentile when every value read is NaN or infinite)."""
+    torch = loaded_torch()
+    tensors: list[Any] = []
+    places: list[tuple[int | None, int | None]] = []
+    for module in modules:
+        weight = _weight(module, torch)
+        if weight is None:
+            places.append((None, None))
+            continue
+        grad = weight.grad
+        places.append((len(tensors), len(tensors) + 1 if grad is not None else None))
+        tensors.append(weight)
+        if grad is not None:
+            tensors.append(grad)
+    if not tensors:
+        return [(None, None)] * len(modules)
+    try:
+        with torch.no_grad():
+            q = torch.tensor([p / 100 for p in LAYER_PERCENTILES], dtype=torch.float64)
+            rows = [torch.nanquantile(_sample(t, torch), q.to(t.device)).cpu()
+                    for t in tensors]
+            values = torch.stack(rows).tolist()
+    except (RuntimeError, TypeError, ValueError, NotImplementedError):
+        return [(None, None)] * len(modules)
+    rows = [[v if math.isfinite(v) else None for v in row] for row in values]
+    return [(rows[w] if w is not None else None, rows[g] if g is not None else None)
+            for w, g in places]
+
+
+def _sample(tensor: Any, torch: Any) -> Any:
+    """At most ``QUANTILE_VALUES`` evenly spaced elements, float64, NaN where not finite."""
+    flat = tensor.detach().reshape(-1)
+    stride = max(1, -(-flat.numel() // QUANTILE_VALUES))
+    values = flat[::stride].to(torch.float64)
+    return torch.where(torch.isfinite(values), values, torch.nan)
+
+
+def _weight(module: Any, torch: Any) -> Any:
+    weight = getattr(module, "weight", None)
+    return weight if isinstance(weight, torch.Tensor) and weight.is_floating_point() \
+        and not weight.is_sparse and weight.numel() else None

@@ -1,0 +1,120 @@
+"""Each layer's weights and gradients over the steps of a live loop, as percentiles
+(TensorBoard's "distributions", ``kernel.watch_quantiles``): the kernel computes them, the
+window keeps them per layer and draws them as nested bands.
+
+Kernel tier: a real kernel process; the expected percentiles are numpy's, computed by the
+recipe itself from the same tensors at the same step.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from protocol import messages
+from protocol.limits import LAYER_PERCENTILES, QUANTILE_VALUES
+from tests import test_kernel_service, test_training_tab
+from tests.test_training_live import MODEL, _batches
+from tests.test_training_tab import MLP, WAIT
+from widgets.training.bands import MEDIAN
+
+#: One kernel for the module, as in the kernel service's tests.
+watcher = test_kernel_service.watcher
+#: The Training tab on a document its kernel runs, as in the tab's tests.
+tab = test_training_tab.tab
+
+#: net.0 (4x8 weights: every value read) and a wide layer (more than QUANTILE_VALUES
+#: weights: an even sample of them), each step's percentiles printed as numpy has them.
+BY_HAND = MODEL + """\
+import numpy as np
+
+wide = nn.Linear(100, 60)
+for step in range({steps}):
+    optimizer.zero_grad()
+    wide.zero_grad()
+    loss = nn.functional.mse_loss(net(x), y) + wide(torch.randn(2, 100)).pow(2).mean()
+    loss.backward()
+    rows = []
+    for w in (net[0].weight, wide.weight):
+        stride = -(-w.numel() // {values})
+        for t in (w, w.grad):
+            rows.append(np.percentile(t.detach().reshape(-1)[::stride].double().numpy(),
+                                      {percentiles}).tolist())
+    optimizer.step()
+    print(step, *[repr(v) for row in rows for v in row])
+"""
+
+
+def _printed(watcher, run_id) -> dict[int, list[list[float]]]:
+    out = {}
+    n = len(LAYER_PERCENTILES)
+    for line in "".join(o.text for o in watcher.messages(run_id, messages.Output)).splitlines():
+        step, *values = line.split()
+        values = [float(v) for v in values]
+        out[int(step)] = [values[i:i + n] for i in range(0, len(values), n)]
+    return out
+
+
+def test_a_sampled_steps_percentiles_are_numpys_of_the_same_weights_and_gradients(
+        watcher, tmp_path):
+    text = BY_HAND.format(steps=300, values=QUANTILE_VALUES,
+                          percentiles=list(LAYER_PERCENTILES))
+    run_id = watcher.session.run(text, str(tmp_path / "r.py"))
+    assert watcher.ended(run_id).exit_code == 0
+    printed = _printed(watcher, run_id)
+    assert sum(len(b.layer_steps) for b in _batches(watcher, run_id)) >= 2
+    for batch in _batches(watcher, run_id):
+        for j, step in enumerate(batch.layer_steps):
+            want = printed[step]
+            got = {path: (series["weight_q"][j], series["grad_q"][j])
+                   for path, series in batch.layers.items()}
+            assert got["net.1"] == (None, None)  # Tanh: no weight
+            for (w, g), (want_w, want_g) in ((got["net.0"], want[0:2]),
+                                             (got["wide"], want[2:4])):
+                np.testing.assert_allclose(w, want_w, rtol=1e-9, atol=1e-12)
+                np.testing.assert_allclose(g, want_g, rtol=1e-9, atol=1e-12)
+
+
+def test_non_finite_values_are_left_out_and_a_weight_without_gradient_has_none():
+    torch = pytest.importorskip("torch")
+    from kernel.watch_quantiles import layer_quantiles
+
+    layer, frozen = torch.nn.Linear(3, 2), torch.nn.Linear(2, 2)
+    with torch.no_grad():
+        layer.weight.copy_(torch.tensor([[1.0, float("nan"), 3.0], [float("inf"), 5.0, 2.0]]))
+        frozen.weight.fill_(float("nan"))
+    layer.weight.grad = torch.zeros(2, 3)
+    (w, g), (fw, fg), (nw, ng) = layer_quantiles([layer, frozen, torch.nn.ReLU()])
+    assert w == pytest.approx(np.percentile([1.0, 3.0, 5.0, 2.0], LAYER_PERCENTILES).tolist())
+    assert g == [0.0] * len(LAYER_PERCENTILES)
+    assert fw == [None] * len(LAYER_PERCENTILES) and fg is None  # all NaN; no gradient
+    assert (nw, ng) == (None, None)
+    assert not math.isnan(w[0])
+
+
+def test_a_two_layer_mlp_shows_one_band_set_per_layer_after_50_steps(qtbot, tab):
+    """Widget tier: the Distributions page draws a row per layer with a weight (the MLP's
+    two Linear layers, not its Tanh), each sampled step's percentiles as the kernel sent
+    them: the median between the bands' ends, the bands nested."""
+    panel = tab(MLP.format(steps=50))
+    panel.views.setCurrentWidget(panel.distributions)
+    page = panel.distributions
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    qtbot.waitUntil(lambda: page.layers == ["model.0", "model.2"], timeout=WAIT)
+    history = panel.loop.history
+    assert len(page.bands) == 2 and len(page.grid.graphics.ci.items) == 4
+    sampled = len(history.weight_q)
+    assert sampled >= 2 and history.weight_q.steps[0] == 1  # the first step is sampled
+    for (weights, grads), index in zip(page.bands, (0, 2), strict=True):
+        for bands, kept in ((weights, history.weight_q), (grads, history.grad_q)):
+            qtbot.waitUntil(lambda bands=bands: bands.points == sampled, timeout=WAIT)
+            steps, median = bands.median.getData()
+            np.testing.assert_array_equal(steps, kept.steps)
+            np.testing.assert_array_equal(median, kept.values[:, index, MEDIAN])
+            outer_lo, outer_hi = (c.getData()[1] for c in bands.bounds[0])
+            inner_lo, inner_hi = (c.getData()[1] for c in bands.bounds[-1])
+            assert (outer_lo <= inner_lo).all() and (inner_lo <= median).all()
+            assert (median <= inner_hi).all() and (inner_hi <= outer_hi).all()
+            assert (outer_lo < outer_hi).all()  # 32 and 16 weights: a spread
