@@ -10,6 +10,10 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   its own resolution; the grid for every cell.
 - ``devices``: the devices of the kernel's machine and its torch build
   (``kernel.machine``), for the window's device menus, status bar and About box.
+- ``module``: an ``nn.Module``'s tree (``kernel.modules``, ``protocol.module_data``):
+  the value ``name`` bound by ``statement`` (or, without one, the run's variable), or its
+  submodule at ``path`` (``"features.0"``), with each module's own parameters and
+  buffers and the shapes of its last call.
 - ``step_values``: a form step's tensors too large to come with its report, copied for
   Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
@@ -27,6 +31,7 @@ import threading
 from typing import Any
 
 from kernel.machine import machine_answer
+from kernel.modules import describe
 from kernel.summary import loaded_torch
 from protocol.limits import MAX_PLANE_CELLS
 from protocol.sealed import BUILTINS
@@ -187,6 +192,24 @@ def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _module(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    from protocol.module_data import tree_data
+
+    torch = loaded_torch()
+    run, name = int(args.get("run", 0)), str(args["name"])
+    if args.get("statement") is not None:
+        value = values.get(run, int(args["statement"]), name)
+    else:
+        value = values.user_namespace(run).get(name)
+    if torch is None or not isinstance(value, torch.nn.Module):
+        raise QueryError(f"{name} is not a module")
+    for part in filter(None, str(args.get("path") or "").split(".")):
+        value = dict(value.named_children()).get(part)
+        if value is None:
+            raise QueryError(f"{name} has no submodule {args['path']!r}")
+    return {"tree": tree_data(describe(value))}
+
+
 def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[int, int]:
     """Steps through the rows and the columns of a plane that keep about ``cells`` of it:
     the same step both ways, but for a side too short to need one."""
@@ -203,7 +226,8 @@ def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
 
 
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
-                             "step_values": _step_values, "devices": _devices}
+                             "step_values": _step_values, "devices": _devices,
+                             "module": _module}
 #: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

@@ -5,7 +5,9 @@ device and values), plain values (numbers, strings, lists of them; anything else
 ``repr``), the error that ended the run, the captured output (its last ``OUTPUT_TAIL`` characters
 per stream; ``dropped`` counts the ones before them), and ``training``: each
 statement whose run called ``backward()``, with its losses, learning rates and layers
-(``kernel.watch``).
+(``kernel.watch``), and ``modules``: each top-level name bound to an ``nn.Module``, its
+tree of submodules with their parameters' and buffers' shapes and their last call's
+(``kernel.modules``).
 """
 
 from __future__ import annotations
@@ -73,6 +75,12 @@ class RunReport:
         report: dict[str, Any] = {"tensors": tensors, "errors": self.errors}
         if values:
             report["values"] = values
+        if torch is not None:
+            from kernel.modules import modules_report
+
+            modules = modules_report(namespace)
+            if modules:
+                report["modules"] = modules
         for tap in (self.stdout, self.stderr):
             _, report[tap.name], dropped = tap.take()
             if dropped:  # a flood: its last OUTPUT_TAIL characters, and how many went

@@ -40,6 +40,7 @@ import time
 from typing import Any
 
 from kernel.loops import Known
+from kernel.modules import record
 from kernel.summary import loaded_torch
 from kernel.watch_boundary import BoundaryProbe
 from kernel.watch_histogram import HistogramSampler
@@ -178,6 +179,9 @@ class TrainingWatch:
             except Exception:  # noqa: BLE001
                 self._failed = True
                 self.uninstall()
+        elif self.installed and not self._failed:
+            self._watch_forward(True)  # every module call of a statement is recorded
+            # (``kernel.modules``) until its loop's first step lets the loop choose
         self.statement = (index, line)
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
@@ -292,6 +296,7 @@ class TrainingWatch:
             if probe.probing:
                 return  # the boundary's grid: not the loop's forward pass
             probe.saw(module, _inputs, self._is_top)
+        record(module, _inputs, output)  # its last call's shapes (the Module view's)
         if not self._sampling or not torch.is_grad_enabled() \
                 or next(module.children(), None) is not None:
             return  # not this step, validation under no_grad, or a container
