@@ -105,9 +105,27 @@ class Values:
             if run_id != self.run_id:
                 raise QueryError("that run is over: a newer one replaced it")
             bound = self._by_statement.get(statement, {})
-            if name not in bound:
+            head, _, rest = name.partition(".")
+            if name not in bound and not (rest and head in bound):
                 raise QueryError(f"statement {statement + 1} left no value named {name!r}")
-            return bound[name]
+            return bound[name] if name in bound else module_part(bound[head], rest)
+
+
+def module_part(module: Any, path: str) -> Any:
+    """A module's submodule, parameter or buffer by its dotted ``path`` (``conv1.weight``),
+    read from the modules' own dicts as ``named_parameters`` reads them: no attribute of
+    the recipe's classes is called."""
+    torch, value = loaded_torch(), module
+    for part in path.split("."):
+        own = vars(value) if torch is not None and isinstance(value, torch.nn.Module) else {}
+        for kind in ("_modules", "_parameters", "_buffers"):
+            found = (own.get(kind) or {}).get(part)
+            if found is not None:
+                value = found
+                break
+        else:
+            raise QueryError(f"no module, parameter or buffer named {path!r}")
+    return value
 
 
 def answer(values: Values, kind: str, args: dict[str, Any]) -> dict[str, Any]:

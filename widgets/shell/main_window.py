@@ -81,7 +81,8 @@ class MainWindow(QMainWindow):
         self.views = QTabWidget(self)
         add_view_tabs(self.views, self.viewer, self._lazy, {
             "autograd": self._make_autograd, "op_view": self._make_op_view,
-            "storage_view": self._make_storage_view, "training": self._make_training})
+            "storage_view": self._make_storage_view, "training": self._make_training,
+            "model": self._make_model})
         self.trust_bar = TrustBar(self)
         self.setCentralWidget(_stacked(self.trust_bar, self.views))
         self.steps = StepsPanel(self.document, self.undo_stack)
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
     op_view = property(lambda self: self._lazy.get("op_view"), doc="Op explained.")
     storage_view = property(lambda self: self._lazy.get("storage_view"), doc="Memory.")
     training = property(lambda self: self._lazy.get("training"), doc="The Training tab.")
+    model = property(lambda self: self._lazy.get("model"), doc="The Model tab.")
     ops = property(lambda self: self._lazy.get("ops"), doc="The Ops panel.")
     docs_panel = property(lambda self: self._lazy.get("docs"), doc="The docs panel.")
     gallery = property(lambda self: self._lazy.get("gallery"), doc="The gallery.")
@@ -168,6 +170,18 @@ class MainWindow(QMainWindow):
         panel.open_requested.connect(self.open_from_gallery)
         panel.new_requested.connect(self.new_training)
         return panel
+
+    def _make_model(self) -> QWidget:
+        from widgets.model.panel import ModelPanel
+
+        panel = ModelPanel(self.document)
+        panel.tensor_chosen.connect(self._on_view_module_tensor)
+        return panel
+
+    def _on_view_module_tensor(self, name: str, shape: tuple, dtype: str) -> None:
+        """A parameter or buffer chosen in the Model tab: shown in the tensor viewer."""
+        self.viewer.show_part(name, shape, dtype)
+        self.views.setCurrentWidget(self.viewer)
 
     def _make_ops(self) -> QWidget:
         from widgets.ops.op_panel import OpPanel

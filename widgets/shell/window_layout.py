@@ -18,9 +18,9 @@ from widgets.shell.lazy_panels import LazyPanels
 
 def add_view_tabs(views: QTabWidget, viewer: QWidget, lazy: LazyPanels,
                   pages: dict[str, Callable[[], QWidget]]) -> None:
-    """Make the viewer and the ``pages`` (the autograd graph, Op explained, Memory and
-    Training: built by ``lazy`` when first needed) the tabs of ``views``, with their titles
-    and tooltips."""
+    """Make the viewer and the ``pages`` (the autograd graph, Op explained, Memory,
+    Training and Model: built by ``lazy`` when first needed) the tabs of ``views``, with
+    their titles and tooltips."""
     views.setDocumentMode(True)
     views.addTab(viewer, "")
     for name, build in pages.items():
@@ -46,6 +46,10 @@ def _set_view_tab_texts(views: QTabWidget) -> None:
          QCoreApplication.translate("TrainingPanel", "The recipe's training loop, live: loss, "
                                     "learning rate, each layer's output std and gradient "
                                     "norm")),
+        (QCoreApplication.translate("MainWindow", "Model"),
+         QCoreApplication.translate("MainWindow", "The nn.Module the selected step made: its "
+                                    "layers, their parameters and buffers, and the shapes "
+                                    "of their last call")),
     )
     for index, (title, tip) in enumerate(tabs[:views.count()]):
         views.setTabText(index, title)

@@ -100,6 +100,9 @@ class ViewerController(FollowsDocument, QObject):
         self._heatmap_stale = False
         self._loop_shown: tuple | None = None  # a loop step's (label, code, value) shown
         self._picked: int | None = None  # the iteration to show again, when it is again
+        #: A module's parameter or buffer shown instead of the step's value: (the step's
+        #: index, its name, its summary), while that step stays selected (``show_part``).
+        self._part: tuple[int, str, dict] | None = None
         #: The kernel's tensor shown: (run, statement, name, number of dimensions).
         self._remote: tuple[int, int, str, int] | None = None
         self._remote_cells = MAX_PLANE_CELLS  # the cells the last plane asked for held
@@ -139,6 +142,15 @@ class ViewerController(FollowsDocument, QObject):
             self._asking_now = False
 
     def _on_model_selection_changed(self, index: int | None) -> None:
+        if self._part is not None and self._part[0] != index:
+            self._part = None
+        self._refresh()
+
+    def show_part(self, name: str, shape: tuple[int, ...], dtype: str) -> None:
+        """Show ``name``, a parameter or buffer of a module the selected step made
+        (``net.conv1.weight``): the kernel holds it, and finds it by that name."""
+        summary = {"type": "Tensor", "shape": list(shape), "dtype": dtype, "device": ""}
+        self._part = (self._document.selected, name, summary)
         self._refresh()
 
     # -- showing the selected step ---------------------------------------------------------
@@ -223,6 +235,10 @@ class ViewerController(FollowsDocument, QObject):
         lines += [f"{name}: {summary_text(summary)}" for name, summary in names.items()]
         if not names and not printed:
             lines.append(QCoreApplication.translate("ViewerPanel", "It bound no new names."))
+        if self._part is not None:
+            lines.append(QCoreApplication.translate(
+                "ViewerPanel", "Shown below: {0}, opened from the Model tab").format(
+                    self._part[1]))
         if value.through and not samples:  # true, and said, but never the step's value
             lines.append(QCoreApplication.translate(
                 "ViewerPanel", "It changed in place, through another object: {0}").format(
@@ -233,6 +249,10 @@ class ViewerController(FollowsDocument, QObject):
             picked = (iteration, loop["printed"].get(str(iteration), ""))
         self._view.show_step_text(step_text(names, printed, picked))
         at_end = not samples or iteration == kept[-1]
+        part = self._part
+        if part is not None and at_end and value.run_id and self._document.kernel is not None:
+            self._show_remote(value, part[1], part[2])  # a module's, as the Model tab asked
+            return
         for name, summary in names.items():
             if summary.get("type") != "Tensor":
                 continue

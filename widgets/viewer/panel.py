@@ -29,6 +29,11 @@ class ViewerPanel(ViewerView):
         super().__init__(parent)
         self._controller = ViewerController(document, self)
 
+    def show_part(self, name: str, shape: tuple[int, ...], dtype: str) -> None:
+        """Show a module's parameter or buffer, ``net.conv1.weight``, made by the selected
+        step (the Model tab asks), until another step is selected."""
+        self._controller.show_part(name, shape, dtype)
+
 
 if __name__ == "__main__":
     import sys

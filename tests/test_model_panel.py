@@ -1,0 +1,76 @@
+"""The Model tab (``widgets.model``): the notes' LeNet as a tree in torchinfo's columns,
+each layer's last-call shapes, and a parameter opened in the tensor viewer.
+
+Widget tier: the main window, its kernel running the recipe; waits on the document's
+answers. Expected shapes and counts are torch's own, computed here with the same class
+under plain python (forward hooks), or counts a person can check (LeNet has 5 layers,
+each with a weight and a bias).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from widgets.model.tree import COLUMNS, KIND_ROLE
+
+#: The notes' LeNet (notes 002, block 13): ``net = Net()``, called once on a 32x32 image.
+LENET = (Path(__file__).parent / "seeds" / "002_13_net_forward.py").read_text(
+    encoding="utf-8")
+
+
+def _hooked_shapes():
+    """Each LeNet layer's (input shapes, output shapes) under plain python."""
+    torch = pytest.importorskip("torch")
+    space: dict = {}
+    exec(LENET.split("# --- block 13")[0], space)  # noqa: S102 - the notes' own text
+    net, seen = space["net"], {}
+    for name, module in net.named_children():
+        module.register_forward_hook(lambda m, i, o, name=name: seen.__setitem__(
+            name, ([tuple(t.shape) for t in i], [tuple(o.shape)])))
+    net(torch.randn(1, 1, 32, 32))
+    return net, seen
+
+
+def _text(shapes) -> str:
+    return ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
+
+
+def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tmp_path, qtbot):
+    net, seen = _hooked_shapes()
+    recipe = tmp_path / "lenet.py"
+    recipe.write_text(LENET, encoding="utf-8")
+    window = make_window(str(recipe))
+    document = window.document
+    document.select(next(i for i in range(len(document.recipe.steps))
+                         if document.step_text(i, document.recipe.steps[i]) == "net = Net()"))
+    window.views.setCurrentWidget(window.model)
+    panel = window.model
+    qtbot.waitUntil(lambda: panel.tree is not None, timeout=60_000)
+    view = panel.tree_view
+    # the root, its 5 layers, and a weight and a bias each
+    assert view.rows() == 1 + 5 + 10
+    assert panel.tree.parameters == sum(p.numel() for p in net.parameters()) == 61706
+    column = {name: i for i, name in enumerate(COLUMNS)}
+    for name, module in net.named_children():
+        row = view.row_of(name)
+        assert row.text(column["type"]) == type(module).__name__
+        assert row.text(column["count"]) == f"{sum(p.numel() for p in module.parameters()):,}"
+        inputs, outputs = seen[name]
+        assert row.text(column["input"]) == _text(inputs)
+        assert row.text(column["output"]) == _text(outputs)
+    assert view.row_of("conv1").text(column["output"]) == "(1, 6, 28, 28)"
+    weight = view.row_of("conv1.weight")
+    assert weight.data(0, KIND_ROLE) == "parameter"
+    assert weight.text(column["shape"]) == "(6, 1, 5, 5)" == _text([net.conv1.weight.shape])
+
+    view.itemActivated.emit(weight, 0)  # a double-click: opens it in the viewer
+    assert window.views.currentWidget() is window.viewer
+    window.settle()
+    viewer = window.viewer
+    qtbot.waitUntil(lambda: "shape: (6, 1, 5, 5)" in viewer.facts_text(), timeout=60_000)
+    assert "net.conv1.weight" in viewer.status_text()
+    qtbot.waitUntil(lambda: not viewer.stats_pending(), timeout=60_000)
+    low, high = (float(viewer.stats_text().split(k)[1].split()[0]) for k in ("min ", "max "))
+    assert -0.2 <= low < high <= 0.2  # Conv2d(1, 6, 5)'s init: U(-1/5, 1/5)
