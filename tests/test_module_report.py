@@ -74,8 +74,9 @@ def _compare(tmp_path: Path, build: str, calls: str, fails: bool = False) -> dic
     python = subprocess.run([sys.executable, str(hooked)], capture_output=True, text=True,
                             timeout=120)
     assert python.returncode == 0, python.stderr
-    want = json.loads(python.stdout.rsplit("MODULES ", 1)[1])
-    assert report["modules"] == want
+    printed, want = python.stdout.rsplit("MODULES ", 1)
+    assert report["stdout"] == printed  # the recipe ran as python runs it
+    assert report["modules"] == json.loads(want)
     return report["modules"]
 
 
