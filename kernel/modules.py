@@ -55,7 +55,7 @@ def _ref(module: Any, key: int) -> weakref.ref:
     def forget(dead: weakref.ref) -> None:
         entry = _calls.get(key)
         if entry is not None and entry[0] is dead:
-            del _calls[key]
+            _calls.pop(key, None)
     return weakref.ref(module, forget)
 
 
@@ -133,7 +133,7 @@ def _own(module: Any, kind: str) -> list[tuple[str, Any]]:
 
 def _row(name: str, t: Any) -> TensorRow:
     try:
-        shape, numel = tuple(t.shape), t.numel()
+        shape, numel = tuple(int(d) for d in t.shape), t.numel()
     except (ValueError, RuntimeError):  # a lazy module's parameter: not made yet
         shape, numel = None, 0
     return TensorRow(name, shape, str(t.dtype), bool(t.requires_grad), int(numel))

@@ -31,6 +31,11 @@ a loss (layers, a histogram, the boundary) is taken only around a step that send
 batch: the step after it is the one sampled. Each step off the lean path costs the loop
 a few hundred microseconds, most of it afterwards, in cold caches; so they come
 together, at most at the batches' rate.
+
+The forward hook also records each module's last call's shapes (``kernel.modules``, for
+the Module view and ``run --json``): it is on at the start of every statement, so a
+statement outside a loop has every call recorded; a loop's first ``backward()`` lets the
+loop choose its steps as above, and a live loop's last call is its last sampled step's.
 """
 
 from __future__ import annotations

@@ -96,7 +96,8 @@ def _rows_from(data: list) -> list[TensorRow]:
 def call_data(call: CallShapes | None) -> dict | None:
     if call is None:
         return None
-    return {"in": [list(s) for s in call.inputs], "out": [list(s) for s in call.outputs]}
+    return {"in": [[int(d) for d in s] for s in call.inputs],
+            "out": [[int(d) for d in s] for s in call.outputs]}
 
 
 def _call_from(data: dict | None) -> CallShapes | None:

@@ -74,8 +74,9 @@ def _compare(tmp_path: Path, build: str, calls: str, fails: bool = False) -> dic
     python = subprocess.run([sys.executable, str(hooked)], capture_output=True, text=True,
                             timeout=120)
     assert python.returncode == 0, python.stderr
-    want = json.loads(python.stdout.rsplit("MODULES ", 1)[1])
-    assert report["modules"] == want
+    printed, want = python.stdout.rsplit("MODULES ", 1)
+    assert report["stdout"] == printed  # the recipe ran as python runs it
+    assert report["modules"] == json.loads(want)
     return report["modules"]
 
 
@@ -223,3 +224,23 @@ def test_an_odd_module_class_and_patched_builtins_do_not_break_the_report(tmp_pa
     odd = _compare(tmp_path, HOSTILE, PATCHED)["odd"]
     assert odd["last_call"] == {"in": [[1, 2]], "out": [[1, 3]]}
     assert odd["children"]["inner"]["parameters"] == {"weight": [3, 2], "bias": [3]}
+
+
+LOOP = '''import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+'''
+#: Batches of 4, 4 and 2 rows: the last step's call is the short one.
+LOOP_STEPS = '''for batch in torch.randn(10, 2).split(4):
+    optimizer.zero_grad()
+    loss = model(batch).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+'''
+
+
+def test_in_a_training_loop_the_last_call_is_the_last_steps(tmp_path):
+    model = _compare(tmp_path, LOOP, LOOP_STEPS)["model"]
+    assert model["last_call"] == {"in": [[2, 2]], "out": [[2, 1]]}
