@@ -83,16 +83,20 @@ def describe(module: Any) -> ModuleTree:
     buffers (``_own``), and its last call; totals with each parameter counted once."""
     tree = ModuleTree(ModuleNode("", ""))
     seen: set[int] = set()  # parameters and buffers counted
-    tree.root = _node(module, "", tree, seen, set())
+    tree.root = _node(module, "", tree, seen, set(), {})
     return tree
 
 
-def _node(module: Any, name: str, tree: ModuleTree, seen: set[int], above: set[int]
-          ) -> ModuleNode:
+def _node(module: Any, name: str, tree: ModuleTree, seen: set[int], above: set[int],
+          held: dict[int, TensorRow]) -> ModuleNode:
+    """``module``'s node; ``held`` gets its parameters and its submodules', by id (its
+    parent's counts take them from there, each once)."""
     node = ModuleNode(name, type(module).__name__, last_call=last_call(module))
+    mine: dict[int, TensorRow] = {}
     for local, p in _own(module, "_parameters"):
         row = _row(local, p)
         node.parameters.append(row)
+        mine[id(p)] = row
         if id(p) not in seen:
             seen.add(id(p))
             if row.requires_grad:
@@ -113,7 +117,10 @@ def _node(module: Any, name: str, tree: ModuleTree, seen: set[int], above: set[i
             tree.truncated = True
             break
         tree.modules += 1
-        node.children.append(_node(child, local, tree, seen, above))
+        node.children.append(_node(child, local, tree, seen, above, mine))
+    node.count = sum(row.numel for row in mine.values())
+    node.trainable = sum(row.numel for row in mine.values() if row.requires_grad)
+    held.update(mine)
     return node
 
 

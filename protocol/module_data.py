@@ -59,6 +59,10 @@ class ModuleNode:
     buffers: list[TensorRow] = field(default_factory=list)
     children: list[ModuleNode] = field(default_factory=list)
     last_call: CallShapes | None = None
+    #: Elements of its parameters and its submodules', each parameter once, as
+    #: ``sum(p.numel() for p in m.parameters())`` counts them; and of the trainable ones.
+    count: int = 0
+    trainable: int = 0
 
 
 @dataclass
@@ -109,14 +113,16 @@ def _call_from(data: dict | None) -> CallShapes | None:
 def node_data(node: ModuleNode) -> dict:
     return {"name": node.name, "type": node.type, "parameters": _rows_data(node.parameters),
             "buffers": _rows_data(node.buffers), "last_call": call_data(node.last_call),
-            "children": [node_data(c) for c in node.children]}
+            "children": [node_data(c) for c in node.children], "count": node.count,
+            "trainable": node.trainable}
 
 
 def node_from(data: dict) -> ModuleNode:
     return ModuleNode(str(data["name"]), str(data["type"]), _rows_from(data["parameters"]),
                       _rows_from(data["buffers"]),
                       [node_from(c) for c in data.get("children", ())],
-                      _call_from(data.get("last_call")))
+                      _call_from(data.get("last_call")), int(data.get("count", 0)),
+                      int(data.get("trainable", 0)))
 
 
 def tree_data(tree: ModuleTree) -> dict:

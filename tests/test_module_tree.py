@@ -51,6 +51,23 @@ def test_a_shared_parameter_counts_once_in_the_totals():
     assert [r.name for n in tree.root.children for r in n.parameters] == ["weight", "weight"]
 
 
+def test_each_modules_own_count_is_what_its_parameters_give_a_shared_one_once():
+    """A row's count (the Model tab's "Param #") is ``parameters()``'s: its submodules'
+    included, a parameter two of them share counted once; trainable likewise."""
+    inner = nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 10, bias=False))
+    inner[1].weight = inner[0].weight
+    model = nn.Sequential(inner, nn.Linear(10, 3))
+    model[1].bias.requires_grad_(False)
+    root = describe(model).root
+    for node, module in [(root, model), (root.children[0], inner),
+                         (root.children[0].children[1], inner[1]),
+                         (root.children[1], model[1])]:
+        assert node.count == sum(p.numel() for p in module.parameters())
+        assert node.trainable == sum(p.numel() for p in module.parameters() if p.requires_grad)
+    assert root.children[0].count == 40 and root.count == 40 + 33
+    assert root.trainable == 40 + 30
+
+
 def test_last_call_is_what_a_forward_hook_sees_and_keeps_no_tensor():
     model = nn.Sequential(nn.Linear(3, 4), nn.ReLU())
     seen = {}

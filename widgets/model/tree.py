@@ -112,7 +112,7 @@ class ModuleTreeView(QTreeWidget):
     # -- building ------------------------------------------------------------------------
     def _module_item(self, node: ModuleNode, name: str, path: str) -> QTreeWidgetItem:
         call = node.last_call
-        count, trainable = _counts(node)
+        count, trainable = node.count, node.trainable
         item = QTreeWidgetItem([
             name or node.name, node.type, _inputs(call), _outputs(call), "", "",
             f"{count:,}", _trains(trainable, count)])
@@ -167,21 +167,6 @@ class ModuleTreeView(QTreeWidget):
         if self.tree is not None:
             self.show_tree(self.tree, self.topLevelItem(0).text(0)
                            if self.topLevelItemCount() else "")
-
-
-def _counts(node: ModuleNode) -> tuple[int, int]:
-    """(elements, trainable elements) of ``node``'s parameters and its submodules', each
-    parameter once: rows of one name path are one tensor only if the kernel said so, so
-    here the rows are summed as the kernel sent them (it sends a shared one once)."""
-    total = trainable = 0
-    for row in node.parameters:
-        total += row.numel
-        trainable += row.numel if row.requires_grad else 0
-    for child in node.children:
-        c_total, c_trainable = _counts(child)
-        total += c_total
-        trainable += c_trainable
-    return total, trainable
 
 
 def _trains(trainable: int, total: int) -> str:
