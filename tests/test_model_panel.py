@@ -45,7 +45,7 @@ def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tm
     document = window.document
     document.select(next(i for i in range(len(document.recipe.steps))
                          if document.step_text(i, document.recipe.steps[i]) == "net = Net()"))
-    window.views.setCurrentWidget(window.model)
+    assert window.views.currentWidget() is window.model  # selected from the Tensor tab
     panel = window.model
     qtbot.waitUntil(lambda: panel.tree is not None, timeout=60_000)
     view = panel.tree_view
@@ -74,3 +74,19 @@ def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tm
     qtbot.waitUntil(lambda: not viewer.stats_pending(), timeout=60_000)
     low, high = (float(viewer.stats_text().split(k)[1].split()[0]) for k in ("min ", "max "))
     assert -0.2 <= low < high <= 0.2  # Conv2d(1, 6, 5)'s init: U(-1/5, 1/5)
+
+
+def test_a_module_step_shows_the_model_tab_and_the_next_tensor_step_the_tensor_tab(
+        make_window, tmp_path):
+    recipe = tmp_path / "lenet.py"
+    recipe.write_text(LENET, encoding="utf-8")
+    window = make_window(str(recipe))
+    document, views = window.document, window.views
+    texts = [document.step_text(i, s) for i, s in enumerate(document.recipe.steps)]
+    document.select(texts.index("net = Net()"))
+    assert views.currentWidget() is window.model
+    document.select(texts.index("input = torch.randn(1, 1, 32, 32)"))
+    assert views.currentWidget() is window.viewer
+    views.setCurrentWidget(window.autograd)  # the user's own choice stays
+    document.select(texts.index("net = Net()"))
+    assert views.currentWidget() is window.autograd

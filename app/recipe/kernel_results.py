@@ -85,6 +85,13 @@ class KernelValue:
         """The first name it bound that holds a tensor (what a code step is shown by)."""
         return next((n for n, s in self.names.items() if s.get("type") == "Tensor"), None)
 
+    def first_module(self, preferred: str | None = None) -> str | None:
+        """The name it bound that holds an ``nn.Module``: ``preferred`` (the step's own
+        name) when it does, else the first such name."""
+        names = ([preferred] if preferred in self.names else []) + list(self.names)
+        return next((n for n in names if isinstance(self.names.get(n), dict)
+                     and self.names[n].get("module")), None)
+
 
 def tensor_names(run: RecipeRun) -> set[str]:
     """The names that hold a tensor after ``run``, by what the kernel said of the names

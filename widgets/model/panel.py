@@ -156,10 +156,5 @@ def selected_module(document: Document) -> tuple[int, int, str] | None:
     if not isinstance(value, KernelValue):
         return None
     step = document.recipe.steps[i] if i < len(document.recipe.steps) else None
-    names = value.names
-    order = ([step.name] if step is not None and step.name in names else []) + list(names)
-    for name in order:
-        summary = names.get(name)
-        if isinstance(summary, dict) and summary.get("module"):
-            return value.run_id, value.statement, name
-    return None
+    name = value.first_module(step.name if step is not None else None)
+    return None if name is None else (value.run_id, value.statement, name)

@@ -14,7 +14,7 @@ from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
-from app.recipe.kernel_results import tensor_summary
+from app.recipe.kernel_results import KernelValue, tensor_summary
 from app.settings import Settings
 from widgets.common.kernel_hook import KernelHook
 from widgets.common.retranslate import deliver_language_change, translated
@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
             "autograd": self._make_autograd, "op_view": self._make_op_view,
             "storage_view": self._make_storage_view, "training": self._make_training,
             "model": self._make_model})
+        self._model_shown_for_step = False  # the Model tab came with a module's step
         self.trust_bar = TrustBar(self)
         self.setCentralWidget(_stacked(self.trust_bar, self.views))
         self.steps = StepsPanel(self.document, self.undo_stack)
@@ -371,6 +372,7 @@ class MainWindow(QMainWindow):
         self._on_model_selection(self.document.selected)
 
     def _on_model_selection(self, index: int | None) -> None:
+        self._show_model_tab(index)
         text = ""
         if index is not None and index < len(self.document.run.results):
             summary = tensor_summary(self.document.run.results[index])
@@ -379,6 +381,23 @@ class MainWindow(QMainWindow):
                 text = f"{shape} · {summary['dtype'].replace('torch.', '')} · " \
                        f"{summary['device']}"
         self.shape_label.setText(text)
+
+    def _show_model_tab(self, index: int | None) -> None:
+        """A step that made a module, selected from the Tensor tab, shows in the Model
+        tab; the next step that makes none brings the Tensor tab back, unless the user
+        chose another tab meanwhile."""
+        results = self.document.run.results
+        value = results[index].value if index is not None and index < len(results) else None
+        module = isinstance(value, KernelValue) and value.first_module() is not None
+        current = self.views.currentWidget()
+        if module and current is self.viewer:
+            self.views.setCurrentWidget(self.model)
+            self._model_shown_for_step = True
+        elif not module and self._model_shown_for_step \
+                and self._lazy.is_built("model") and current is self.model:
+            self.views.setCurrentWidget(self.viewer)
+        if not module:
+            self._model_shown_for_step = False
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         if not self.confirm_discard():
