@@ -23,7 +23,7 @@ import traceback
 import types
 from collections.abc import Callable
 
-from kernel import checkpoints, queries
+from kernel import attention, checkpoints, queries
 from kernel.capture import Flusher, Tap
 from kernel.mirror import encode as copy_value
 from kernel.mirror import snapshot as copy_values
@@ -436,6 +436,7 @@ def _run_source(channel: Channel, message: messages.RunSource, values: queries.V
     runner = Runner(message.path, message.source, user_code=_user_code,
                     module=window.module if start else None, parsed=parsed)
     values.start(message.run_id, keep_before=start, source=message.source)
+    attention.start(start)
     taps = runner.taps = [Tap("stdout"), Tap("stderr")]
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = taps

@@ -14,6 +14,8 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   the value ``name`` bound by ``statement`` (or, without one, the run's variable), or its
   submodule at ``path`` (``"features.0"``), with each module's own parameters and
   buffers and the shapes of its last call.
+- ``attention``: the attention calls of the run (``kernel.attention``), and one sample's
+  weights of one of them, per head.
 - ``step_values``: a form step's tensors too large to come with its report, copied for
   Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
@@ -228,6 +230,22 @@ def _module(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     return {"tree": tree_data(describe(value))}
 
 
+def _attention(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    """The attention calls the run made (``kernel.attention``); with ``call`` (a key of
+    theirs), one ``sample``'s weights too: heads by queries by keys, float32."""
+    from kernel import attention
+
+    if int(args.get("run", values.run_id)) != values.run_id:
+        raise QueryError("that run is over: a newer one replaced it")
+    out: dict[str, Any] = {"calls": attention.calls()}
+    if args.get("call") is not None:
+        try:
+            out["weights"] = attention.weights(tuple(args["call"]), int(args.get("sample", 0)))
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise QueryError("that attention call or sample is not kept") from e
+    return out
+
+
 def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[int, int]:
     """Steps through the rows and the columns of a plane that keep about ``cells`` of it:
     the same step both ways, but for a side too short to need one."""
@@ -245,7 +263,7 @@ def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
 
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
                              "step_values": _step_values, "devices": _devices,
-                             "module": _module}
+                             "module": _module, "attention": _attention}
 #: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

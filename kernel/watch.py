@@ -44,6 +44,7 @@ import math
 import time
 from typing import Any
 
+from kernel import attention
 from kernel.loops import Known
 from kernel.modules import record
 from kernel.summary import loaded_torch
@@ -188,6 +189,7 @@ class TrainingWatch:
             self._watch_forward(True)  # every module call of a statement is recorded
             # (``kernel.modules``) until its loop's first step lets the loop choose
         self.statement = (index, line)
+        attention.statement(index)
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
@@ -212,6 +214,7 @@ class TrainingWatch:
         torch = loaded_torch()
         from torch.optim.optimizer import register_optimizer_step_pre_hook
 
+        attention.install()
         self._watch_forward(True)
         self._original = original = torch.Tensor.backward
         watch, controls, clock = self, self.controls or Controls(), time.perf_counter
@@ -291,6 +294,7 @@ class TrainingWatch:
         elif not on and self._forward_hook is not None:
             self._forward_hook.remove()
             self._forward_hook = None
+        attention.recording(on)
 
     # -- the hooks --------------------------------------------------------------------
     def _forward(self, module: Any, _inputs: Any, output: Any) -> None:
@@ -302,6 +306,7 @@ class TrainingWatch:
                 return  # the boundary's grid: not the loop's forward pass
             probe.saw(module, _inputs, self._is_top)
         record(module, _inputs, output)  # its last call's shapes (the Module view's)
+        attention.module_called(module, _inputs, self._path)  # an attention's weights
         if not self._sampling or not torch.is_grad_enabled() \
                 or next(module.children(), None) is not None:
             return  # not this step, validation under no_grad, or a container

@@ -93,6 +93,14 @@ class KernelValue:
                      and self.names[n].get("module")), None)
 
 
+def kernel_run_id(run: RecipeRun) -> int | None:
+    """The kernel run ``run``'s values come from, or None before any came."""
+    for r in run.results:
+        if isinstance(r.value, KernelValue):
+            return r.value.run_id
+    return None
+
+
 def tensor_names(run: RecipeRun) -> set[str]:
     """The names that hold a tensor after ``run``, by what the kernel said of the names
     each step bound (the last binding of a name counts).

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.recipe.document import Document
-from app.recipe.kernel_results import KernelValue
+from app.recipe.kernel_results import KernelValue, kernel_run_id
 from app.tensor_copy import TensorCopy, copy_of
 from protocol.storage import StorageEntry, partner
 from widgets.common.answered import while_alive
@@ -49,14 +49,6 @@ def group_by_storage(entries: list[StorageEntry]) -> list[list[StorageEntry]]:
     for e in entries:
         groups.setdefault(e.storage_ptr, []).append(e)
     return list(groups.values())
-
-
-def kernel_run_id(document: Document) -> int | None:
-    """The kernel run the document's values come from, or None when the window made them."""
-    for r in document.run.results:
-        if isinstance(r.value, KernelValue):
-            return r.value.run_id
-    return None
 
 
 class StorageView(FollowsDocument, QWidget):
@@ -147,7 +139,7 @@ class StorageView(FollowsDocument, QWidget):
     def refresh(self) -> None:
         """Rebuild the table from the document's latest run."""
         self._stale = False
-        self._remote = kernel_run_id(self._document)
+        self._remote = kernel_run_id(self._document.run)
         if self._remote is not None:  # the kernel makes the map
             self._ask(self.selected or self._step_name())
             return
