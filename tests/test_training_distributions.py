@@ -118,3 +118,29 @@ def test_a_two_layer_mlp_shows_one_band_set_per_layer_after_50_steps(qtbot, tab)
             assert (outer_lo <= inner_lo).all() and (inner_lo <= median).all()
             assert (median <= inner_hi).all() and (inner_hi <= outer_hi).all()
             assert (outer_lo < outer_hi).all()  # 32 and 16 weights: a spread
+
+
+def test_the_too_large_learning_rate_lesson_says_what_its_run_does():
+    """training_lr_too_large's text, checked on its own loop under python: the weights
+    of net.fc1 within 0.06 of 0 at the start and past 3.1 by step 70, net.conv1's from
+    0.2 to 1.3; from step 50 every gradient of net.conv1 and net.fc1 is 0, by step 80
+    net.fc3's too; accuracy at chance (at most 0.11) from step 50."""
+    torch = pytest.importorskip("torch")
+    from app.recipe.document import RECIPES_DIR
+
+    text = (RECIPES_DIR / "training_lr_too_large.py").read_text(encoding="utf-8")
+    seen = []
+    hook = ("    seen.append((step, *[float(m.weight.detach().abs().max()) for m in "
+            "(net.conv1, net.fc1)], *[float(m.weight.grad.abs().max()) for m in "
+            "(net.conv1, net.fc1, net.fc3)]))\n")
+    assert text.count("    optimizer.step()\n") == 1
+    space = {"seen": seen, "print": lambda *a: seen.append(a)}
+    exec(text.replace("    optimizer.step()\n", hook + "    optimizer.step()\n"), space)  # noqa: S102
+    steps = {row[0]: row[1:] for row in seen if len(row) == 6 and isinstance(row[1], float)}
+    printed = {row[0]: row for row in seen if len(row) == 3 and row[0] != "step"}
+    assert steps[0][1] < 0.06 and steps[70][1] > 3.1  # fc1's weights (before step 70's)
+    assert round(steps[0][0], 1) == 0.2 and round(steps[99][0], 1) == 1.3  # conv1's
+    assert all(steps[s][2] == steps[s][3] == 0.0 for s in range(50, 100))
+    assert all(steps[s][4] == 0.0 for s in range(80, 100))
+    assert printed[20][2] == 0.89 and all(printed[s][2] <= 0.11 for s in (50, 60, 70, 80, 90))
+    assert torch.is_tensor(space["net"].fc1.weight)

@@ -41,7 +41,8 @@ NOT_LOOPS = {
 #: The lessons written as loops (the engine recipes rewritten, and the LeNet lesson).
 LOOPS = ["init_depth50.py", "training_accumulate.py", "training_big_batch.py",
          "training_clip_norm.py", "training_clip_value.py", "training_explodes.py",
-         "training_lenet.py", "training_spirals.py", "training_warmup.py"]
+         "training_lenet.py", "training_lr_too_large.py", "training_spirals.py",
+         "training_warmup.py"]
 #: One torch thread per process: the two runs of a pair share two cores (as test_gallery).
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 ENV.pop("QT_QPA_PLATFORM", None)
