@@ -787,9 +787,26 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>测试编辑</translation>
     </message>
     <message>
+        <source>Each layer&apos;s weights (left) and gradients (right) over the steps: the line is the median; the bands hold the middle 38%, 68% and 86% of the values, and all of them</source>
+        <extracomment>Layers drawn at most (two plots each); the Histogram page shows any one of the rest.</extracomment>
+        <translation>每层的权重（左）和梯度（右）随步数的变化：线是中位数；色带分别包含中间 38%、68%、86% 的值，以及全部的值</translation>
+    </message>
+    <message>
+        <source>{0}: weights</source>
+        <translation>{0}：权重</translation>
+    </message>
+    <message>
+        <source>{0}: gradients</source>
+        <translation>{0}：梯度</translation>
+    </message>
+    <message>
         <source>value</source>
-        <extracomment>Percentiles kept per sample; symmetric pairs become bands around the median. Seconds between samples kept for the bands over time.</extracomment>
+        <extracomment>``_old`` just after the user chose a layer: the sample then held is of another one.</extracomment>
         <translation>值</translation>
+    </message>
+    <message>
+        <source>The first {0} of {1} layers; the Histogram page shows any one of them.</source>
+        <translation>{1} 层中的前 {0} 层；“直方图”页可以显示其中任意一层。</translation>
     </message>
     <message>
         <source>count</source>
@@ -822,6 +839,151 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>Gradients over time</source>
         <translation>梯度随时间变化</translation>
+    </message>
+    <message>
+        <source>not made yet</source>
+        <extracomment>The columns, in order. The data role of a parameter&apos;s or buffer&apos;s row: its dotted path in the module (``conv1.weight``); a module&apos;s row holds its own path (``features.0``). The data role saying what a row is: &quot;module&quot;, &quot;parameter&quot; or &quot;buffer&quot;.</extracomment>
+        <translation>尚未创建</translation>
+    </message>
+    <message>
+        <source>{0}: a {1}</source>
+        <translation>{0}：一个 {1}</translation>
+    </message>
+    <message>
+        <source>Not called yet: its shapes show once a step calls it</source>
+        <translation>尚未调用：某一步调用它之后才显示形状</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Double-click to open {0} in the tensor viewer</source>
+        <translation>双击在张量查看器中打开 {0}</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Input shape</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>Param #</source>
+        <translation>参数数</translation>
+    </message>
+    <message>
+        <source>Trainable</source>
+        <translation>可训练</translation>
+    </message>
+    <message>
+        <source>The module&apos;s name in its parent, or the parameter&apos;s or buffer&apos;s</source>
+        <translation>模块在其父模块中的名字，或参数、缓冲区的名字</translation>
+    </message>
+    <message>
+        <source>The module&apos;s class; parameter or buffer</source>
+        <translation>模块的类；或参数、缓冲区</translation>
+    </message>
+    <message>
+        <source>The shapes of the tensors its last call was given (positional)</source>
+        <translation>最后一次调用时传入的张量（位置参数）的形状</translation>
+    </message>
+    <message>
+        <source>The shapes of the tensors its last call returned</source>
+        <translation>最后一次调用返回的张量的形状</translation>
+    </message>
+    <message>
+        <source>A parameter&apos;s or buffer&apos;s shape</source>
+        <translation>参数或缓冲区的形状</translation>
+    </message>
+    <message>
+        <source>A parameter&apos;s or buffer&apos;s dtype</source>
+        <translation>参数或缓冲区的 dtype</translation>
+    </message>
+    <message>
+        <source>Elements in its parameters, its submodules&apos; included (a shared parameter once)</source>
+        <translation>参数中的元素个数，包括子模块的（共享的参数只计一次）</translation>
+    </message>
+    <message>
+        <source>Whether its parameters train (requires_grad)</source>
+        <translation>它的参数是否参与训练（requires_grad）</translation>
+    </message>
+    <message>
+        <source>partly</source>
+        <translation>部分</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionView</name>
+    <message>
+        <source>Call:</source>
+        <extracomment>Heads drawn side by side in a row, at most. The calls are asked for once it is on screen, after each run</extracomment>
+        <translation>调用：</translation>
+    </message>
+    <message>
+        <source>Sample:</source>
+        <translation>样本：</translation>
+    </message>
+    <message>
+        <source>The attention call whose weights are shown: an nn.MultiheadAttention module, or a call of F.scaled_dot_product_attention and its line</source>
+        <translation>显示其权重的注意力调用：一个 nn.MultiheadAttention 模块，或一次 F.scaled_dot_product_attention 调用及其所在行</translation>
+    </message>
+    <message>
+        <source>Which sample of the call&apos;s batch</source>
+        <translation>该调用的批次中的哪个样本</translation>
+    </message>
+    <message>
+        <source>One heatmap per head: row i is query position i, column j key position j; each row sums to 1 (softmax, before dropout)</source>
+        <translation>每个头一张热图：第 i 行是查询位置 i，第 j 列是键位置 j；每一行的和为 1（softmax，dropout 之前）</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>query position</source>
+        <translation>查询位置</translation>
+    </message>
+    <message>
+        <source>key position</source>
+        <translation>键位置</translation>
+    </message>
+    <message>
+        <source>No attention call yet: an nn.MultiheadAttention module or F.scaled_dot_product_attention called by the recipe shows here once it has run.</source>
+        <translation>还没有注意力调用：配方调用的 nn.MultiheadAttention 模块或 F.scaled_dot_product_attention 运行之后会显示在这里。</translation>
+    </message>
+    <message>
+        <source>{0}: {1} heads, {2} queries by {3} keys; sample {4} of the {5} kept (the call&apos;s batch: {6}).</source>
+        <translation>{0}：{1} 个头，{2} 个查询乘 {3} 个键；保留的 {5} 个样本中的第 {4} 个（该调用的批大小：{6}）。</translation>
     </message>
 </context>
 <context>
@@ -2724,6 +2886,14 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>哪些张量共享内存：视图与副本，以及 data_ptr、offset 和 strides</translation>
     </message>
     <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The nn.Module the selected step made: its layers, their parameters and buffers, and the shapes of their last call</source>
+        <translation>所选步骤创建的 nn.Module：它的各层、各层的参数和缓冲区，以及它们最后一次调用时的形状</translation>
+    </message>
+    <message>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -2831,6 +3001,41 @@ Discard what was typed?</source>
     <message>
         <source>scalar</source>
         <translation>标量</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPanel</name>
+    <message>
+        <source>No kernel: run the recipe to see its modules.</source>
+        <translation>没有内核：运行配方后才能看到它的模块。</translation>
+    </message>
+    <message>
+        <source>The module could not be read: {0}</source>
+        <translation>无法读取该模块：{0}</translation>
+    </message>
+    <message>
+        <source>Select a step that makes an nn.Module (net = Net(), nn.Sequential(...)) to see its layers, their parameters and the shapes of their last call.</source>
+        <translation>选择一个创建 nn.Module 的步骤（net = Net()、nn.Sequential(...)），查看它的各层、参数以及最后一次调用时的形状。</translation>
+    </message>
+    <message>
+        <source>{0} (the last module selected; the step selected now makes none)</source>
+        <translation>{0}（上一次选中的模块；当前选中的步骤没有创建模块）</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>Total params: {0} · Trainable: {1} · Non-trainable: {2} · Buffers: {3} · Modules: {4}</source>
+        <translation>参数总数：{0} · 可训练：{1} · 不可训练：{2} · 缓冲区：{3} · 模块数：{4}</translation>
+    </message>
+    <message>
+        <source>(too many modules: the deepest are left out)</source>
+        <translation>（模块太多：最深的几层没有列出）</translation>
+    </message>
+    <message>
+        <source>Elements in the parameters, each shared one counted once; trainable ones require grad</source>
+        <translation>参数中的元素个数，共享的参数只计一次；可训练的参数 requires_grad 为 True</translation>
     </message>
 </context>
 <context>
@@ -4661,6 +4866,14 @@ strides {1}</translation>
         <translation>当前显示的循环：损失、学习率、每一层输出的标准差和梯度范数</translation>
     </message>
     <message>
+        <source>Distributions</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s weights and gradients over the steps, as bands of percentiles</source>
+        <translation>每层的权重和梯度随步数的变化，以百分位色带表示</translation>
+    </message>
+    <message>
         <source>Histogram</source>
         <translation>直方图</translation>
     </message>
@@ -5184,7 +5397,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes. The facts shown, in order.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes. The facts shown, in order. The facts&apos; and statistics&apos; texts written inside ``batched``: only the last of each is set on its label, at the end.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -5334,7 +5547,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>Select a step to see its value.</source>
-        <extracomment>The values of a small tensor shown whole (a loop iteration&apos;s, from its summary). The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
+        <extracomment>The values of a small tensor shown whole (a loop iteration&apos;s, from its summary). A module&apos;s parameter or buffer shown instead of the step&apos;s value: (the step&apos;s index, its name, its summary), while that step stays selected (``show_part``). The kernel&apos;s tensor shown: (run, statement, name, number of dimensions). A plane&apos;s question is to be sent (``_ask_plane``): the document&apos;s ``asking`` holds meanwhile, and is let go should the view close first.</extracomment>
         <translation>选择一个步骤以查看它的值。</translation>
     </message>
     <message>
@@ -5364,6 +5577,10 @@ strides {1}</translation>
     <message>
         <source>It bound no new names.</source>
         <translation>它没有绑定新的名称。</translation>
+    </message>
+    <message>
+        <source>Shown below: {0}, opened from the Model tab</source>
+        <translation>下方显示：{0}，从“模型”页打开</translation>
     </message>
     <message>
         <source>It changed in place, through another object: {0}</source>

@@ -28,7 +28,8 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("ModuleTree", text)
+    # lupdate files _tr(...) calls under the unnamed context (-tr-function-alias tr+=_tr)
+    return QCoreApplication.translate("", text)
 
 
 def shape_text(shape: tuple[int, ...] | None) -> str:
