@@ -34,8 +34,12 @@ _WINDOW = textwrap.dedent("""
 #: the link to the kernel (it attaches right after the first paint), the code's colours'
 #: background job (after it too), subprocess (the xcb check's, on xcb alone), the trust
 #: store (a file opened or saved), the window's copies of values (a view's first look),
-#: the kernel's messages (25 dataclasses, ~5 ms: the kernel's first events come after).
+#: the kernel's messages (25 dataclasses, ~5 ms: the kernel's first events come after),
+#: the viewer's body (no tensor is shown before the kernel has run: its grid, facts and
+#: plane picker, ~4 ms).
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "widgets.viewer.body", "widgets.common.tensor_table_model",
+                              "widgets.viewer.plane_dims",
                               "app.exports", "app.training.setup", "app.link.session",
                               "app.link.supervisor", "app.link.events",
                               "widgets.common.background", "subprocess", "app.trust",

@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
 
         self.presenter = PresenterMode(self, self.settings)
         self.exports = TensorExports(self)
-        self.exports.install_viewer_menus(self.viewer)
+        self.viewer.when_body_built(lambda: self.exports.install_viewer_menus(self.viewer))
         self.window_actions = WindowActions(self)
         self.recent_menu = self.window_actions.recent_menu
         self._files = RecipeFiles(self)
