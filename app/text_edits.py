@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import json
 import math
 import re
 import warnings
@@ -169,6 +168,8 @@ def literal_text(value: Any, like: str = "") -> str:
         return 'float("nan")' if math.isnan(value) else \
             'float("inf")' if value > 0 else 'float("-inf")'
     if isinstance(value, str):
+        import json  # (a string written: an edit's, after the window's first paint)
+
         single = like.startswith("'") and "'" not in value
         return repr(value) if single and repr(value).startswith("'") \
             else json.dumps(value, ensure_ascii=False)

@@ -36,8 +36,11 @@ _WINDOW = textwrap.dedent("""
 #: store (a file opened or saved), the window's copies of values (a view's first look),
 #: the kernel's messages (25 dataclasses, ~5 ms: the kernel's first events come after),
 #: the viewer's body (no tensor is shown before the kernel has run: its grid, facts and
-#: plane picker, ~4 ms).
+#: plane picker, ~4 ms), the live training loops (none before a run), the retired
+#: training format's converter (the welcome names "training" but holds no ``dict``), the
+#: atomic save.
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "app.training.live", "app.training.write", "app.recipe.saving",
                               "widgets.viewer.body", "widgets.common.tensor_table_model",
                               "widgets.viewer.plane_dims",
                               "app.exports", "app.training.setup", "app.link.session",
