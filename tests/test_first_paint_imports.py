@@ -38,8 +38,10 @@ _WINDOW = textwrap.dedent("""
 #: the viewer's body (no tensor is shown before the kernel has run: its grid, facts and
 #: plane picker, ~4 ms), the live training loops (none before a run), the retired
 #: training format's converter (the welcome names "training" but holds no ``dict``), the
-#: atomic save, the gallery (the lesson's text is ``app.recipe.lesson_text``'s).
+#: atomic save, the gallery (the lesson's text is ``app.recipe.lesson_text``'s), json
+#: (~2 ms: the codec's, with the kernel; a form's plain strings are quoted without it).
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "json",
                               "app.recipe.gallery",
                               "app.training.live", "app.training.write", "app.recipe.saving",
                               "widgets.viewer.body", "widgets.common.tensor_table_model",
