@@ -39,8 +39,11 @@ _WINDOW = textwrap.dedent("""
 #: plane picker, ~4 ms), the live training loops (none before a run), the retired
 #: training format's converter (the welcome names "training" but holds no ``dict``), the
 #: atomic save, the gallery (the lesson's text is ``app.recipe.lesson_text``'s), json
-#: (~2 ms: the codec's, with the kernel; a form's plain strings are quoted without it).
+#: (~2 ms: the codec's, with the kernel; a form's plain strings are quoted without it),
+#: the window's exports (a copy or an export asked for) and its About box.
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "widgets.shell.exports", "widgets.common.plot_export",
+                              "widgets.shell.about",
                               "json",
                               "app.recipe.gallery",
                               "app.training.live", "app.training.write", "app.recipe.saving",

@@ -4,7 +4,8 @@
 (``ActionSpec``: where it goes, its text, keys, tooltip, icon and what it calls).
 ``WindowActions`` turns the table into ``QAction`` objects, the menu bar and the toolbar;
 Help > Keyboard Shortcuts reads the same actions back (``widgets.shell.shortcuts_dialog``).
-The window imports its actions, the About box and the recipe drop from here.
+The window imports its actions and the recipe drop from here (the About box, when
+asked for, from ``widgets.shell.about``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 from widgets.common.icons import icon
 from widgets.common.retranslate import translated
 from widgets.common.theme import theme_notifier
-from widgets.shell.about import about_text, show_about
 from widgets.shell.action_table import (
     LANGUAGES,
     MENUS,
@@ -36,8 +36,8 @@ from widgets.shell.action_table import (
 from widgets.shell.recipe_drop import RecipeDrop
 
 __all__ = [
-    "LANGUAGES", "MENUS", "ActionSpec", "RecipeDrop", "WindowActions", "about_text",
-    "action_table", "set_high_contrast", "set_language", "set_theme", "show_about",
+    "LANGUAGES", "MENUS", "ActionSpec", "RecipeDrop", "WindowActions",
+    "action_table", "set_high_contrast", "set_language", "set_theme",
     "show_docs", "show_shortcuts", "step_selection",
 ]
 
