@@ -40,8 +40,11 @@ _WINDOW = textwrap.dedent("""
 #: training format's converter (the welcome names "training" but holds no ``dict``), the
 #: atomic save, the gallery (the lesson's text is ``app.recipe.lesson_text``'s), json
 #: (~2 ms: the codec's, with the kernel; a form's plain strings are quoted without it),
-#: the window's exports (a copy or an export asked for) and its About box.
+#: the window's exports (a copy or an export asked for) and its About box, the text
+#: edits (the first paint makes none).
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "app.recipe.step_edits", "app.recipe.statement_edits",
+                              "app.recipe.form_edits",
                               "widgets.shell.exports", "widgets.common.plot_export",
                               "widgets.shell.about",
                               "json",
