@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import json
 import math
 import re
 import warnings
@@ -157,6 +156,17 @@ def with_literal(text: str, statement: int, path: Path, value: Any,
     return replace_span(text, start, end, literal_text(value, like=text[start:end]))
 
 
+def _double_quoted(text: str) -> str:
+    """``json.dumps(text, ensure_ascii=False)``: a printable text with no ``"`` or ``\\``
+    is itself in quotes, which json's import (2 ms, before the window's first paint: its
+    builder writes its form's strings) is not needed for."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
 def literal_text(value: Any, like: str = "") -> str:
     """Python text for ``value``: a number, bool, None, string, dtype, or a tuple or list
     of them. A string is quoted as ``like`` (the text it replaces) is, if it can be."""
@@ -171,7 +181,7 @@ def literal_text(value: Any, like: str = "") -> str:
     if isinstance(value, str):
         single = like.startswith("'") and "'" not in value
         return repr(value) if single and repr(value).startswith("'") \
-            else json.dumps(value, ensure_ascii=False)
+            else _double_quoted(value)
     if isinstance(value, bool | int | float) or value is None or value is Ellipsis:
         return "..." if value is Ellipsis else repr(value)
     if type(value).__name__ == "DType" or (

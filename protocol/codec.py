@@ -29,7 +29,7 @@ from json.encoder import c_make_encoder, encode_basestring_ascii
 from json.scanner import c_make_scanner
 from typing import Any
 
-from protocol.sealed import BUILTINS, loads
+from protocol.sealed import BUILTINS
 from protocol.wire import CorruptPipe
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the codec's
@@ -40,6 +40,24 @@ _NAMES: dict[type, str] = {}
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _PACKED = b"\x00"
 _COUNT = struct.Struct("<I")
+
+
+#: json.loads's scanner, made as the module is imported (``protocol.sealed``: as the
+#: kernel starts), so a recipe's patched json is not the pipe's.
+_plain_scan = c_make_scanner(JSONDecoder())
+
+
+def loads(text: str, scan: Any = _plain_scan) -> Any:
+    """``json.loads(text)`` of a compact JSON text (as the codec writes); ``ValueError``
+    when it is not one. ``scan``: a scanner of one's own (``c_make_scanner``), for an
+    ``object_hook``."""
+    try:
+        value, end = scan(text, 0)
+    except StopIteration as e:
+        raise ValueError(f"not JSON at {e.value}") from None
+    if end != len(text):
+        raise ValueError(f"extra data at {end}")
+    return value
 
 
 def wire_type(cls: type) -> type:

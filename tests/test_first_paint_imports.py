@@ -34,8 +34,24 @@ _WINDOW = textwrap.dedent("""
 #: the link to the kernel (it attaches right after the first paint), the code's colours'
 #: background job (after it too), subprocess (the xcb check's, on xcb alone), the trust
 #: store (a file opened or saved), the window's copies of values (a view's first look),
-#: the kernel's messages (25 dataclasses, ~5 ms: the kernel's first events come after).
+#: the kernel's messages (25 dataclasses, ~5 ms: the kernel's first events come after),
+#: the viewer's body (no tensor is shown before the kernel has run: its grid, facts and
+#: plane picker, ~4 ms), the live training loops (none before a run), the retired
+#: training format's converter (the welcome names "training" but holds no ``dict``), the
+#: atomic save, the gallery (the lesson's text is ``app.recipe.lesson_text``'s), json
+#: (~2 ms: the codec's, with the kernel; a form's plain strings are quoted without it),
+#: the window's exports (a copy or an export asked for) and its About box, the text
+#: edits (the first paint makes none).
 NOT_BEFORE_THE_FIRST_PAINT = ("torch", "pyqtgraph", "widgets.viewer.heatmap_view",
+                              "app.recipe.step_edits", "app.recipe.statement_edits",
+                              "app.recipe.form_edits",
+                              "widgets.shell.exports", "widgets.common.plot_export",
+                              "widgets.shell.about",
+                              "json",
+                              "app.recipe.gallery",
+                              "app.training.live", "app.training.write", "app.recipe.saving",
+                              "widgets.viewer.body", "widgets.common.tensor_table_model",
+                              "widgets.viewer.plane_dims",
                               "app.exports", "app.training.setup", "app.link.session",
                               "app.link.supervisor", "app.link.events",
                               "widgets.common.background", "subprocess", "app.trust",

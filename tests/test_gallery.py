@@ -495,7 +495,7 @@ _OLD_BREAK = f"(?<=[{_CJK_PUNCTUATION}])\n(?!\n)|(?<=[{_CJK_TEXT}])\n(?=[{_CJK_T
 def test_chinese_line_joining_and_halves_agree_with_the_patterns_they_replace():
     import re
 
-    from app.recipe.gallery import _has_ideograph
+    from app.recipe.lesson_text import _has_ideograph
 
     texts = [read_recipe_file(str(RECIPES_DIR / name)).docstring for name in RECIPES]
     texts += ["第 i 列。\nmasked_fill 在\n掩码。\n\n下一段", "。\n", "。\n\n", "\n。\n甲\n乙",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 
@@ -115,6 +116,15 @@ def test_every_literal_reads_back_as_its_value(value):
         return
     got = ast.literal_eval(text)
     assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("value", ["", "abc", "héllo", "中文", 'say "hi"', "back\\slash",
+                                   "tab\there", "line\nbreak", "\x00", "\x7f", "\u2028",
+                                   "\U0001f600", "it's"])
+def test_a_string_in_double_quotes_is_what_json_writes(value):
+    # json is imported only for the texts that need escapes (the builder's strings
+    # before the window's first paint do not)
+    assert literal_text(value) == json.dumps(value, ensure_ascii=False)
 
 
 def test_the_result_reads_as_python_again():

@@ -92,7 +92,7 @@ def test_about_lists_every_version(window, qtbot):
     import numpy
     import pyqtgraph
 
-    from widgets.shell.actions import about_text
+    from widgets.shell.about import about_text
 
     _kernel_said_its_torch(qtbot)  # torch's version is the kernel's: the window has none
     text = about_text(window)

@@ -145,10 +145,15 @@ def _start_autosave(window):
 
 
 def _first_paint_report(mode: str) -> Callable[[], None]:
-    """What prints "first paint after X s" (``make bench``), and more by ``mode``."""
-    from widgets.startup_report import first_paint_report
+    """What prints "first paint after X s" (``make bench``), and more by ``mode``: the
+    time is read first, then the report's module is imported (not the window's work)."""
+    def report() -> None:
+        seconds = since_start()
+        from widgets.startup_report import first_paint_report
 
-    return first_paint_report(mode, since_start)
+        first_paint_report(mode, lambda: seconds)()
+
+    return report
 
 
 def after_first_paint(window, *callbacks: Callable[[], None]) -> None:

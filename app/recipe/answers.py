@@ -16,7 +16,6 @@ a kept answer may be stale: a view that asks then is answered by the kernel anew
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +26,8 @@ Callback = Callable[[dict, str], None]
 
 
 def _key(kind: str, args: dict) -> str:
+    import json  # (the first question comes after the window's first paint)
+
     return kind + json.dumps(args, sort_keys=True, default=str)
 
 

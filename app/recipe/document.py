@@ -12,6 +12,8 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from psygnal import Signal
 
@@ -21,13 +23,13 @@ from app.recipe.kernel_results import KernelRunState
 from app.recipe.model import Recipe, Step, write_step
 from app.recipe.reader import RecipeError, parse, read_bytes, read_recipe
 from app.recipe.results import RecipeRun, StepResult
-from app.recipe.saving import write_atomic
 from app.recipe.text_recipe import SourceRecipe
 from app.resources import RECIPES_DIR, is_gallery
 from app.text_edits import statement_text
-from app.training.live import LiveTraining
-from app.training.write import convert_old
 from protocol.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from app.training.live import LiveTraining
 
 WELCOME = RECIPES_DIR / "welcome.py"
 #: What ``Document.open`` says of a file it converted (``convert_old``); the views
@@ -113,12 +115,18 @@ class Document:
         self.waiting_since: float | None = None
         #: The last kernel run before this one: what a resumed run keeps of it.
         self._last_kernel_run: KernelRunState | None = None
-        #: The runs' training loops, as they train (``app.training.live``).
-        self.training = LiveTraining()
         self._quiet = False  # edits for the next run (``for_next_run``)
         self._saved = self.recipe.snapshot()
         self.recipe.changed.connect(self._on_recipe_changed)
         self.evaluate()
+
+    @cached_property
+    def training(self) -> LiveTraining:
+        """The runs' training loops, as they train (``app.training.live``): made when
+        first asked for (the window's first paint shows no loop)."""
+        from app.training.live import LiveTraining
+
+        return LiveTraining()
 
     # -- state -----------------------------------------------------------------
     @property
@@ -423,6 +431,8 @@ class Document:
         target = os.fspath(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
+        from app.recipe.saving import write_atomic
+
         write_atomic(target, self.file_bytes())
         self._set_path(target)
         self._mark_saved()
@@ -480,7 +490,8 @@ class Document:
 
     def _reset(self) -> None:
         """Another recipe replaces this one: its loops are not the next one's."""
-        self.training.clear()
+        if "training" in self.__dict__:  # (made: ``training``)
+            self.training.clear()
         self.reset.emit()
 
     def _set_held(self, held: bool) -> None:
@@ -521,13 +532,25 @@ class Document:
 def _as_loop(text: str) -> tuple[str, Recipe] | None:
     """``text`` of the retired training format as a plain loop, and that loop read; None
     for any other text, and for one whose settings do not convert (it opens as it is)."""
-    if text.isascii() and "training" not in text:
+    if not _names_training_dict(text):
         return None  # no ``training = dict(...)``: not that format (and no second parse)
+    from app.training.write import convert_old
+
     try:
         loop = convert_old(text)
         return None if loop is None else (loop, read_recipe(loop))
     except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+def _names_training_dict(text: str) -> bool:
+    """Whether ``text`` has the words ``training`` and ``dict``, as Python reads names
+    (NFKC-normalized): without both, it holds no ``training = dict(...)``."""
+    if not text.isascii():
+        import unicodedata
+
+        text = unicodedata.normalize("NFKC", text)
+    return "training" in text and "dict" in text
 
 
 def _binds(statement: str, name: str) -> bool:

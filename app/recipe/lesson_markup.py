@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from app.recipe.gallery import CJK_TEXT, for_display, is_in
+from app.recipe.lesson_text import CJK_TEXT, for_display, is_in
 from app.recipe.rest import is_restructured_text, rest_to_markdown
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -44,7 +44,7 @@ def lesson_markdown(lesson: str) -> str:
     Parameters
     ----------
     lesson : str
-        A lesson's text, title line first (``app.recipe.gallery.lesson_text``), in
+        A lesson's text, title line first (``app.recipe.lesson_text.lesson_text``), in
         Markdown or reStructuredText.
 
     Returns

@@ -21,21 +21,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.recipe.form_edits import form_edit_text
 from app.recipe.header import docstring_literal, imports_needed
 from app.recipe.model import Recipe, Step
 from app.recipe.reader import RecipeError, read_recipe
-from app.recipe.statement_edits import (
-    comment_text,
-    cut_text,
-    docstring_text,
-    literals_text,
-    newline_of,
-    put_after_line,
-    replaced_text,
-    split_block_text,
-)
-from app.recipe.step_edits import key, rename_text, step_edit_text, with_imports, written_lines
+
+# The edits' modules (``form_edits``, ``statement_edits``, ``step_edits``) are imported
+# by the edits, at the first: the window's first paint makes none.
 
 
 def new_text(recipe: Recipe) -> str:
@@ -47,6 +38,8 @@ def new_text(recipe: Recipe) -> str:
     head += [f"import {line}" for line in imports_needed(recipe)]  # (the first: torch's)
     text = "\n".join(head) + "\n"
     if steps:
+        from app.recipe.step_edits import written_lines
+
         text += "\n" + written_lines(list(steps), "\n")
     return text
 
@@ -107,12 +100,17 @@ class SourceRecipe(Recipe):
     def set_docstring(self, text: str) -> None:
         if text == self._docstring:
             return
+        from app.recipe.statement_edits import docstring_text
+
         edited = docstring_text(self.source, text)
         if edited is None:
             raise RecipeError(0, 0, "the text is not Python: its docstring cannot be found")
         self._take(edited, self._steps, text, ())
 
     def insert(self, index: int, step: Step) -> None:
+        from app.recipe.statement_edits import newline_of, put_after_line, split_block_text
+        from app.recipe.step_edits import step_edit_text, with_imports, written_lines
+
         steps = list(self._steps)
         steps.insert(index, step)
         old = self._read()
@@ -133,6 +131,9 @@ class SourceRecipe(Recipe):
         self._take(edited, tuple(steps), self._docstring, (index,))
 
     def remove(self, index: int) -> None:
+        from app.recipe.statement_edits import cut_text
+        from app.recipe.step_edits import step_edit_text
+
         steps = list(self._steps)
         del steps[index]
         old = self._need_read()
@@ -145,6 +146,8 @@ class SourceRecipe(Recipe):
         self._take(edited, tuple(steps), self._docstring, ())
 
     def move(self, index: int, new_index: int) -> None:
+        from app.recipe.step_edits import step_edit_text
+
         if index == new_index:
             return
         steps = list(self._steps)
@@ -161,6 +164,10 @@ class SourceRecipe(Recipe):
         self.insert(new_index, step)
 
     def replace_step(self, index: int, step: Step) -> None:
+        from app.recipe.form_edits import form_edit_text
+        from app.recipe.statement_edits import comment_text, literals_text, replaced_text
+        from app.recipe.step_edits import key, with_imports
+
         was = self._steps[index]
         if step is was:
             return
@@ -191,6 +198,8 @@ class SourceRecipe(Recipe):
         """Rename step ``index`` in the text: the names that mean its binding change
         (``step_edits.rename_text``), every other byte stays; where the names cannot
         say it, each step ``Recipe.rename`` changes is written again."""
+        from app.recipe.step_edits import rename_text
+
         old = self._need_read()
         text = rename_text(self.source, old, index, new_name)
         if text is not None:  # (its code steps' texts changed too: the steps it reads as)
@@ -207,6 +216,8 @@ class SourceRecipe(Recipe):
     def _become(self, steps: tuple[Step, ...], docstring: str) -> None:
         """Make this recipe's steps ``steps`` and its docstring ``docstring``, by the edits
         above: the docstring, then the steps that differ, from the last to the first."""
+        from app.recipe.step_edits import key, step_edit_text
+
         if docstring != self._docstring:
             self.set_docstring(docstring)
         if steps == self._steps:
@@ -242,6 +253,8 @@ class SourceRecipe(Recipe):
               written: tuple[int, ...]) -> None:
         """Make ``text`` the recipe: its steps ``steps`` (the edit's own objects), or
         the steps it reads as where it does not read as them."""
+        from app.recipe.step_edits import key
+
         try:
             again = read_recipe(text)
         except RecipeError:
@@ -252,6 +265,9 @@ class SourceRecipe(Recipe):
         self.restore((steps, docstring, text))
 
     def _take_unread(self, source: str, step: Step) -> None:
+        from app.recipe.statement_edits import newline_of
+        from app.recipe.step_edits import written_lines
+
         newline = newline_of(source)
         head = source if not source or source.endswith(("\n", "\r")) else source + newline
         self.restore((self._steps + (step,), self._docstring,

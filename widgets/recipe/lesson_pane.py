@@ -7,8 +7,8 @@ from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from app.recipe.document import Document
-from app.recipe.gallery import lesson_text
 from app.recipe.lesson_markup import lesson_markdown
+from app.recipe.lesson_text import lesson_text
 from widgets.common.retranslate import translated
 
 #: The most lines the output pane keeps, and the most characters one update shows: a
@@ -24,8 +24,8 @@ class LessonPane(QWidget):
     (or reStructuredText), every character of its code as written
     (``app.recipe.lesson_markup``).
 
-    A lesson written in two languages (``app.recipe.gallery``: English, then Simplified Chinese)
-    shows the half of ``language``; ``set_language`` switches.
+    A lesson written in two languages (``app.recipe.lesson_text``: English, then Simplified
+    Chinese) shows the half of ``language``; ``set_language`` switches.
     """
 
     def __init__(self, document: Document, parent: QWidget | None = None,

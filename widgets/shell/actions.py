@@ -4,7 +4,8 @@
 (``ActionSpec``: where it goes, its text, keys, tooltip, icon and what it calls).
 ``WindowActions`` turns the table into ``QAction`` objects, the menu bar and the toolbar;
 Help > Keyboard Shortcuts reads the same actions back (``widgets.shell.shortcuts_dialog``).
-The window imports its actions, the About box and the recipe drop from here.
+The window imports its actions and the recipe drop from here (the About box, when
+asked for, from ``widgets.shell.about``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 from widgets.common.icons import icon
 from widgets.common.retranslate import translated
 from widgets.common.theme import theme_notifier
-from widgets.shell.about import about_text, show_about
 from widgets.shell.action_table import (
     LANGUAGES,
     MENUS,
@@ -36,8 +36,8 @@ from widgets.shell.action_table import (
 from widgets.shell.recipe_drop import RecipeDrop
 
 __all__ = [
-    "LANGUAGES", "MENUS", "ActionSpec", "RecipeDrop", "WindowActions", "about_text",
-    "action_table", "set_high_contrast", "set_language", "set_theme", "show_about",
+    "LANGUAGES", "MENUS", "ActionSpec", "RecipeDrop", "WindowActions",
+    "action_table", "set_high_contrast", "set_language", "set_theme",
     "show_docs", "show_shortcuts", "step_selection",
 ]
 
@@ -99,19 +99,26 @@ class WindowActions(QObject):
             self._add(spec)
             if spec.key == "view.zoom_reset":
                 self._dock_toggles()
-        self.update_presenter_keys(False)
         theme_notifier().changed.connect(self._on_theme_changed)
-        translated(window, self._set_texts)
+        # the table's actions have their texts (``_add``); the rest get theirs now
+        self._presenting = False
+        self._set_other_texts()
+        translated(window, self._set_texts, now=False)
 
     def _set_texts(self) -> None:
         """The texts of the menus, the toolbar and every action, in the UI's language."""
+        for spec in action_table(self._window):
+            self._set_action_texts(self.actions[spec.key], spec.text, spec.tip)
+        self._set_other_texts()
+
+    def _set_other_texts(self) -> None:
+        """The texts of what is not an action of the table: the menus, the toolbar, Undo
+        and Redo, the panel switches; the presenter keys' tooltips."""
         for path, menu in self.menus.items():
             menu.setTitle(menu_title(path) if path != "view/panels" else _tr("&Panels"))
         self.recent_menu.setTitle(_tr("Open &Recent"))
         self.toolbar.setWindowTitle(_tr("Main Toolbar"))
         self.toolbar.setToolTip(_tr("The most used actions; View shows or hides it"))
-        for spec in action_table(self._window):
-            self._set_action_texts(self.actions[spec.key], spec.text, spec.tip)
         for key, tip in (("edit.undo", _tr("Undo the last change to the recipe")),
                          ("edit.redo", _tr("Redo the change just undone"))):
             self._set_action_texts(self.actions[key], self.actions[key].text(), tip)

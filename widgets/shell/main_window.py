@@ -8,6 +8,7 @@ and the texts, which a language switch sets again in place (``widgets.common.ret
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
@@ -22,9 +23,8 @@ from widgets.ops.builder_panel import BuilderPanel
 from widgets.recipe.code_pane import CodePane
 from widgets.recipe.lesson_pane import LessonPane
 from widgets.recipe.steps_panel import StepsPanel
-from widgets.shell.actions import RecipeDrop, WindowActions, show_about
+from widgets.shell.actions import RecipeDrop, WindowActions
 from widgets.shell.dock_layout import DockTabBarGuard, tidy_tab_bars
-from widgets.shell.exports import TensorExports
 from widgets.shell.kernel_status import KernelStatus
 from widgets.shell.lazy_panels import LazyPanels
 from widgets.shell.opening import TrustGate
@@ -35,6 +35,9 @@ from widgets.shell.translators import lesson_language
 from widgets.shell.trust_bar import TrustBar
 from widgets.shell.window_layout import add_status_labels, add_view_tabs, dock_panels
 from widgets.viewer.panel import ViewerPanel
+
+if TYPE_CHECKING:
+    from widgets.shell.exports import TensorExports
 
 __all__ = ["FILE_FILTER", "MainWindow"]
 
@@ -99,8 +102,8 @@ class MainWindow(QMainWindow):
         self._default_state = self.saveState()
 
         self.presenter = PresenterMode(self, self.settings)
-        self.exports = TensorExports(self)
-        self.exports.install_viewer_menus(self.viewer)
+        self._exports: TensorExports | None = None  # (``exports``)
+        self.viewer.when_body_built(lambda: self.exports.install_viewer_menus(self.viewer))
         self.window_actions = WindowActions(self)
         self.recent_menu = self.window_actions.recent_menu
         self._files = RecipeFiles(self)
@@ -142,6 +145,15 @@ class MainWindow(QMainWindow):
     docs_panel = property(lambda self: self._lazy.get("docs"), doc="The docs panel.")
     gallery = property(lambda self: self._lazy.get("gallery"), doc="The gallery.")
     output = property(lambda self: self._lazy.get("output"), doc="The output pane.")
+
+    @property
+    def exports(self) -> TensorExports:
+        """Copies and exports of tensors, code and the lesson, made when first used."""
+        if self._exports is None:
+            from widgets.shell.exports import TensorExports
+
+            self._exports = TensorExports(self)
+        return self._exports
 
     def build_deferred(self) -> None:
         """Build the panels not built yet, and the viewer's heatmap, one per pass of the
@@ -326,6 +338,8 @@ class MainWindow(QMainWindow):
         tidy_tab_bars(self)
 
     def about(self) -> None:
+        from widgets.shell.about import show_about
+
         show_about(self)
 
     # -- language: every text is set again, in place --------------------------------------

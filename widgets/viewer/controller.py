@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
@@ -32,8 +32,10 @@ from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.i18n_text import translate_core
 from widgets.common.retranslate import translated
-from widgets.common.tensor_table_model import PlaneAddress
 from widgets.viewer.view import HEATMAP_CELLS, HEATMAP_NUMEL, ViewerView
+
+if TYPE_CHECKING:
+    from widgets.common.tensor_table_model import PlaneAddress
 
 #: A heatmap's sample this sparse (every third row or column, or fewer) is replaced by
 #: the kernel's image of block means; every other row and column shows a plane well
@@ -322,6 +324,8 @@ class ViewerController(FollowsDocument, QObject):
                 "cols": cols_dim, "fixed": {str(d): i for d, i in fixed.items()},
                 "stats": False, "cells": self._remote_cells}
         self._plane_args = args
+        from widgets.common.tensor_table_model import PlaneAddress  # (the body's, built)
+
         address = PlaneAddress(name, ndim, rows_dim, cols_dim, dict(fixed))
         answer = while_alive(self, functools.partial(self._on_remote_answer,
                                                      self._stats_generation, address))
@@ -434,6 +438,8 @@ class ViewerController(FollowsDocument, QObject):
         values = self._values
         if values is None:
             return
+        from widgets.common.tensor_table_model import PlaneAddress  # (the body's, built)
+
         rows_dim, cols_dim, fixed = self._view.plane_dims
         address = PlaneAddress(self._name, values.ndim, rows_dim, cols_dim, fixed)
         try:

@@ -9,35 +9,31 @@ document. ``widgets.viewer.controller.ViewerController`` drives it, and
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
-    QFormLayout,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QSpinBox,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from widgets.common.bounded_text import MAX_MESSAGE_LINE, bounded
 from widgets.common.layout_fence import fenced_content
-from widgets.common.retranslate import add_tab, translated
-from widgets.common.tensor_table_model import IndexHeader, PlaneAddress, TensorTableModel
+from widgets.common.retranslate import translated
 from widgets.common.theme import error_style, set_style_sheet
 from widgets.viewer.iteration_picker import IterationPicker
-from widgets.viewer.plane_dims import PlaneDims
 
 if TYPE_CHECKING:
+    from widgets.common.tensor_table_model import PlaneAddress, TensorTableModel
+    from widgets.viewer.body import ViewerBody
     from widgets.viewer.heatmap_view import HeatmapView
 
 #: Above this many elements a tensor opens as a heatmap rather than a grid.
@@ -46,10 +42,6 @@ HEATMAP_NUMEL = 100_000
 #: on a screen, a quarter of a 1000x1000 plane's bytes.
 HEATMAP_CELLS = 1 << 18
 MODES = ("grid", "heatmap")
-#: The facts shown, in order.
-FACT_KEYS = ("shape", "dtype", "device", "numel", "bytes", "strides", "storage offset",
-             "is_contiguous", "requires_grad", "is_leaf", "grad_fn")
-_FACT_COLUMN_ROWS = 6  # facts fill a first column of this many rows, then a second
 
 
 class ViewerView(QWidget):
@@ -88,55 +80,17 @@ class ViewerView(QWidget):
         translated(self, lambda: self._status.setToolTip(QCoreApplication.translate("ViewerPanel",
                                                            "What the step produced")))
 
+        # The body (a tensor's facts, statistics, plane and values) is built when a tensor is
+        # first shown or a part of it asked for (``body_parts``), or right after the
+        # window's first paint with the heatmap: hidden until then, it shows nothing.
         self._body = QWidget()
-        body = QVBoxLayout(self._body)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.addLayout(self._build_facts())
-        self._stats = QLabel()
-        self._stats.setWordWrap(True)
-        self._stats.setTextFormat(Qt.TextFormat.PlainText)
-        self._stats.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        translated(self, lambda: self._stats.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "Statistics of the finite values: NaN and ±inf are left out and "
-            "counted instead. std is the sample standard deviation.")))
-        body.addWidget(self._stats)
-        self._dims = PlaneDims()
-        self._dims.changed.connect(self.plane_changed)
-        body.addWidget(self._dims)
-
-        self._table_model = TensorTableModel(self)
-        self._table = QTableView()
-        self._table.setHorizontalHeader(IndexHeader(Qt.Orientation.Horizontal, self._table))
-        self._table.setVerticalHeader(IndexHeader(Qt.Orientation.Vertical, self._table))
-        self._table.setModel(self._table_model)
-        translated(self, lambda: self._table.setToolTip(QCoreApplication.translate(
-            "ViewerPanel", "The plane's values; hover a cell for its full value")))
-        self._table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self._table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self._table.horizontalHeader().setDefaultSectionSize(72)
-        self._table.verticalHeader().setDefaultSectionSize(
-            self._table.fontMetrics().height() + 6)
+        self._body.hide()
+        self._parts: ViewerBody | None = None
+        self._body_hooks: list[Callable[[], object]] = []  # ``when_body_built``'s
         # The heatmap (pyqtgraph, and its plot) is built when first shown or asked for, or
         # right after the window's first paint (``build_heatmap``): the grid shows first.
         self._heatmap: HeatmapView | None = None
         self._heatmap_labels: tuple[str, str] | None = None  # (rows, columns) axes
-        self._heatmap_tab = QWidget()
-        QVBoxLayout(self._heatmap_tab).setContentsMargins(0, 0, 0, 0)
-        self._tabs = QTabWidget()
-        add_tab(self._tabs, self._table,
-                lambda: QCoreApplication.translate("ViewerPanel", "Grid"))
-        add_tab(self._tabs, self._heatmap_tab,
-                lambda: QCoreApplication.translate("ViewerPanel", "Heatmap"))
-        translated(self, lambda: (
-            self._tabs.setTabToolTip(0, QCoreApplication.translate("ViewerPanel",
-                                                                   "Every value as a number"))))
-        translated(self, lambda: self._tabs.setTabToolTip(1, QCoreApplication.translate(
-            "ViewerPanel", "Values as colours; the default above {n:,} elements").format(
-            n=HEATMAP_NUMEL)))
-        self._tabs.currentChanged.connect(self._on_view_tab_changed)
-        # the values keep ten lines of room to be read (the window still fits 1366x768)
-        self._tabs.setMinimumHeight(10 * self._table.fontMetrics().height())
-        body.addWidget(self._tabs, 1)
 
         # The code and statistics lines change on every edit: behind the fence they no
         # longer re-lay out and repaint the window's central tabs each time.
@@ -168,51 +122,6 @@ class ViewerView(QWidget):
         self._stretch = QWidget()  # takes the space the body leaves when it is hidden
         layout.addWidget(self._stretch, 1)
 
-    def _build_facts(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        self._fact_values: dict[str, QLabel] = {}
-        names: dict[str, QLabel] = {}
-        forms = [QFormLayout(), QFormLayout()]
-        for i, key in enumerate(FACT_KEYS):
-            names[key] = QLabel()
-            value = QLabel()
-            value.setTextFormat(Qt.TextFormat.PlainText)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            forms[i // _FACT_COLUMN_ROWS].addRow(names[key], value)
-            self._fact_values[key] = value
-        translated(self, lambda: self._set_fact_texts(names))
-        for form in forms:
-            form.setHorizontalSpacing(8)
-            form.setVerticalSpacing(2)
-            row.addLayout(form, 1)
-        return row
-
-    def _set_fact_texts(self, names: dict[str, QLabel]) -> None:
-        help_texts = {
-            "shape": QCoreApplication.translate("ViewerPanel", "Size of each dimension"),
-            "dtype": QCoreApplication.translate("ViewerPanel", "Element type"),
-            "device": QCoreApplication.translate("ViewerPanel", "Where the elements live"),
-            "numel": QCoreApplication.translate("ViewerPanel", "Number of elements"),
-            "bytes": QCoreApplication.translate(
-                "ViewerPanel", "numel × element size: the memory the elements take"),
-            "strides": QCoreApplication.translate(
-                "ViewerPanel", "Elements to skip in storage to step one along each dimension"),
-            "storage offset": QCoreApplication.translate(
-                "ViewerPanel", "Where the tensor's first element sits in its storage"),
-            "is_contiguous": QCoreApplication.translate(
-                "ViewerPanel", "Whether the elements lie in storage in row-major order"),
-            "requires_grad": QCoreApplication.translate(
-                "ViewerPanel", "Whether autograd records operations on it"),
-            "is_leaf": QCoreApplication.translate(
-                "ViewerPanel", "Whether it was made by the user rather than by an operation"),
-            "grad_fn": QCoreApplication.translate(
-                "ViewerPanel", "The autograd node that made it, if any"),
-        }
-        for key, label in names.items():
-            label.setText(QCoreApplication.translate("ViewerPanel", "{fact}:").format(fact=key))
-            label.setToolTip(help_texts[key])
-            self._fact_values[key].setToolTip(help_texts[key])
-
     # -- texts written together ------------------------------------------------------
     @contextlib.contextmanager
     def batched(self) -> Iterator[None]:
@@ -242,6 +151,39 @@ class ViewerView(QWidget):
         if self._batch is not None and label in self._batch:
             return self._batch[label]
         return label.text()
+
+    # -- the body, built on first need ------------------------------------------------
+    def body_parts(self) -> ViewerBody:
+        """The body's parts (``widgets.viewer.body``), built now if they were not: at the
+        display scale (presenter mode's), then ``when_body_built``'s callbacks run."""
+        if self._parts is None:
+            from widgets.common.scale import display_scale, rescale_widgets
+            from widgets.viewer.body import ViewerBody
+
+            parts = self._parts = ViewerBody(self._body, HEATMAP_NUMEL)
+            parts.dims.changed.connect(self.plane_changed)
+            parts.tabs.currentChanged.connect(self._on_view_tab_changed)
+            if display_scale().value != 1.0:
+                rescale_widgets(self._body, display_scale().value)
+            hooks, self._body_hooks = self._body_hooks, []
+            for hook in hooks:
+                hook()
+        return self._parts
+
+    def when_body_built(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the body is built (now, if it is)."""
+        if self._parts is None:
+            self._body_hooks.append(callback)
+        else:
+            callback()
+
+    _fact_values = property(lambda self: self.body_parts().fact_values)
+    _stats = property(lambda self: self.body_parts().stats)
+    _dims = property(lambda self: self.body_parts().dims)
+    _table_model = property(lambda self: self.body_parts().table_model)
+    _table = property(lambda self: self.body_parts().table)
+    _heatmap_tab = property(lambda self: self.body_parts().heatmap_tab)
+    _tabs = property(lambda self: self.body_parts().tabs)
 
     # -- public accessors ------------------------------------------------------------
     @property
@@ -376,8 +318,9 @@ class ViewerView(QWidget):
 
     def show_no_tensor(self) -> None:
         """Hide the facts and values: the step gave no tensor."""
-        self._dims.clear_shape()
-        self.clear_plane()
+        if self._parts is not None:  # (an unbuilt body holds none)
+            self._dims.clear_shape()
+            self.clear_plane()
         self._body.hide()
         self._stretch.setVisible(self._text.isHidden())
 
