@@ -1,0 +1,415 @@
+"""A module's forward call as a graph (``protocol.module_graph_data``), recorded while the
+recipe's own call runs: no extra forward pass, so ``if`` and loops in ``forward`` are seen
+as they ran, and nothing a forward changes (a BatchNorm's running statistics, the random
+state) is touched by the lab.
+
+How: the training watch (``kernel.watch``) registers these hooks beside its own global
+forward hook, on the same steps: every call of a statement outside a training loop, and
+a live loop's sampled steps only, so a lean step costs nothing more. A module called by
+the recipe itself (no other module's call running) may be traced: a forward pre-hook
+pushes a ``TorchFunctionMode`` that sees every torch function and tensor method its
+``forward`` calls, and pops it when the call returns or raises (its forward hook has
+``always_call``). Module calls inside it are seen by the same hooks: a leaf module (no
+children) is one node, whatever it calls inside; a container's calls are recorded in its
+scope (the window's boxes).
+
+A trace costs the call some Python per torch call, so not every call is traced: a
+module's first call in each statement is, and its first calls with new input shapes (a
+loop's short last batch), and others once ``TRACE_GAP_S`` has passed and traces stay
+under ``TRACE_SHARE`` of the time (a 100-layer model's trace takes milliseconds). The
+graph is the last traced call's. Only shapes and names are kept; tensors seen during a trace are
+held by weak references, and a module's graph goes with it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from kernel.summary import loaded_torch
+from protocol.module_graph_data import MAX_GRAPH_NODES, FlowEdge, FlowNode, ModuleGraph
+from protocol.sealed import BUILTINS
+
+__builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
+
+#: A module called again is traced again after this many seconds (or at once when its
+#: input shapes change)...
+TRACE_GAP_S = 1.0
+#: ...but traces take at most this share of the time between them...
+TRACE_SHARE = 0.002
+#: ...except the first calls with new input shapes, up to this many in a statement.
+NEW_SHAPES = 8
+#: Short labels of the operators python spells with a symbol.
+SYMBOLS = {"add": "+", "__add__": "+", "__radd__": "+", "sub": "-", "__sub__": "-",
+           "__rsub__": "-", "mul": "*", "__mul__": "*", "__rmul__": "*", "div": "/",
+           "__truediv__": "/", "__rtruediv__": "/", "matmul": "@", "__matmul__": "@",
+           "__rmatmul__": "@", "__getitem__": "[]", "add_": "+=", "__iadd__": "+=",
+           "mul_": "*=", "__imul__": "*=", "neg": "-", "__neg__": "-", "pow": "**",
+           "__pow__": "**"}
+
+#: id(module): (a weak reference to it, its graph)
+_graphs: dict[int, tuple[weakref.ref, ModuleGraph]] = {}
+
+
+def graph_of(module: Any) -> ModuleGraph | None:
+    """The graph of ``module``'s last traced call, or None."""
+    entry = _graphs.get(id(module))
+    if entry is None or entry[0]() is not module:
+        return None
+    return entry[1]
+
+
+def _keep(module: Any, graph: ModuleGraph) -> None:
+    key = id(module)
+
+    def forget(dead: weakref.ref) -> None:
+        entry = _graphs.get(key)
+        if entry is not None and entry[0] is dead:
+            _graphs.pop(key, None)
+    try:
+        _graphs[key] = (weakref.ref(module, forget), graph)
+    except TypeError:  # a module without weak references: not kept
+        pass
+
+
+def _tensors(value: Any, tensor: type, out: list, depth: int = 0) -> list:
+    """The tensors in ``value``: itself, or those of a tuple, a list or a dict's values,
+    depth first, in order."""
+    if isinstance(value, tensor):
+        out.append(value)
+    elif depth < 4 and isinstance(value, tuple | list):
+        for item in value[:64]:
+            _tensors(item, tensor, out, depth + 1)
+    elif depth < 4 and isinstance(value, dict):
+        for item in list(value.values())[:64]:
+            _tensors(item, tensor, out, depth + 1)
+    return out
+
+
+def _error_text(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= 600 else text[:600] + "…"
+
+
+class _Trace:
+    """One top-level call being recorded."""
+
+    def __init__(self, root: Any, args: tuple, kwargs: dict, tensor: type) -> None:
+        self.root, self.tensor = root, tensor
+        self.graph = ModuleGraph(type(root).__name__)
+        self.paths = _module_paths(root)
+        self.made: dict[int, tuple[weakref.ref, int]] = {}  # id(tensor): (ref, node)
+        self.frames: list[tuple[str, int]] = []  # ("leaf", node) / ("scope", 0) per call
+        self.scopes: list[str] = [""]
+        self.inside_leaf = 0
+        self.failed = False  # a node carries the error already
+        names = _parameter_names(root)
+        for i, value in enumerate(args):
+            found = _tensors(value, tensor, [])
+            name = names[i] if i < len(names) else f"input {i}"
+            for j, t in enumerate(found):
+                label = name if len(found) == 1 and isinstance(value, tensor) else f"{name}[{j}]"
+                self._made(t, self._node(FlowNode("input", label, "Tensor")))
+        for name, value in kwargs.items():
+            for t in _tensors(value, tensor, []):
+                self._made(t, self._node(FlowNode("input", name, "Tensor")))
+
+    def _node(self, node: FlowNode) -> int | None:
+        nodes = self.graph.nodes
+        if len(nodes) >= MAX_GRAPH_NODES and node.kind != "output":
+            self.graph.truncated = True
+            return None
+        nodes.append(node)
+        return len(nodes) - 1
+
+    def _made(self, t: Any, node: int | None) -> None:
+        if node is None:
+            return
+        try:
+            self.made[id(t)] = (weakref.ref(t), node)
+        except TypeError:
+            pass
+
+    def _into(self, node: int | None, inputs: list) -> None:
+        """Edges from the makers of ``inputs`` into ``node``, one per tensor and maker."""
+        if node is None:
+            return
+        seen = set()
+        for t in inputs:
+            entry = self.made.get(id(t))
+            if entry is None or entry[0]() is not t:
+                continue  # a parameter, a constant: made outside the call
+            key = (entry[1], tuple(t.shape))
+            if key not in seen:
+                seen.add(key)
+                self.graph.edges.append(FlowEdge(entry[1], node, tuple(int(d) for d in t.shape)))
+
+    # -- what the hooks and the mode see -----------------------------------------------
+    def enter(self, module: Any, args: tuple) -> None:
+        if self.inside_leaf:
+            self.inside_leaf += 1
+            self.frames.append(("inner", 0))
+            return
+        path = self.paths.get(id(module)) or type(module).__name__
+        if next(iter(vars(module).get("_modules") or ()), None) is None:  # a leaf
+            node = self._node(FlowNode("module", path, type(module).__name__,
+                                       self.scopes[-1]))
+            self._into(node, _tensors(args, self.tensor, []))
+            self.inside_leaf = 1
+            self.frames.append(("leaf", -1 if node is None else node))
+        else:
+            self.graph.containers.setdefault(path, type(module).__name__)
+            self.scopes.append(path)
+            self.frames.append(("scope", 0))
+
+    def leave(self, output: Any, error: BaseException | None) -> None:
+        if not self.frames:
+            return
+        kind, node = self.frames.pop()
+        if kind == "inner":
+            self.inside_leaf -= 1
+            return
+        if kind == "scope":
+            self.scopes.pop()
+            return
+        self.inside_leaf = 0
+        if node < 0:
+            return
+        if error is not None:
+            self._fail(node, error)
+            return
+        for t in _tensors(output, self.tensor, []):
+            self._made(t, node)
+
+    def _fail(self, node: int, error: BaseException) -> None:
+        if not self.failed:
+            self.failed = True
+            n = self.graph.nodes[node]
+            self.graph.nodes[node] = FlowNode(n.kind, n.label, n.type, n.scope,
+                                              _error_text(error))
+
+    def call(self, func: Any, args: tuple, kwargs: dict, output: Any,
+             error: BaseException | None) -> None:
+        """A torch function or tensor method the forward called (in a container's scope)."""
+        outputs = _tensors(output, self.tensor, []) if error is None else []
+        if error is None and not outputs:
+            return  # x.shape, x.size(), x.dim(): no tensor made
+        name = _function_name(func)
+        node = self._node(FlowNode("function", SYMBOLS.get(name.rpartition(".")[2],
+                                                           name.rpartition(".")[2]),
+                                   name, self.scopes[-1]))
+        self._into(node, _tensors((args, kwargs), self.tensor, []))
+        if node is None:
+            return
+        if error is not None:
+            self._fail(node, error)
+        for t in outputs:
+            self._made(t, node)
+
+    def finish(self, output: Any, error: BaseException | None) -> ModuleGraph:
+        graph = self.graph
+        if error is not None:
+            graph.error = _error_text(error)
+            return graph
+        node = self._node(FlowNode("output", "output", type(output).__name__))
+        self._into(node, _tensors(output, self.tensor, []))
+        return graph
+
+
+def _function_name(func: Any) -> str:
+    from torch.overrides import resolve_name
+
+    try:
+        name = resolve_name(func)
+    except Exception:  # noqa: BLE001 - an odd callable
+        name = None
+    if not name:
+        name = getattr(func, "__qualname__", None) or getattr(func, "__name__", "call")
+    return name.removesuffix(".__get__")
+
+
+def _parameter_names(module: Any) -> list[str]:
+    import inspect
+
+    try:
+        return [p.name for p in inspect.signature(module.forward).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+def _module_paths(root: Any) -> dict[int, str]:
+    """Each submodule's path from ``root``, read from the modules' own dicts (no torch
+    helper a recipe's patched builtins could break); the first path of a shared one."""
+    paths: dict[int, str] = {id(root): ""}
+    todo = [(root, "")]
+    while todo and len(paths) < 20_000:
+        module, path = todo.pop()
+        children = list((vars(module).get("_modules") or {}).items())
+        for name, child in reversed(children):
+            if child is not None and id(child) not in paths:
+                paths[id(child)] = f"{path}.{name}" if path else name
+                todo.append((child, paths[id(child)]))
+    return paths
+
+
+class GraphHooks:
+    """The hooks that trace top-level module calls; ``hook(True)`` registers them (after
+    the watch's own forward hook), ``hook(False)`` takes them off.
+
+    Parameters
+    ----------
+    skip : callable
+        True while the module calls are the lab's own (the boundary's grid), not traced.
+    """
+
+    def __init__(self, skip: Callable[[], bool] = lambda: False) -> None:
+        self._skip = skip
+        self._handles: list[Any] = []
+        self._depth = 0
+        self._trace: _Trace | None = None
+        self._mode: Any = None
+        self._busy = False  # our own hooks run: their torch calls are not the forward's
+        self._statement = 0
+        #: id(module): (the statement, when its last trace started, what it took, the
+        #: input shapes traced in the statement)
+        self._last: dict[int, tuple[int, float, float, set]] = {}
+
+    def hook(self, on: bool) -> None:
+        from torch.nn.modules.module import (
+            register_module_forward_hook,
+            register_module_forward_pre_hook,
+        )
+
+        if on and not self._handles:
+            self._handles = [register_module_forward_pre_hook(self._pre),
+                             register_module_forward_hook(self._post, always_call=True)]
+        elif not on and self._handles:
+            for handle in self._handles:
+                handle.remove()
+            self._handles = []
+            self._end_trace()
+            self._depth = 0
+
+    def new_statement(self) -> None:
+        """A top-level statement starts: each module's first call in it is traced (and a
+        call a Stop cut short is left behind)."""
+        self._end_trace()
+        self._depth = 0
+        self._statement += 1
+
+    def _end_trace(self) -> None:
+        self._trace = None
+        if self._mode is not None:
+            mode, self._mode = self._mode, None
+            try:
+                mode.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001 - not on the mode stack any more
+                pass
+
+    def _wants(self, module: Any, shapes: tuple, now: float) -> bool:
+        last = self._last.get(id(module))
+        if last is None or last[0] != self._statement or graph_of(module) is None:
+            return True
+        _statement, when, took, seen = last
+        if shapes not in seen and len(seen) < NEW_SHAPES:
+            return True  # a loop's short last batch, a validation batch
+        return now >= when + max(TRACE_GAP_S, took / TRACE_SHARE)
+
+    def _pre(self, module: Any, args: tuple) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            self._depth += 1
+            trace = self._trace
+            if trace is not None:
+                trace.enter(module, args)
+            elif self._depth == 1 and not self._skip():
+                now = time.perf_counter()
+                shapes = tuple(tuple(t.shape) for t in _tensors(args, loaded_torch().Tensor, []))
+                if type(module).__name__ != "OptimizedModule" \
+                        and self._wants(module, shapes, now):
+                    self._start(module, args, shapes, now)
+        except Exception:  # noqa: BLE001 - the lab's fault: the call runs untraced
+            self._end_trace()
+        finally:
+            self._busy = False
+
+    def _start(self, module: Any, args: tuple, shapes: tuple, now: float) -> None:
+        last = self._last.get(id(module))
+        seen = last[3] if last is not None and last[0] == self._statement else set()
+        seen.add(shapes)
+        self._last[id(module)] = (self._statement, now, 0.0, seen)
+        self._trace = _Trace(module, args, {}, loaded_torch().Tensor)
+        self._mode = _mode_class()(self)
+        self._mode.__enter__()
+
+    def _post(self, module: Any, _args: tuple, output: Any) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            self._depth = max(0, self._depth - 1)
+            trace = self._trace
+            if trace is None:
+                return
+            error = sys.exc_info()[1] if output is None else None
+            if self._depth > 0:
+                trace.leave(output, error)
+                return
+            self._end_trace()
+            if trace.root is module:
+                _keep(module, trace.finish(output, error))
+                last = self._last.get(id(module))
+                if last is not None:
+                    took = time.perf_counter() - last[1]
+                    self._last[id(module)] = (last[0], last[1], took, last[3])
+        except Exception:  # noqa: BLE001 - the lab's fault: the call's graph is not kept
+            self._end_trace()
+        finally:
+            self._busy = False
+
+    def torch_call(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        """What the mode does with each torch call of a traced forward."""
+        trace = self._trace
+        if trace is None or self._busy or trace.inside_leaf:
+            return func(*args, **kwargs)
+        try:
+            output = func(*args, **kwargs)
+        except Exception as e:
+            self._record(trace, func, args, kwargs, None, e)
+            raise
+        self._record(trace, func, args, kwargs, output, None)
+        return output
+
+    def _record(self, trace: _Trace, func: Any, args: tuple, kwargs: dict, output: Any,
+                error: BaseException | None) -> None:
+        try:
+            trace.call(func, args, kwargs, output, error)
+        except Exception:  # noqa: BLE001 - the lab's fault: this call is left out
+            pass
+
+
+_MODE: Any = None
+
+
+def _mode_class() -> type:
+    """The ``TorchFunctionMode`` of a trace (made once torch is loaded)."""
+    global _MODE  # noqa: PLW0603 - torch is imported by the recipe, not by the kernel
+    if _MODE is None:
+        from torch.overrides import TorchFunctionMode
+
+        class Tracing(TorchFunctionMode):
+            def __init__(self, hooks: GraphHooks) -> None:
+                super().__init__()
+                self.hooks = hooks
+
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                return self.hooks.torch_call(func, args, kwargs or {})
+
+        _MODE = Tracing
+    return _MODE
