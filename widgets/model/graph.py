@@ -1,0 +1,476 @@
+"""The Model tab's Graph: the selected module's last traced forward call, left to right.
+
+Leaf modules and the torch calls between them are boxes; every edge is labelled with the
+shape of the tensor that flowed; containers (``features``, a ``Sequential`` block) are
+dashed boxes around their calls, collapsed into one node by a click on their title (and
+opened again by a click on that node). A call that raised is outlined in the theme's
+error colour, and so are the edges into it, the exception as their tooltip. The wheel
+zooms, dragging pans; Export writes PNG or SVG for slides. The graph is asked of the
+kernel (query ``module_graph``, ``kernel.module_graph``) when its tab is shown.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.explain.module_graph_view import ShownGraph, ShownNode, ancestors, shown_graph
+from app.recipe.document import Document
+from protocol.module_graph_data import ModuleGraph, graph_from, shape_text
+from widgets.common.answered import while_alive
+from widgets.common.doc_links import FollowsDocument
+from widgets.common.retranslate import translated
+from widgets.common.theme import current_palette, qcolour
+from widgets.common.when_shown import WhenShown
+from widgets.common.zoom_view import MIN_ZOOM, ZoomView, arrow_head
+
+#: Fill of each kind of node (light, so the dark text reads on any theme).
+KIND_COLOURS = {"input": "#c8e6c9", "output": "#c8e6c9", "module": "#bbdefb",
+                "function": "#e0e0e0", "container": "#ffe0b2"}
+_TEXT = QColor("#202020")
+_PAD_X, _PAD_Y, _GAP_X, _GAP_Y = 10.0, 4.0, 36.0, 46.0
+_MIN_WIDTH, _MAX_WIDTH = 60.0, 220.0
+_FIT_ZOOM = (0.6, 1.25)
+_BOX_MARGIN, _BOX_STEP = 10.0, 12.0
+
+
+def short_type(node: ShownNode) -> str:
+    """A node's second line: a module's class, a function's name as a recipe writes it
+    (``F.relu``, ``Tensor.view``)."""
+    if node.kind == "function":
+        return (node.type.replace("torch.nn.functional.", "F.")
+                .replace("torch.Tensor.", "Tensor."))
+    return "" if node.kind in ("input", "output") else node.type
+
+
+class CallItem(QGraphicsPathItem):
+    """One node: a rounded box with its label and a smaller second line."""
+
+    def __init__(self, node: ShownNode, width: float, height: float, font: QFont,
+                 small: QFont, tip: str):
+        super().__init__()
+        self.node = node
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(-width / 2, -height / 2, width, height), 6, 6)
+        self.setPath(path)
+        self.setBrush(QBrush(QColor(KIND_COLOURS.get(node.kind, "#ffffff"))))
+        self.setPen(QPen(qcolour("error"), 2.5) if node.error else QPen(QColor("#455a64"), 1.2))
+        self.setToolTip(tip)
+        lines = [(node.label, font), (short_type(node), small)]
+        lines = [(text, f) for text, f in lines if text]
+        total = sum(QFontMetricsF(f).height() for _, f in lines)
+        y = -total / 2
+        for text, f in lines:
+            item = QGraphicsSimpleTextItem(QFontMetricsF(f).elidedText(
+                text, Qt.TextElideMode.ElideRight, width - 2 * _PAD_X), self)
+            item.setFont(f)
+            item.setBrush(_TEXT)
+            item.setPos(-item.boundingRect().width() / 2, y)
+            y += QFontMetricsF(f).height()
+        if node.kind == "container":
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+
+class BoxTitle(QGraphicsSimpleTextItem):
+    """A container box's title: a click collapses the container."""
+
+    def __init__(self, path: str, text: str):
+        super().__init__(text)
+        self.path = path
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+
+class ModelGraphView(ZoomView):
+    """Draws a ``ModuleGraph`` left to right; wheel zooms, drag pans, a container's title
+    (or its collapsed node) toggles it."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.graph: ModuleGraph | None = None
+        self.shown = ShownGraph()
+        self.collapsed: set[str] = set()
+        self._items: dict[str, CallItem] = {}
+        self._labels: list[tuple[str, str, str]] = []
+        self._font = QFont(self.font())
+        self._font.setBold(True)
+        self._small = QFont(self.font())
+        self._small.setPointSizeF(max(self.font().pointSizeF() * 0.9, 7.0))
+        translated(self, lambda: self.setToolTip(QCoreApplication.translate(
+            "ModelGraph", "The module's last traced forward call: its layers and the torch "
+            "calls between them, each edge labelled with the shape that flowed. The wheel "
+            "zooms, dragging pans; click a container's title to collapse it.")))
+
+    # -- public ------------------------------------------------------------------------
+    def set_graph(self, graph: ModuleGraph | None, keep: bool = False) -> None:
+        """Draw ``graph`` (None: nothing); ``keep`` keeps the collapsed containers."""
+        self.graph = graph
+        if not keep:
+            self.collapsed = set()
+        self._draw(fit=True)
+
+    def toggle(self, path: str) -> None:
+        """Collapse container ``path``, or open it again."""
+        self.collapsed ^= {path}
+        self._draw(fit=False)
+
+    def edge_labels(self) -> list[tuple[str, str, str]]:
+        """Each drawn edge as (its source's label, its target's label, its shape's text)."""
+        return list(self._labels)
+
+    def node_items(self) -> dict[str, CallItem]:
+        return dict(self._items)
+
+    def box_titles(self) -> dict[str, BoxTitle]:
+        return {i.path: i for i in self._scene.items() if isinstance(i, BoxTitle)}
+
+    def fit(self) -> None:
+        """Zoom to show the whole graph."""
+        rect = self._scene.sceneRect()
+        if rect.isEmpty():
+            return
+        self.resetTransform()
+        view = self.viewport().rect().adjusted(2, 2, -2, -2)
+        scale = max(min(view.width() / rect.width(), view.height() / rect.height(),
+                        _FIT_ZOOM[1]), MIN_ZOOM)
+        self.scale(scale, scale)
+        self.centerOn(rect.center())
+
+    def save(self, path: str) -> None:
+        """Write the whole drawing to ``path``: SVG when it ends in ``.svg``, else PNG
+        (at twice its size, for slides)."""
+        source = self._scene.sceneRect()
+        background = QColor(current_palette().base)
+        if path.lower().endswith(".svg"):
+            from PySide6.QtSvg import QSvgGenerator
+
+            generator = QSvgGenerator()
+            generator.setFileName(path)
+            generator.setSize(source.size().toSize())
+            generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
+            generator.setTitle(self.graph.type if self.graph is not None else "")
+            painter = QPainter(generator)
+            painter.fillRect(QRectF(0, 0, source.width(), source.height()), background)
+            self._scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
+            painter.end()
+            return
+        if not os.path.splitext(path)[1]:
+            path += ".png"
+        size = QSize(max(1, math.ceil(source.width() * 2)), max(1, math.ceil(source.height() * 2)))
+        image = QImage(size, QImage.Format.Format_ARGB32)
+        image.fill(background)
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing
+                               | QPainter.RenderHint.TextAntialiasing)
+        self._scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
+        painter.end()
+        image.save(path)
+
+    # -- events ------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        item = self.itemAt(event.position().toPoint())
+        while item is not None and not isinstance(item, BoxTitle | CallItem):
+            item = item.parentItem()
+        if event.button() == Qt.MouseButton.LeftButton:
+            if isinstance(item, BoxTitle):
+                self.toggle(item.path)
+                event.accept()
+                return
+            if isinstance(item, CallItem) and item.node.kind == "container":
+                self.toggle(item.node.label)
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    # -- drawing -----------------------------------------------------------------------
+    def _draw(self, fit: bool) -> None:
+        self._scene.clear()
+        self._items.clear()
+        self._labels = []
+        graph = self.graph
+        if graph is None or not graph.nodes:
+            self._scene.setSceneRect(QRectF())
+            return
+        self.collapsed &= set(graph.containers)
+        shown = self.shown = shown_graph(graph, self.collapsed)
+        big, small = QFontMetricsF(self._font), QFontMetricsF(self._small)
+        height = 2 * _PAD_Y + big.height() + small.height()
+        widths = {n.id: min(max(big.horizontalAdvance(n.label),
+                                small.horizontalAdvance(short_type(n)), _MIN_WIDTH - 24)
+                            + 2 * _PAD_X + 4, _MAX_WIDTH) for n in shown.nodes.values()}
+        label_width = max((small.horizontalAdvance(shape_text(e.shape)) for e in shown.edges),
+                          default=0.0)
+        column = max(widths.values()) + max(label_width, 20.0) + _GAP_X
+        nesting = max((len(ancestors(p, graph.containers)) for p in graph.containers),
+                      default=0)
+        row = height + _GAP_Y + 2 * _BOX_STEP * nesting
+        for node in shown.nodes.values():
+            item = CallItem(node, widths[node.id], height, self._font, self._small,
+                            self._node_tip(node))
+            layer, place = shown.places[node.id]
+            item.setPos(layer * column, place * row)
+            item.setZValue(2)
+            self._scene.addItem(item)
+            self._items[node.id] = item
+        for edge in shown.edges:
+            self._add_edge(edge.source, edge.target, shape_text(edge.shape), edge.error)
+        self._add_boxes(graph)
+        self._scene.setSceneRect(self._scene.itemsBoundingRect().adjusted(-30, -30, 30, 30))
+        if fit:
+            self._fit_readable()
+
+    def _fit_readable(self) -> None:
+        """A new drawing: readable, its inputs in view (a long one is left to scroll)."""
+        rect = self._scene.sceneRect()
+        view = self.viewport().rect()
+        scale = min(view.width() / rect.width(), view.height() / rect.height())
+        scale = min(max(scale, _FIT_ZOOM[0]), _FIT_ZOOM[1])
+        self.resetTransform()
+        self.scale(scale, scale)
+        if scale * rect.width() > view.width():
+            self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
+        else:
+            self.centerOn(rect.center())
+
+    def _node_tip(self, node: ShownNode) -> str:
+        lines = [f"{node.label}: {node.type}"]
+        if node.scope:
+            lines.append(QCoreApplication.translate(
+                "ModelGraph", "Called inside {0}").format(node.scope))
+        if node.kind == "container":
+            lines.append(QCoreApplication.translate(
+                "ModelGraph", "A container, collapsed: click to open it."))
+        if node.error:
+            lines.append(QCoreApplication.translate(
+                "ModelGraph", "This call raised: {0}").format(node.error))
+        return "\n".join(lines)
+
+    def _add_edge(self, source: str, target: str, text: str, error: str) -> None:
+        a, b = self._items[source], self._items[target]
+        start = a.pos() + QPointF(a.boundingRect().right(), 0)
+        end = b.pos() + QPointF(b.boundingRect().left(), 0)
+        path = QPainterPath(start)
+        bend = max((end.x() - start.x()) / 2, 12.0)
+        path.cubicTo(start + QPointF(bend, 0), end - QPointF(bend, 0), end)
+        colour = qcolour("error") if error else qcolour("muted")
+        line = QGraphicsPathItem(path)
+        line.setPen(QPen(colour, 2.2 if error else 1.3))
+        line.setZValue(1)
+        line.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
+        tip = QCoreApplication.translate(
+            "ModelGraph", "{0} → {1}: a tensor of shape {2}").format(
+            a.node.label, b.node.label, text)
+        if error:
+            tip += "\n" + QCoreApplication.translate(
+                "ModelGraph", "The call it goes into raised: {0}").format(error)
+        line.setToolTip(tip)
+        self._scene.addItem(line)
+        head = arrow_head(end, path.angleAtPercent(1.0))
+        arrow = self._scene.addPolygon(head, QPen(colour, 1), QBrush(colour))
+        arrow.setZValue(1)
+        label = self._scene.addSimpleText(text, self._small)
+        label.setBrush(colour)
+        mid = path.pointAtPercent(0.5)
+        label.setPos(mid - QPointF(label.boundingRect().width() / 2,
+                                   label.boundingRect().height() + 1))
+        label.setZValue(3)
+        label.setToolTip(tip)
+        self._labels.append((a.node.label, b.node.label, text))
+
+    def _add_boxes(self, graph: ModuleGraph) -> None:
+        """A dashed box around each open container's calls, its title above it."""
+        shown = self.shown
+        depth = {p: len(ancestors(p, graph.containers)) for p in shown.boxes}
+        deepest = {p: max(depth[q] for q in shown.boxes if q == p or q.startswith(p + "."))
+                   for p in shown.boxes}
+        for path, members in shown.boxes.items():
+            rect = QRectF()
+            for node_id in members:
+                rect = rect.united(self._items[node_id].sceneBoundingRect())
+            margin = _BOX_MARGIN + _BOX_STEP * (deepest[path] - depth[path])
+            rect = rect.adjusted(-margin, -margin, margin, margin)
+            box = QGraphicsRectItem(rect)
+            box.setPen(QPen(qcolour("muted"), 1.2, Qt.PenStyle.DashLine))
+            box.setZValue(0)
+            self._scene.addItem(box)
+            title = BoxTitle(path, f"▾ {path} ({graph.containers[path]})")
+            title.setFont(self._small)
+            title.setBrush(qcolour("text"))
+            title.setPos(rect.left() + 4,
+                         rect.top() - QFontMetricsF(self._small).height() - 1)
+            title.setZValue(3)
+            title.setToolTip(QCoreApplication.translate(
+                "ModelGraph", "{0}: click to collapse it into one box").format(path))
+            self._scene.addItem(title)
+
+
+class ModelGraph(FollowsDocument, QWidget):
+    """The selected module's graph, asked of the kernel when this page is shown.
+
+    Parameters
+    ----------
+    document : Document
+        The document it follows.
+    target : callable
+        ``target(document)``: the (run, statement, name) of the module selected, or None.
+    """
+
+    def __init__(self, document: Document, target: Callable[[Document], tuple | None],
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self._document, self._target = document, target
+        self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        self.view = ModelGraphView()
+        self.fit_button = QPushButton()
+        self.fit_button.clicked.connect(self.view.fit)
+        self.open_button = QPushButton()
+        self.open_button.clicked.connect(self._open_all)
+        self.export_button = QPushButton()
+        self.export_button.clicked.connect(self._on_view_export)
+        bar = QHBoxLayout()
+        bar.addWidget(self.note, 1)
+        for button in (self.fit_button, self.open_button, self.export_button):
+            bar.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        self.name: str | None = None
+        self.error = ""
+        self._asked = 0
+        self._when_shown = WhenShown(self, self.refresh)  # its tab chosen, not before
+        self._when_shown.pending = True
+        translated(self, self._set_texts)
+        self._set_model_connected(True)
+
+    def _model_links(self):
+        doc = self._document
+        return [(signal, self._on_model_changed)
+                for signal in (doc.evaluated, doc.selection_changed)]
+
+    @property
+    def graph(self) -> ModuleGraph | None:
+        return self.view.graph
+
+    def refresh(self) -> None:
+        """Ask the kernel for the selected module's graph."""
+        self._asked += 1
+        found = self._target(self._document)
+        if found is None:
+            self._set_texts()
+            return
+        run, statement, name = found
+        asked = self._asked
+        if not self._document.ask("module_graph",
+                                  {"run": run, "statement": statement, "name": name},
+                                  while_alive(self, lambda data, error: self._on_answer(
+                                      asked, name, data, error))):
+            self.error = self.tr("No kernel: run the recipe to see its modules.")
+            self._set_texts()
+
+    def _on_model_changed(self, *_args) -> None:
+        self._when_shown()
+
+    def _on_answer(self, asked: int, name: str, data: dict, error: str) -> None:
+        if asked != self._asked:
+            return
+        self.error = error
+        if not error:
+            same = name == self.name
+            self.name = name
+            self.view.set_graph(graph_from(data["graph"]), keep=same)
+        self._set_texts()
+
+    def _open_all(self) -> None:
+        self.view.collapsed = set()
+        self.view.set_graph(self.view.graph, keep=True)
+
+    def _on_view_export(self) -> None:
+        from widgets.common.plot_export import PLOT_FILTER
+
+        if self.view.graph is None:
+            return
+        path, chosen = QFileDialog.getSaveFileName(
+            self, self.tr("Export the graph"),
+            os.path.join(os.path.expanduser("~"), f"{self.name or 'model'}_graph.svg"),
+            PLOT_FILTER)
+        if path:
+            if not os.path.splitext(path)[1]:
+                path += ".svg" if "svg" in chosen.lower() else ".png"
+            self.view.save(path)
+
+    def _set_texts(self) -> None:
+        graph = self.view.graph
+        self.fit_button.setText(self.tr("Fit"))
+        self.fit_button.setToolTip(self.tr("Zoom to show the whole graph"))
+        self.open_button.setText(self.tr("Open all"))
+        self.open_button.setToolTip(self.tr("Open every collapsed container"))
+        self.export_button.setText(self.tr("Export..."))
+        self.export_button.setToolTip(self.tr(
+            "Save the graph as a PNG image or an SVG drawing, for slides"))
+        self.export_button.setEnabled(graph is not None)
+        if self.error:
+            text = self.tr("No graph: {0}").format(self.error)
+        elif graph is None:
+            text = self.tr("Select a step that makes an nn.Module and call it: the graph "
+                           "is drawn from its last forward call.")
+        else:
+            text = self.tr("{0}: {1}, its last traced forward call").format(
+                self.name, graph.type)
+            if graph.error:
+                text += " · " + self.tr("it raised: {0}").format(graph.error)
+            if graph.truncated:
+                text += " · " + self.tr("(too many calls: the first {0} are drawn)").format(
+                    len(graph.nodes))
+        self.note.setText(text)
+        self.note.setToolTip(self.tr(
+            "Recorded while the recipe's own call ran (no extra forward pass): a "
+            "statement's first call of the module, and in a training loop a sampled "
+            "step's now and then"))
+
+
+def tree_and_graph(tree: QWidget, graph: ModelGraph) -> QTabWidget:
+    """The Model tab's two views of a module, as tabs: its tree and its graph."""
+    tabs = QTabWidget()
+    tabs.setDocumentMode(True)
+    tabs.addTab(tree, "")
+    tabs.addTab(graph, "")
+
+    def texts() -> None:
+        tabs.setTabText(0, QCoreApplication.translate("ModelGraph", "Tree"))
+        tabs.setTabToolTip(0, QCoreApplication.translate(
+            "ModelGraph", "The module's submodules, parameters and buffers"))
+        tabs.setTabText(1, QCoreApplication.translate("ModelGraph", "Graph"))
+        tabs.setTabToolTip(1, QCoreApplication.translate(
+            "ModelGraph", "The module's last forward call: its layers and the shapes "
+            "between them"))
+    translated(tabs, texts)
+    return tabs
