@@ -246,3 +246,70 @@ def test_a_module_never_called_has_no_graph_yet(session, tmp_path):
     run_id = _run(session, tmp_path, "import torch\nnet = torch.nn.Linear(2, 3)\n")
     answer = _ask(session, "module_graph", {"run": run_id, "statement": 1, "name": "net"})
     assert "not been called" in answer.error
+
+
+# -- the hooks themselves, in this process ------------------------------------------------
+def test_tracing_leaves_torch_as_it_was_and_the_forward_as_python_computes_it():
+    from torch import nn
+    from torch.nn.modules import module as torch_module
+
+    from kernel.module_graph import GraphHooks, graph_of
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2))
+    twin = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2))
+    twin.load_state_dict(model.state_dict())
+    x = torch.randn(5, 3)
+    hooks = GraphHooks()
+    hooks.hook(True)
+    try:
+        out = model(x)
+        with pytest.raises(RuntimeError):
+            model(torch.randn(5, 7))  # a new shape: traced, and it raises
+    finally:
+        hooks.hook(False)
+    assert torch.equal(out, twin(x))  # the same numbers, running statistics and all
+    assert torch.equal(model[1].running_mean, twin[1].running_mean)
+    assert torch._C._len_torch_function_stack() == 0  # noqa: SLF001 - no mode left behind
+    assert not torch_module._global_forward_pre_hooks  # noqa: SLF001 - all taken off
+    graph = graph_of(model)
+    assert [n.label for n in graph.nodes] == ["input", "0"]  # the last traced call's
+    assert "mat1 and mat2" in graph.nodes[1].error
+
+
+def test_a_statements_first_call_is_traced_and_its_repeats_are_not():
+    from torch import nn
+
+    from kernel.module_graph import GraphHooks, graph_of
+
+    model = nn.Linear(2, 2)
+    hooks = GraphHooks()
+    hooks.hook(True)
+    try:
+        model(torch.randn(3, 2))
+        first = graph_of(model)
+        model(torch.randn(3, 2))  # the same shapes at once: not traced again
+        assert graph_of(model) is first
+        model(torch.randn(4, 2))  # a new shape (a short last batch): traced
+        assert graph_of(model).edges[0].shape == (4, 2)
+        hooks.new_statement()
+        model(torch.randn(4, 2))  # the next statement's first call
+        assert graph_of(model) is not first
+    finally:
+        hooks.hook(False)
+
+
+def test_the_watch_traces_on_the_steps_its_forward_hook_is_on_only():
+    from torch.nn.modules import module as torch_module
+
+    from kernel.watch import TrainingWatch
+
+    watch = TrainingWatch({})
+    watch.install()
+    try:
+        assert len(torch_module._global_forward_pre_hooks) == 1  # noqa: SLF001
+        watch._watch_forward(False)  # noqa: SLF001 - a lean step's: torch's fast path
+        assert not torch_module._global_forward_pre_hooks  # noqa: SLF001
+        assert not torch_module._global_forward_hooks  # noqa: SLF001
+    finally:
+        watch.uninstall()

@@ -116,6 +116,7 @@ class ModelGraphView(ZoomView):
         self.graph: ModuleGraph | None = None
         self.shown = ShownGraph()
         self.collapsed: set[str] = set()
+        self._toggled = False
         self._items: dict[str, CallItem] = {}
         self._labels: list[tuple[str, str, str]] = []
         self._font = QFont(self.font())
@@ -197,16 +198,22 @@ class ModelGraphView(ZoomView):
         item = self.itemAt(event.position().toPoint())
         while item is not None and not isinstance(item, BoxTitle | CallItem):
             item = item.parentItem()
-        if event.button() == Qt.MouseButton.LeftButton:
-            if isinstance(item, BoxTitle):
-                self.toggle(item.path)
-                event.accept()
-                return
-            if isinstance(item, CallItem) and item.node.kind == "container":
-                self.toggle(item.node.label)
-                event.accept()
-                return
+        path = item.path if isinstance(item, BoxTitle) else (
+            item.node.label if isinstance(item, CallItem) and item.node.kind == "container"
+            else None)
+        if event.button() == Qt.MouseButton.LeftButton and path is not None:
+            self._toggled = True  # its release is this click's too
+            self.toggle(path)
+            event.accept()
+            return
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        if self._toggled:
+            self._toggled = False
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
 
     # -- drawing -----------------------------------------------------------------------
     def _draw(self, fit: bool) -> None:
