@@ -55,11 +55,61 @@ _graphs: dict[int, tuple[weakref.ref, ModuleGraph]] = {}
 
 
 def graph_of(module: Any) -> ModuleGraph | None:
-    """The graph of ``module``'s last traced call, or None."""
+    """The graph of ``module``'s last traced call, or None. A module the recipe never
+    called itself (``encoder``, called by ``model``) has the part of the last traced
+    graph of a module that holds it: the calls inside it, fed and read by ``input`` and
+    ``output`` nodes that carry the shapes crossing its border."""
     entry = _graphs.get(id(module))
-    if entry is None or entry[0]() is not module:
+    if entry is not None and entry[0]() is module:
+        return entry[1]
+    for ref, graph in reversed(list(_graphs.values())):  # the latest first
+        root = ref()
+        path = _module_paths(root).get(id(module)) if root is not None else None
+        if path:
+            return part_of(graph, path, type(module).__name__)
+    return None
+
+
+def part_of(graph: ModuleGraph, path: str, kind: str) -> ModuleGraph | None:
+    """The calls of ``graph`` made inside the submodule at ``path`` (None: it was not
+    called), with paths and scopes relative to it."""
+    def inside(p: str) -> bool:
+        return p == path or p.startswith(path + ".")
+
+    def local(p: str) -> str:
+        return p[len(path) + 1:] if p != path else ""
+    keep = [i for i, n in enumerate(graph.nodes)
+            if (n.kind == "module" and inside(n.label)) or (n.kind == "function"
+                                                             and inside(n.scope))]
+    if not keep:
         return None
-    return entry[1]
+    part = ModuleGraph(kind, truncated=graph.truncated, error=graph.error)
+    part.containers = {local(p): t for p, t in graph.containers.items()
+                       if inside(p) and p != path}
+    index: dict[int, int] = {}
+    outside: dict[tuple[int, tuple], int] = {}  # (node outside, shape): its input node
+    for e in graph.edges:  # the inputs, in the order their tensors came in
+        if e.target in keep and e.source not in keep and (e.source, e.shape) not in outside:
+            outside[(e.source, e.shape)] = len(part.nodes)
+            part.nodes.append(FlowNode("input", graph.nodes[e.source].label, "Tensor"))
+    for i in keep:
+        n = graph.nodes[i]
+        index[i] = len(part.nodes)
+        label = local(n.label) or n.label.rpartition(".")[2] if n.kind == "module" else n.label
+        part.nodes.append(FlowNode(n.kind, label, n.type,
+                                   local(n.scope) if inside(n.scope) else "", n.error))
+    out = None
+    for e in graph.edges:
+        if e.source in index and e.target in index:
+            part.edges.append(FlowEdge(index[e.source], index[e.target], e.shape))
+        elif e.target in index:
+            part.edges.append(FlowEdge(outside[(e.source, e.shape)], index[e.target], e.shape))
+        elif e.source in index:
+            if out is None:
+                out = len(part.nodes)
+                part.nodes.append(FlowNode("output", "output", "Tensor"))
+            part.edges.append(FlowEdge(index[e.source], out, e.shape))
+    return part
 
 
 def _keep(module: Any, graph: ModuleGraph) -> None:
@@ -70,6 +120,7 @@ def _keep(module: Any, graph: ModuleGraph) -> None:
         if entry is not None and entry[0] is dead:
             _graphs.pop(key, None)
     try:
+        _graphs.pop(key, None)  # (kept in the order they were traced)
         _graphs[key] = (weakref.ref(module, forget), graph)
     except TypeError:  # a module without weak references: not kept
         pass

@@ -242,6 +242,32 @@ def test_a_forward_that_takes_a_tuple_has_an_input_per_tensor(session, tmp_path)
                      ("+", "output"): tuple(torch.Size(left))}
 
 
+def test_a_part_called_by_its_model_has_its_own_part_of_the_graph(session, tmp_path):
+    text = """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+encoder = nn.Sequential(nn.Linear(4, 3), nn.Sequential(nn.ReLU(), nn.Dropout(0.0)))
+decoder = nn.Linear(3, 4)
+model = nn.Sequential(encoder, decoder)
+x = torch.randn(5, 4)
+out = model(x)
+"""
+    graph = _graph(session, tmp_path, text, "encoder")  # never called by itself
+    _, calls, _ = _hooked(text, "encoder")
+    assert [(n.kind, n.label) for n in graph.nodes] == [
+        ("input", "input"), ("module", "0"), ("module", "1.0"), ("module", "1.1"),
+        ("output", "output")] == [("input", "input")] + [
+        ("module", path) for path, _, _ in calls] + [("output", "output")]
+    assert graph.containers == {"1": "Sequential"}
+    assert [n.scope for n in graph.nodes[1:4]] == ["", "1", "1"]
+    assert [e.shape for e in graph.edges] == [(5, 4)] + [out for _, _, out in calls]
+    leaf = _graph(session, tmp_path, text, "decoder")
+    # fed by the model's 0.1.1 (the dropout); itself the model's 1
+    assert [(n.kind, n.label) for n in leaf.nodes] == [
+        ("input", "0.1.1"), ("module", "1"), ("output", "output")]
+    assert [e.shape for e in leaf.edges] == [(5, 3), (5, 4)]
+
+
 def test_a_module_never_called_has_no_graph_yet(session, tmp_path):
     run_id = _run(session, tmp_path, "import torch\nnet = torch.nn.Linear(2, 3)\n")
     answer = _ask(session, "module_graph", {"run": run_id, "statement": 1, "name": "net"})
