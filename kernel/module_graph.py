@@ -24,6 +24,7 @@ held by weak references, and a module's graph goes with it.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -325,6 +326,7 @@ class GraphHooks:
         self._mode: Any = None
         self._busy = False  # our own hooks run: their torch calls are not the forward's
         self._statement = 0
+        self._thread = threading.get_ident()  # the recipe's: another's calls are not traced
         #: id(module): (the statement, when its last trace started, what it took, the
         #: input shapes traced in the statement)
         self._last: dict[int, tuple[int, float, float, set]] = {}
@@ -351,6 +353,7 @@ class GraphHooks:
         self._end_trace()
         self._depth = 0
         self._statement += 1
+        self._thread = threading.get_ident()
 
     def _end_trace(self) -> None:
         self._trace = None
@@ -371,7 +374,7 @@ class GraphHooks:
         return now >= when + max(TRACE_GAP_S, took / TRACE_SHARE)
 
     def _pre(self, module: Any, args: tuple) -> None:
-        if self._busy:
+        if self._busy or threading.get_ident() != self._thread:
             return
         self._busy = True
         try:
@@ -400,7 +403,7 @@ class GraphHooks:
         self._mode.__enter__()
 
     def _post(self, module: Any, _args: tuple, output: Any) -> None:
-        if self._busy:
+        if self._busy or threading.get_ident() != self._thread:
             return
         self._busy = True
         try:

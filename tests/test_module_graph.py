@@ -268,6 +268,18 @@ out = model(x)
     assert [e.shape for e in leaf.edges] == [(5, 3), (5, 4)]
 
 
+def test_a_live_training_loops_model_has_the_graph_of_a_sampled_step(session, tmp_path):
+    from tools.bench_training import RECIPE
+
+    text = RECIPE.format(steps=300, device="cpu")
+    graph = _graph(session, tmp_path, text)
+    model, calls, _ = _hooked(text, before="\nstart = ")  # the recipe up to its loop
+    model(torch.randn(256, 2))  # one step's forward, hooked
+    modules = [(n.label, e.shape) for i, n in enumerate(graph.nodes) if n.kind == "module"
+               for e in graph.edges if e.source == i]
+    assert modules == [(path, out) for path, _, out in calls]  # batch 256, as python's
+
+
 def test_a_module_never_called_has_no_graph_yet(session, tmp_path):
     run_id = _run(session, tmp_path, "import torch\nnet = torch.nn.Linear(2, 3)\n")
     answer = _ask(session, "module_graph", {"run": run_id, "statement": 1, "name": "net"})
