@@ -17,8 +17,10 @@ A trace costs the call some Python per torch call, so not every call is traced: 
 module's first call in each statement is, and its first calls with new input shapes (a
 loop's short last batch), and others once ``TRACE_GAP_S`` has passed and traces stay
 under ``TRACE_SHARE`` of the time (a 100-layer model's trace takes milliseconds). The
-graph is the last traced call's. Only shapes and names are kept; tensors seen during a trace are
-held by weak references, and a module's graph goes with it.
+graph is the last traced call's. Only shapes and names are kept; tensors seen during a
+trace are held by weak references, and a module's graph goes with it. (Torch's global
+pre-hook sees positional arguments only: a tensor passed to ``forward`` by keyword is no
+input node, and the calls it feeds have no edge from it.)
 """
 
 from __future__ import annotations
@@ -84,13 +86,14 @@ def part_of(graph: ModuleGraph, path: str, kind: str) -> ModuleGraph | None:
                                                              and inside(n.scope))]
     if not keep:
         return None
+    kept = set(keep)
     part = ModuleGraph(kind, truncated=graph.truncated, error=graph.error)
     part.containers = {local(p): t for p, t in graph.containers.items()
                        if inside(p) and p != path}
     index: dict[int, int] = {}
     outside: dict[tuple[int, tuple], int] = {}  # (node outside, shape): its input node
     for e in graph.edges:  # the inputs, in the order their tensors came in
-        if e.target in keep and e.source not in keep and (e.source, e.shape) not in outside:
+        if e.target in kept and e.source not in kept and (e.source, e.shape) not in outside:
             outside[(e.source, e.shape)] = len(part.nodes)
             part.nodes.append(FlowNode("input", graph.nodes[e.source].label, "Tensor"))
     for i in keep:
@@ -149,7 +152,7 @@ def _error_text(error: BaseException) -> str:
 class _Trace:
     """One top-level call being recorded."""
 
-    def __init__(self, root: Any, args: tuple, kwargs: dict, tensor: type) -> None:
+    def __init__(self, root: Any, args: tuple, tensor: type) -> None:
         self.root, self.tensor = root, tensor
         self.graph = ModuleGraph(type(root).__name__)
         self.paths = _module_paths(root)
@@ -165,9 +168,6 @@ class _Trace:
             for j, t in enumerate(found):
                 label = name if len(found) == 1 and isinstance(value, tensor) else f"{name}[{j}]"
                 self._made(t, self._node(FlowNode("input", label, "Tensor")))
-        for name, value in kwargs.items():
-            for t in _tensors(value, tensor, []):
-                self._made(t, self._node(FlowNode("input", name, "Tensor")))
 
     def _node(self, node: FlowNode) -> int | None:
         nodes = self.graph.nodes
@@ -366,7 +366,9 @@ class GraphHooks:
 
     def _wants(self, module: Any, shapes: tuple, now: float) -> bool:
         last = self._last.get(id(module))
-        if last is None or last[0] != self._statement or graph_of(module) is None:
+        kept = _graphs.get(id(module))
+        if last is None or last[0] != self._statement or kept is None \
+                or kept[0]() is not module:
             return True
         _statement, when, took, seen = last
         if shapes not in seen and len(seen) < NEW_SHAPES:
@@ -398,7 +400,7 @@ class GraphHooks:
         seen = last[3] if last is not None and last[0] == self._statement else set()
         seen.add(shapes)
         self._last[id(module)] = (self._statement, now, 0.0, seen)
-        self._trace = _Trace(module, args, {}, loaded_torch().Tensor)
+        self._trace = _Trace(module, args, loaded_torch().Tensor)
         self._mode = _mode_class()(self)
         self._mode.__enter__()
 
