@@ -56,7 +56,7 @@ KIND_COLOURS = {"input": "#c8e6c9", "output": "#c8e6c9", "module": "#bbdefb",
 _TEXT = QColor("#202020")
 _PAD_X, _PAD_Y, _GAP_X, _GAP_Y = 10.0, 4.0, 36.0, 46.0
 _MIN_WIDTH, _MAX_WIDTH = 60.0, 220.0
-_FIT_ZOOM = (0.6, 1.25)
+_FIT_ZOOM = (0.9, 1.25)  # a new drawing: readable, a long one scrolls
 _BOX_MARGIN, _BOX_STEP = 10.0, 12.0
 
 
