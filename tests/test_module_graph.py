@@ -351,3 +351,22 @@ def test_the_watch_traces_on_the_steps_its_forward_hook_is_on_only():
         assert not torch_module._global_forward_hooks  # noqa: SLF001
     finally:
         watch.uninstall()
+
+
+def test_a_graph_past_its_cap_keeps_its_first_calls_and_says_so():
+    from torch import nn
+
+    from kernel.module_graph import GraphHooks, graph_of
+    from protocol.module_graph_data import MAX_GRAPH_NODES
+
+    model = nn.Sequential(*[nn.ReLU() for _ in range(MAX_GRAPH_NODES + 100)])
+    hooks = GraphHooks()
+    hooks.hook(True)
+    try:
+        model(torch.randn(2))
+    finally:
+        hooks.hook(False)
+    graph = graph_of(model)
+    assert graph.truncated
+    assert len(graph.nodes) == MAX_GRAPH_NODES + 1  # the first calls, and the output
+    assert [n.label for n in graph.nodes[1:4]] == ["0", "1", "2"]
