@@ -32,8 +32,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from kernel.module_trace import Trace, module_paths, tensors_in
 from kernel.summary import loaded_torch
-from protocol.module_graph_data import MAX_GRAPH_NODES, FlowEdge, FlowNode, ModuleGraph
+from protocol.module_graph_data import FlowEdge, FlowNode, ModuleGraph
 from protocol.sealed import BUILTINS
 
 __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the kernel's
@@ -45,14 +46,6 @@ TRACE_GAP_S = 1.0
 TRACE_SHARE = 0.002
 #: ...except the first calls with new input shapes, up to this many in a statement.
 NEW_SHAPES = 8
-#: Short labels of the operators python spells with a symbol.
-SYMBOLS = {"add": "+", "__add__": "+", "__radd__": "+", "sub": "-", "__sub__": "-",
-           "__rsub__": "-", "mul": "*", "__mul__": "*", "__rmul__": "*", "div": "/",
-           "__truediv__": "/", "__rtruediv__": "/", "matmul": "@", "__matmul__": "@",
-           "__rmatmul__": "@", "__getitem__": "[]", "add_": "+=", "__iadd__": "+=",
-           "mul_": "*=", "__imul__": "*=", "neg": "-", "__neg__": "-", "pow": "**",
-           "__pow__": "**"}
-
 #: id(module): (a weak reference to it, its graph)
 _graphs: dict[int, tuple[weakref.ref, ModuleGraph]] = {}
 
@@ -67,7 +60,7 @@ def graph_of(module: Any) -> ModuleGraph | None:
         return entry[1]
     for ref, graph in reversed(list(_graphs.values())):  # the latest first
         root = ref()
-        path = _module_paths(root).get(id(module)) if root is not None else None
+        path = module_paths(root).get(id(module)) if root is not None else None
         if path:
             return part_of(graph, path, type(module).__name__)
     return None
@@ -130,183 +123,6 @@ def _keep(module: Any, graph: ModuleGraph) -> None:
         pass
 
 
-def _tensors(value: Any, tensor: type, out: list, depth: int = 0) -> list:
-    """The tensors in ``value``: itself, or those of a tuple, a list or a dict's values,
-    depth first, in order."""
-    if isinstance(value, tensor):
-        out.append(value)
-    elif depth < 4 and isinstance(value, tuple | list):
-        for item in value[:64]:
-            _tensors(item, tensor, out, depth + 1)
-    elif depth < 4 and isinstance(value, dict):
-        for item in list(value.values())[:64]:
-            _tensors(item, tensor, out, depth + 1)
-    return out
-
-
-def _error_text(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= 600 else text[:600] + "…"
-
-
-class _Trace:
-    """One top-level call being recorded."""
-
-    def __init__(self, root: Any, args: tuple, tensor: type) -> None:
-        self.root, self.tensor = root, tensor
-        self.graph = ModuleGraph(type(root).__name__)
-        self.paths = _module_paths(root)
-        self.made: dict[int, tuple[weakref.ref, int]] = {}  # id(tensor): (ref, node)
-        self.frames: list[tuple[str, int]] = []  # ("leaf", node) / ("scope", 0) per call
-        self.scopes: list[str] = [""]
-        self.inside_leaf = 0
-        self.failed = False  # a node carries the error already
-        names = _parameter_names(root)
-        for i, value in enumerate(args):
-            found = _tensors(value, tensor, [])
-            name = names[i] if i < len(names) else f"input {i}"
-            for j, t in enumerate(found):
-                label = name if len(found) == 1 and isinstance(value, tensor) else f"{name}[{j}]"
-                self._made(t, self._node(FlowNode("input", label, "Tensor")))
-
-    def _node(self, node: FlowNode) -> int | None:
-        nodes = self.graph.nodes
-        if len(nodes) >= MAX_GRAPH_NODES and node.kind != "output":
-            self.graph.truncated = True
-            return None
-        nodes.append(node)
-        return len(nodes) - 1
-
-    def _made(self, t: Any, node: int | None) -> None:
-        if node is None:
-            return
-        try:
-            self.made[id(t)] = (weakref.ref(t), node)
-        except TypeError:
-            pass
-
-    def _into(self, node: int | None, inputs: list) -> None:
-        """Edges from the makers of ``inputs`` into ``node``, one per tensor and maker."""
-        if node is None:
-            return
-        seen = set()
-        for t in inputs:
-            entry = self.made.get(id(t))
-            if entry is None or entry[0]() is not t:
-                continue  # a parameter, a constant: made outside the call
-            key = (entry[1], tuple(t.shape))
-            if key not in seen:
-                seen.add(key)
-                self.graph.edges.append(FlowEdge(entry[1], node, tuple(int(d) for d in t.shape)))
-
-    # -- what the hooks and the mode see -----------------------------------------------
-    def enter(self, module: Any, args: tuple) -> None:
-        if self.inside_leaf:
-            self.inside_leaf += 1
-            self.frames.append(("inner", 0))
-            return
-        path = self.paths.get(id(module)) or type(module).__name__
-        if next(iter(vars(module).get("_modules") or ()), None) is None:  # a leaf
-            node = self._node(FlowNode("module", path, type(module).__name__,
-                                       self.scopes[-1]))
-            self._into(node, _tensors(args, self.tensor, []))
-            self.inside_leaf = 1
-            self.frames.append(("leaf", -1 if node is None else node))
-        else:
-            self.graph.containers.setdefault(path, type(module).__name__)
-            self.scopes.append(path)
-            self.frames.append(("scope", 0))
-
-    def leave(self, output: Any, error: BaseException | None) -> None:
-        if not self.frames:
-            return
-        kind, node = self.frames.pop()
-        if kind == "inner":
-            self.inside_leaf -= 1
-            return
-        if kind == "scope":
-            self.scopes.pop()
-            return
-        self.inside_leaf = 0
-        if node < 0:
-            return
-        if error is not None:
-            self._fail(node, error)
-            return
-        for t in _tensors(output, self.tensor, []):
-            self._made(t, node)
-
-    def _fail(self, node: int, error: BaseException) -> None:
-        if not self.failed:
-            self.failed = True
-            n = self.graph.nodes[node]
-            self.graph.nodes[node] = FlowNode(n.kind, n.label, n.type, n.scope,
-                                              _error_text(error))
-
-    def call(self, func: Any, args: tuple, kwargs: dict, output: Any,
-             error: BaseException | None) -> None:
-        """A torch function or tensor method the forward called (in a container's scope)."""
-        outputs = _tensors(output, self.tensor, []) if error is None else []
-        if error is None and not outputs:
-            return  # x.shape, x.size(), x.dim(): no tensor made
-        name = _function_name(func)
-        node = self._node(FlowNode("function", SYMBOLS.get(name.rpartition(".")[2],
-                                                           name.rpartition(".")[2]),
-                                   name, self.scopes[-1]))
-        self._into(node, _tensors((args, kwargs), self.tensor, []))
-        if node is None:
-            return
-        if error is not None:
-            self._fail(node, error)
-        for t in outputs:
-            self._made(t, node)
-
-    def finish(self, output: Any, error: BaseException | None) -> ModuleGraph:
-        graph = self.graph
-        if error is not None:
-            graph.error = _error_text(error)
-            return graph
-        node = self._node(FlowNode("output", "output", type(output).__name__))
-        self._into(node, _tensors(output, self.tensor, []))
-        return graph
-
-
-def _function_name(func: Any) -> str:
-    from torch.overrides import resolve_name
-
-    try:
-        name = resolve_name(func)
-    except Exception:  # noqa: BLE001 - an odd callable
-        name = None
-    if not name:
-        name = getattr(func, "__qualname__", None) or getattr(func, "__name__", "call")
-    return name.removesuffix(".__get__")
-
-
-def _parameter_names(module: Any) -> list[str]:
-    import inspect
-
-    try:
-        return [p.name for p in inspect.signature(module.forward).parameters.values()
-                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        return []
-
-
-def _module_paths(root: Any) -> dict[int, str]:
-    """Each submodule's path from ``root``, read from the modules' own dicts (no torch
-    helper a recipe's patched builtins could break); the first path of a shared one."""
-    paths: dict[int, str] = {id(root): ""}
-    todo = [(root, "")]
-    while todo and len(paths) < 20_000:
-        module, path = todo.pop()
-        children = list((vars(module).get("_modules") or {}).items())
-        for name, child in reversed(children):
-            if child is not None and id(child) not in paths:
-                paths[id(child)] = f"{path}.{name}" if path else name
-                todo.append((child, paths[id(child)]))
-    return paths
-
 
 class GraphHooks:
     """The hooks that trace top-level module calls; ``hook(True)`` registers them (after
@@ -322,7 +138,7 @@ class GraphHooks:
         self._skip = skip
         self._handles: list[Any] = []
         self._depth = 0
-        self._trace: _Trace | None = None
+        self._trace: Trace | None = None
         self._mode: Any = None
         self._busy = False  # our own hooks run: their torch calls are not the forward's
         self._statement = 0
@@ -386,7 +202,7 @@ class GraphHooks:
                 trace.enter(module, args)
             elif self._depth == 1 and not self._skip():
                 now = time.perf_counter()
-                shapes = tuple(tuple(t.shape) for t in _tensors(args, loaded_torch().Tensor, []))
+                shapes = tuple(tuple(t.shape) for t in tensors_in(args, loaded_torch().Tensor, []))
                 if type(module).__name__ != "OptimizedModule" \
                         and self._wants(module, shapes, now):
                     self._start(module, args, shapes, now)
@@ -400,7 +216,7 @@ class GraphHooks:
         seen = last[3] if last is not None and last[0] == self._statement else set()
         seen.add(shapes)
         self._last[id(module)] = (self._statement, now, 0.0, seen)
-        self._trace = _Trace(module, args, loaded_torch().Tensor)
+        self._trace = Trace(module, args, loaded_torch().Tensor)
         self._mode = _mode_class()(self)
         self._mode.__enter__()
 
@@ -442,7 +258,7 @@ class GraphHooks:
         self._record(trace, func, args, kwargs, output, None)
         return output
 
-    def _record(self, trace: _Trace, func: Any, args: tuple, kwargs: dict, output: Any,
+    def _record(self, trace: Trace, func: Any, args: tuple, kwargs: dict, output: Any,
                 error: BaseException | None) -> None:
         try:
             trace.call(func, args, kwargs, output, error)

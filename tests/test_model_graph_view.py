@@ -1,4 +1,4 @@
-"""The Model graph's drawing (``widgets.model.graph``): a click on a container's title
+"""The Model graph's drawing (``widgets.model.graph_view``): a click on a container's title
 collapses it into one box carrying the shapes that cross its border, a click on that box
 opens it again; a call that raised is drawn in the theme's error colour.
 
@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from protocol.module_graph_data import FlowEdge, FlowNode, ModuleGraph
 from widgets.common.theme import qcolour
-from widgets.model.graph import ModelGraphView
+from widgets.model.graph_view import ModelGraphView
 
 BLOCK = ModuleGraph(
     "Sequential",
