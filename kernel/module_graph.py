@@ -11,7 +11,7 @@ pushes a ``TorchFunctionMode`` that sees every torch function and tensor method 
 ``forward`` calls, and pops it when the call returns or raises (its forward hook has
 ``always_call``). Module calls inside it are seen by the same hooks: a leaf module (no
 children) is one node, whatever it calls inside; a container's calls are recorded in its
-scope (the window's boxes).
+scope (the window's boxes): ``kernel.module_trace`` records.
 
 A trace costs the call some Python per torch call, so not every call is traced: a
 module's first call in each statement is, and its first calls with new input shapes (a
