@@ -14,6 +14,9 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   the value ``name`` bound by ``statement`` (or, without one, the run's variable), or its
   submodule at ``path`` (``"features.0"``), with each module's own parameters and
   buffers and the shapes of its last call.
+- ``module_graph``: the same module's last traced forward call as a graph of its leaf
+  modules and the torch calls between them, shapes on the edges
+  (``kernel.module_graph``, ``protocol.module_graph_data``).
 - ``attention``: the attention calls of the run (``kernel.attention``), and one sample's
   weights of one of them, per head.
 - ``step_values``: a form step's tensors too large to come with its report, copied for
@@ -215,6 +218,23 @@ def _step_values(values: Values, args: dict[str, Any]) -> dict[str, Any]:
 def _module(values: Values, args: dict[str, Any]) -> dict[str, Any]:
     from protocol.module_data import tree_data
 
+    return {"tree": tree_data(describe(module_value(values, args)))}
+
+
+def _module_graph(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    from kernel.module_graph import graph_of
+    from protocol.module_graph_data import graph_data
+
+    graph = graph_of(module_value(values, args))
+    if graph is None:
+        raise QueryError(f"{args['name']} has not been called yet: its graph is drawn from "
+                         "its last forward call")
+    return {"graph": graph_data(graph)}
+
+
+def module_value(values: Values, args: dict[str, Any]) -> Any:
+    """The module a query names: ``name`` bound by ``statement`` (or, without one, the
+    run's variable), or its submodule at ``path``."""
     torch = loaded_torch()
     run, name = int(args.get("run", 0)), str(args["name"])
     if args.get("statement") is not None:
@@ -227,7 +247,7 @@ def _module(values: Values, args: dict[str, Any]) -> dict[str, Any]:
         value = dict(value.named_children()).get(part)
         if value is None:
             raise QueryError(f"{name} has no submodule {args['path']!r}")
-    return {"tree": tree_data(describe(value))}
+    return value
 
 
 def _attention(values: Values, args: dict[str, Any]) -> dict[str, Any]:
@@ -263,7 +283,8 @@ def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
 
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
                              "step_values": _step_values, "devices": _devices,
-                             "module": _module, "attention": _attention}
+                             "module": _module, "module_graph": _module_graph,
+                             "attention": _attention}
 #: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

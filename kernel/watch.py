@@ -36,6 +36,8 @@ The forward hook also records each module's last call's shapes (``kernel.modules
 the Module view and ``run --json``): it is on at the start of every statement, so a
 statement outside a loop has every call recorded; a loop's first ``backward()`` lets the
 loop choose its steps as above, and a live loop's last call is its last sampled step's.
+Hooks registered with it, on the same steps, trace a model's forward call for the Model
+graph (``kernel.module_graph``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from typing import Any
 
 from kernel import attention
 from kernel.loops import Known
+from kernel.module_graph import GraphHooks
 from kernel.modules import record
 from kernel.summary import loaded_torch
 from kernel.watch_boundary import BoundaryProbe
@@ -149,6 +152,8 @@ class TrainingWatch:
         self._paths: dict[int, str] = {}
         self._handles: list[Any] = []
         self._forward_hook: Any = None
+        #: Beside the forward hook, on the same steps: the Model graph's traces.
+        self._graph = GraphHooks(lambda: self.boundary is not None and self.boundary.probing)
         self._original: Any = None
         self._failed = False
         self._sampling = True  # this step's layers are taken
@@ -190,6 +195,7 @@ class TrainingWatch:
             # (``kernel.modules``) until its loop's first step lets the loop choose
         self.statement = (index, line)
         attention.statement(index)
+        self._graph.new_statement()
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
@@ -291,9 +297,11 @@ class TrainingWatch:
 
         if on and self._forward_hook is None:
             self._forward_hook = register_module_forward_hook(self._forward)
+            self._graph.hook(True)  # (after the watch's: a leaf's hooks are inside it)
         elif not on and self._forward_hook is not None:
             self._forward_hook.remove()
             self._forward_hook = None
+            self._graph.hook(False)
         attention.recording(on)
 
     # -- the hooks --------------------------------------------------------------------

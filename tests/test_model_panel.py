@@ -37,8 +37,9 @@ def _text(shapes) -> str:
     return ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
 
 
-def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tmp_path, qtbot):
-    net, seen = _hooked_shapes()
+def _lenets_model_tab(make_window, tmp_path):
+    """The main window on LeNet's recipe, its ``net = Net()`` step selected, the Model tab
+    shown."""
     recipe = tmp_path / "lenet.py"
     recipe.write_text(LENET, encoding="utf-8")
     window = make_window(str(recipe))
@@ -46,6 +47,12 @@ def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tm
     document.select(next(i for i in range(len(document.recipe.steps))
                          if document.step_text(i, document.recipe.steps[i]) == "net = Net()"))
     assert window.views.currentWidget() is window.model  # selected from the Tensor tab
+    return window
+
+
+def test_lenets_tree_shapes_and_a_parameter_opened_in_the_viewer(make_window, tmp_path, qtbot):
+    net, seen = _hooked_shapes()
+    window = _lenets_model_tab(make_window, tmp_path)
     panel = window.model
     qtbot.waitUntil(lambda: panel.tree is not None, timeout=60_000)
     view = panel.tree_view
@@ -90,3 +97,32 @@ def test_a_module_step_shows_the_model_tab_and_the_next_tensor_step_the_tensor_t
     views.setCurrentWidget(window.autograd)  # the user's own choice stays
     document.select(texts.index("net = Net()"))
     assert views.currentWidget() is window.autograd
+
+
+def test_lenets_graph_has_conv1s_output_shape_on_its_edge_and_exports(make_window, tmp_path,
+                                                                       qtbot):
+    net, seen = _hooked_shapes()
+    panel = _lenets_model_tab(make_window, tmp_path).model
+    graph = panel.graph_view
+    assert graph.graph is None  # asked only once its tab is shown
+    panel.views.setCurrentWidget(graph)
+    qtbot.waitUntil(lambda: graph.graph is not None, timeout=60_000)
+    labels = graph.view.edge_labels()
+    after = {source: shape for source, _target, shape in labels}
+    # each layer's outgoing edge carries the output shape torch's hook saw
+    for name, _module in net.named_children():
+        assert after[name] == _text(seen[name][1])
+    assert ("conv1", "relu", "(1, 6, 28, 28)") in labels
+    assert ("x", "conv1", _text(seen["conv1"][0])) in labels
+
+    svg, png = tmp_path / "lenet.svg", tmp_path / "lenet.png"
+    graph.view.save(str(svg))
+    graph.view.save(str(png))
+    text = svg.read_text(encoding="utf-8")
+    assert "(1, 6, 28, 28)" in text and "conv1" in text
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(png))
+    scene = graph.view.scene().sceneRect()
+    assert (image.width(), image.height()) == (round(scene.width() * 2),
+                                               round(scene.height() * 2))

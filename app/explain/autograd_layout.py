@@ -1,36 +1,46 @@
 """Where each node of a backward graph goes, and what each node is, in words.
 
-Qt-free. ``layered_layout`` places the nodes in layers with networkx;
-``node_explanation`` is the sentence a view shows for a clicked node (an English
-``protocol.i18n.Filled`` text under the ``Lesson`` context).
+Qt-free. ``layered_layout`` places the nodes in layers with networkx (``layered_grid``,
+any DAG's: the Model graph's too); ``node_explanation`` is the sentence a view shows for
+a clicked node (an English ``protocol.i18n.Filled`` text under the ``Lesson`` context).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 
 from protocol.autograd_nodes import AutogradGraph, GraphNode
 from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 
 
 def layered_layout(graph: AutogradGraph) -> dict[str, tuple[float, float]]:
-    """Grid positions ``(column, layer)`` for every node: layer 0 holds the root.
+    """Grid positions ``(column, layer)`` for every node: layer 0 holds the root
+    (``layered_grid`` of its nodes and edges)."""
+    return layered_grid(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
+
+
+def layered_grid(nodes: list[Hashable], edges: list[tuple[Hashable, Hashable]]
+                 ) -> dict[Hashable, tuple[float, float]]:
+    """Grid positions ``(column, layer)`` for the nodes of a directed acyclic graph:
+    layer 0 holds those no edge points at, and every edge goes down.
 
     networkx does the work: ``topological_generations`` puts every node one layer below
     the deepest node pointing at it (the longest-path layering of Sugiyama's method),
     and ``multipartite_layout`` spaces each layer evenly, centred. Within a layer, nodes
-    keep the depth-first order of ``build_graph``; for a tree (most backward graphs, as
-    long as no tensor is used twice) that order has no edge crossings. Columns come back
-    centred on 0, one unit apart, so a view multiplies by its own node spacing.
+    keep their order in ``nodes`` (``build_graph``'s depth-first order); for a tree
+    (most backward graphs, as long as no tensor is used twice) that order has no edge
+    crossings. Columns come back centred on 0, one unit apart, so a view multiplies by
+    its own node spacing.
     """
-    if not graph.nodes:
+    if not nodes:
         return {}
     import networkx as nx  # here, not at the top: it costs a second of start-up
 
     g = nx.DiGraph()
-    g.add_nodes_from(graph.nodes)
-    g.add_edges_from((e.source, e.target) for e in graph.edges)
-    order = {node_id: i for i, node_id in enumerate(graph.nodes)}
+    g.add_nodes_from(nodes)
+    g.add_edges_from(edges)
+    order = {node_id: i for i, node_id in enumerate(nodes)}
     layers = {i: sorted(layer, key=order.__getitem__)
               for i, layer in enumerate(nx.topological_generations(g))}
     pos = nx.multipartite_layout(g, subset_key=layers, align="horizontal")
@@ -44,7 +54,7 @@ def layered_layout(graph: AutogradGraph) -> dict[str, tuple[float, float]]:
     else:
         unit = abs(pos[layers[0][-1]][0] - pos[first][0]) / max(len(layers[0]) - 1, 1)
     unit = unit or 1.0
-    return {n: (round(float(pos[n][0]) / unit, 6), float(layer_of[n])) for n in graph.nodes}
+    return {n: (round(float(pos[n][0]) / unit, 6), float(layer_of[n])) for n in nodes}
 
 
 def node_explanation(node: GraphNode) -> str:

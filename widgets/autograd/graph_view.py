@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -11,18 +9,13 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QMouseEvent,
-    QPainter,
     QPainterPath,
     QPen,
-    QPolygonF,
-    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
-    QGraphicsScene,
     QGraphicsSimpleTextItem,
-    QGraphicsView,
     QWidget,
 )
 
@@ -31,6 +24,7 @@ from protocol.autograd_nodes import AutogradGraph, GraphNode, SavedValue
 from widgets.common.i18n_text import marked_text
 from widgets.common.retranslate import translated
 from widgets.common.theme import current_palette, qcolour
+from widgets.common.zoom_view import MIN_ZOOM, ZoomView, arrow_head
 
 #: Fill colour of each node kind (light, so the dark text reads on any theme).
 KIND_COLOURS = {
@@ -45,7 +39,6 @@ _TEXT = QColor("#202020")  # on the light node fills, whatever the theme
 # Edges, cuts and the selection take the theme's colours (``widgets.common.theme``) when drawn.
 _PAD_X, _PAD_Y, _GAP_X, _GAP_Y = 10.0, 4.0, 24.0, 26.0
 _MIN_WIDTH, _MAX_WIDTH = 70.0, 260.0
-_MIN_ZOOM, _MAX_ZOOM = 0.05, 4.0
 _FIT_ZOOM = (0.7, 1.25)  # a new drawing's zoom stays within these; Fit goes smaller
 
 
@@ -88,7 +81,7 @@ class NodeItem(QGraphicsPathItem):
         self.setPen(pen)
 
 
-class GraphView(QGraphicsView):
+class GraphView(ZoomView):
     """Draws an ``AutogradGraph`` in layers, the root on top; wheel zooms, drag pans.
 
     Parameters
@@ -102,13 +95,6 @@ class GraphView(QGraphicsView):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._scene = QGraphicsScene(self)
-        self.setScene(self._scene)
-        self.setRenderHints(QPainter.RenderHint.Antialiasing
-                            | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         translated(self, lambda: (
             self.setToolTip(self.tr("The backward graph: click a node to inspect it. The mouse "
                                     "wheel zooms, dragging pans. Arrows point the way backward() "
@@ -191,7 +177,7 @@ class GraphView(QGraphicsView):
         self.resetTransform()
         view = self.viewport().rect().adjusted(2, 2, -2, -2)  # as QGraphicsView.fitInView
         scale = max(min(view.width() / rect.width(), view.height() / rect.height(),
-                        _FIT_ZOOM[1]), _MIN_ZOOM)
+                        _FIT_ZOOM[1]), MIN_ZOOM)
         self.scale(scale, scale)
         self.centerOn(rect.center())
 
@@ -213,18 +199,7 @@ class GraphView(QGraphicsView):
         else:
             self.centerOn(rect.center())
 
-    def zoom(self, factor: float) -> None:
-        current = self.transform().m11()
-        factor = min(max(current * factor, _MIN_ZOOM), _MAX_ZOOM) / current
-        self.scale(factor, factor)
-
     # -- events -------------------------------------------------------------------------------
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
-        steps = event.angleDelta().y() / 120
-        if steps:
-            self.zoom(1.15 ** steps)
-        event.accept()
-
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         item = self.itemAt(event.position().toPoint())
         while item is not None and not isinstance(item, NodeItem):
@@ -256,7 +231,7 @@ class GraphView(QGraphicsView):
         line.setZValue(0)
         line.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
         self._scene.addItem(line)
-        head = _arrow_head(end, path.angleAtPercent(1.0))
+        head = arrow_head(end, path.angleAtPercent(1.0))
         arrow = self._scene.addPolygon(head, QPen(colour, 1), QBrush(colour))
         arrow.setZValue(0)
         label = self.tr("cut") if kind == "cut" else ""
@@ -268,14 +243,6 @@ class GraphView(QGraphicsView):
             mid = path.pointAtPercent(0.5)
             text.setPos(mid + QPointF(4, -text.boundingRect().height() / 2))
             text.setZValue(2)
-
-
-def _arrow_head(tip: QPointF, angle_degrees: float, size: float = 8.0) -> QPolygonF:
-    angle = math.radians(angle_degrees)
-    # QPainterPath angles run counter-clockwise with y up; the scene's y runs down
-    back = QPointF(-math.cos(angle), math.sin(angle)) * size
-    side = QPointF(-back.y(), back.x()) * 0.5
-    return QPolygonF([tip, tip + back + side, tip + back - side])
 
 
 def _elide(text: str, font: QFont, width: float) -> str:

@@ -20,6 +20,7 @@ from protocol.module_data import ModuleTree, tree_from
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.retranslate import translated
+from widgets.model.graph import ModelGraph, tree_and_graph
 from widgets.model.tree import ModuleTreeView
 
 
@@ -30,6 +31,8 @@ class ModelPanel(FollowsDocument, QWidget):
     ----------
     tree_view : ModuleTreeView
         The tree.
+    graph_view : ModelGraph
+        The graph of its last forward call, beside the tree (``views``: their tabs).
     name : str or None
         The name of the module shown, or None.
 
@@ -56,7 +59,9 @@ class ModelPanel(FollowsDocument, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
-        layout.addWidget(self.tree_view, 1)
+        self.graph_view = ModelGraph(document, selected_module)  # asks when its tab shows
+        self.views = tree_and_graph(self.tree_view, self.graph_view)
+        layout.addWidget(self.views, 1)
         layout.addWidget(self.totals)
         self.name: str | None = None
         self.tree: ModuleTree | None = None
