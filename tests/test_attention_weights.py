@@ -163,3 +163,21 @@ def test_the_attention_page_draws_a_heatmap_per_head_whose_rows_sum_to_one(
         np.testing.assert_allclose(shown.sum(axis=1), 1.0, rtol=1e-5)
         np.testing.assert_allclose(shown, want[2, head].detach().numpy(), rtol=1e-5,
                                    atol=1e-6)
+
+
+def test_the_model_tabs_attention_page_shows_the_attention_lesson(make_window):
+    """The gallery's attention lesson in the main window: the Model tab's Attention page
+    has its one call, 2 heads of 5x5 whose rows sum to 1, zero above the diagonal."""
+    from app.recipe.document import RECIPES_DIR
+
+    window = make_window(str(RECIPES_DIR / "nn_attention.py"))
+    panel = window.model
+    window.views.setCurrentWidget(panel)
+    panel.views.setCurrentWidget(panel.attention_view)
+    view = panel.attention_view
+    window.settle()
+    assert view.call is not None and view.call["label"] == "attention"
+    assert [image.image.shape for image in view.images] == [(5, 5), (5, 5)]
+    for image in view.images:
+        np.testing.assert_allclose(image.image.sum(axis=1), 1.0, rtol=1e-5)
+        assert (np.triu(image.image, 1) == 0).all()

@@ -20,6 +20,7 @@ from protocol.module_data import ModuleTree, tree_from
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.retranslate import translated
+from widgets.model.attention import AttentionView
 from widgets.model.graph import ModelGraph, tree_and_graph
 from widgets.model.tree import ModuleTreeView
 
@@ -31,6 +32,8 @@ class ModelPanel(FollowsDocument, QWidget):
     ----------
     tree_view : ModuleTreeView
         The tree.
+    attention_view : AttentionView
+        The run's attention calls, a heatmap per head (the third of ``views``' tabs).
     graph_view : ModelGraph
         The graph of its last forward call, beside the tree (``views``: their tabs).
     name : str or None
@@ -61,6 +64,8 @@ class ModelPanel(FollowsDocument, QWidget):
         layout.addWidget(self.header)
         self.graph_view = ModelGraph(document, selected_module)  # asks when its tab shows
         self.views = tree_and_graph(self.tree_view, self.graph_view)
+        self.attention_view = AttentionView(document)  # the run's attention calls
+        self.views.addTab(self.attention_view, "")
         layout.addWidget(self.views, 1)
         layout.addWidget(self.totals)
         self.name: str | None = None
@@ -121,6 +126,11 @@ class ModelPanel(FollowsDocument, QWidget):
         self._set_texts()
 
     def _set_texts(self) -> None:
+        index = self.views.indexOf(self.attention_view)
+        self.views.setTabText(index, self.tr("Attention"))
+        self.views.setTabToolTip(index, self.tr(
+            "The attention weights of the run's attention calls (nn.MultiheadAttention, "
+            "F.scaled_dot_product_attention), a heatmap per head"))
         current = selected_module(self._document)
         shown = self.tree is not None
         self.tree_view.setEnabled(shown and current is not None
