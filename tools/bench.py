@@ -34,6 +34,9 @@ Figures (names for ``--only``):
   main window against ``python`` on the same file (``5000 statements vs python``), and
   the p99 lateness of a 16 ms ``QTimer`` in the window meanwhile (``window
   responsiveness, 5000 statements``).
+- ``model`` (``tools/bench_model.py``): a 100-layer model's step selected until the
+  Model tab's tree is painted, then its graph, against a tensor's step until the viewer
+  painted its plane (``module view, 100 layers``).
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long", "scale")
+NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long", "scale",
+         "model")
 #: Pairs for the training figures, at least: a pair is three runs of a few seconds.
 TRAINING_PAIRS = 9
 #: Edits for the op figure: its 95th percentile needs more than a handful.
@@ -508,6 +512,12 @@ def _bench_long(pairs: int) -> list[Figure]:
     return bench_long_evaluation(pairs, figure, percentile, qapp)
 
 
+def _bench_model(pairs: int) -> list[Figure]:
+    from tools.bench_model import bench_model_view
+
+    return bench_model_view(pairs, figure, interleave, qapp, settle)
+
+
 def _bench_scale(pairs: int) -> list[Figure]:
     from tools.bench_scale import bench_scale
 
@@ -548,7 +558,8 @@ def main(argv: list[str] | None = None) -> int:
             "plot": lambda: bench_plot(pairs), "viewer": lambda: bench_viewer(pairs),
             "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs),
             "recipe": lambda: _bench_recipe(pairs), "scalar": lambda: _bench_scalar(pairs),
-            "long": lambda: _bench_long(pairs), "scale": lambda: _bench_scale(pairs)}
+            "long": lambda: _bench_long(pairs), "scale": lambda: _bench_scale(pairs),
+            "model": lambda: _bench_model(pairs)}
     for name in chosen:
         if name not in runs:
             parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")
