@@ -17,6 +17,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from kernel.activations import keep, recording, watched
 from kernel.summary import loaded_torch
 from protocol.module_data import (
     MAX_CALL_SHAPES,
@@ -47,6 +48,8 @@ def record(module: Any, inputs: tuple, output: Any) -> None:
         _shapes(inputs, tensor, ins, 0)
         _shapes(output, tensor, outs, 0)
         _calls[key] = (ref, tuple(ins), tuple(outs))
+        if key in watched or recording.everything:  # its output too (the Activations)
+            keep(module, key, output)
     except Exception:  # noqa: BLE001 - an odd module or tensor: its call is not kept
         pass
 

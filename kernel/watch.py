@@ -44,6 +44,7 @@ import math
 import time
 from typing import Any
 
+from kernel.activations import recording, resolve
 from kernel.loops import Known
 from kernel.modules import record
 from kernel.summary import loaded_torch
@@ -188,6 +189,9 @@ class TrainingWatch:
             self._watch_forward(True)  # every module call of a statement is recorded
             # (``kernel.modules``) until its loop's first step lets the loop choose
         self.statement = (index, line)
+        recording.everything = True  # small outputs of every layer, until a backward()
+        if self.installed:
+            resolve(self.namespace)  # the layers the window watches, by name
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
@@ -316,6 +320,7 @@ class TrainingWatch:
         this one are complete (their optimizer stepped): send them when a frame is due,
         and wait here while the window pauses the loop."""
         loss = _loss(tensor)
+        recording.everything = False  # a loop's: only the layers the window watches
         self._close_lane()
         live, controls = self.live, self.controls
         if live is None or self.statement is None:
