@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from app.link.session import KernelSession
-from kernel.activations import MAX_SAMPLES, SMALL_BYTES
+from kernel.activations import MAX_SAMPLES, SMALL_BYTES, UNWATCHED_SAMPLES
 from tests.test_kernel_queries import _ask, _run
 from tests.test_model_panel import LENET
 
@@ -115,10 +115,13 @@ def test_odd_outputs_tuples_dicts_words_nothing_nan_and_a_big_batch(session, tmp
     assert np.isinf(pair["values"][0]) and pair["values"][1] == -6.0
     assert ask("words").data["missing"] == "not a tensor"
     assert ask("linear").data["missing"] == "no samples"
-    # 200 x 3 x 40 x 40 floats: 3.8 MB, more than an unwatched layer keeps (1 MB: its
-    # first 54 samples); asked, it is watched by name, and the next run keeps 64
-    assert ask("wide", sample=100).data["kept"] == SMALL_BYTES // (3 * 40 * 40 * 4) == 54
-    # one sample of 18 MB: too large to keep unasked, and asked
+    # a batch of 200: unasked, its first 8 samples are kept; asked, it is watched by
+    # name, and the next run keeps 64. One sample of 18 MB is too large to keep
+    # unasked, and asked
+    wide = ask("wide", sample=100).data
+    assert wide["batch"] == 200 and wide["kept"] == UNWATCHED_SAMPLES == 8
+    assert wide["sample"] == 7
+    assert 4_500_000 * 4 > SMALL_BYTES
     assert ask("huge").data == {"call": 0, "missing": "not watched"}
     run_id = _run(session, tmp_path, HOSTILE)
     big = ask("wide", sample=100).data
