@@ -44,7 +44,7 @@ import math
 import time
 from typing import Any
 
-from kernel.activations import recording, resolve
+from kernel.activations import loop_started, statement_started
 from kernel.loops import Known
 from kernel.modules import record
 from kernel.summary import loaded_torch
@@ -189,9 +189,8 @@ class TrainingWatch:
             self._watch_forward(True)  # every module call of a statement is recorded
             # (``kernel.modules``) until its loop's first step lets the loop choose
         self.statement = (index, line)
-        recording.everything = True  # small outputs of every layer, until a backward()
-        if self.installed:
-            resolve(self.namespace)  # the layers the window watches, by name
+        if self.installed:  # small outputs of every layer kept, until a backward()
+            statement_started(self.namespace)
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
@@ -320,7 +319,7 @@ class TrainingWatch:
         this one are complete (their optimizer stepped): send them when a frame is due,
         and wait here while the window pauses the loop."""
         loss = _loss(tensor)
-        recording.everything = False  # a loop's: only the layers the window watches
+        loop_started()  # a loop's: only the layers the window watches are kept
         self._close_lane()
         live, controls = self.live, self.controls
         if live is None or self.statement is None:

@@ -132,6 +132,20 @@ def test_odd_outputs_tuples_dicts_words_nothing_nan_and_a_big_batch(session, tmp
     assert huge["missing"] == "large" and huge["shape"] == [1, 4_500_000]
 
 
+def test_a_loops_first_step_is_not_shown_as_its_last_call(session, tmp_path):
+    """An unwatched layer's output is kept until the statement's first backward(): a
+    loop's first step, not its last, so it is dropped then; the call after the loop
+    is kept again."""
+    text = ("import torch\nimport torch.nn as nn\nmlp = nn.Sequential(nn.Linear(2, 3))\n"
+            "for i in range(5):\n    mlp(torch.full((1, 2), float(i))).sum().backward()\n")
+    run_id = _run(session, tmp_path, text)
+    asked = {"run": run_id, "name": "mlp", "path": "0"}
+    assert _ask(session, "activation", asked).data == {"call": 0, "missing": "not watched"}
+    run_id = _run(session, tmp_path, text + "last = mlp(torch.ones(1, 2))\n")
+    data = _ask(session, "activation", {**asked, "run": run_id}).data
+    assert data["kept"] == 1 and data["form"] == "bars" and data["values"].shape == (3,)
+
+
 LOOP = """import torch
 import torch.nn as nn
 torch.manual_seed(0)

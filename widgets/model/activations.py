@@ -243,8 +243,8 @@ class ActivationView(QWidget):
         if missing == "not called":
             return self.tr("Not called yet: its output shows once the recipe calls it.")
         if missing == "not watched":
-            return self.tr("Its last output was too large to keep before it was picked: "
-                           "it shows from its next call (run the recipe again).")
+            return self.tr("Its last output was not kept before it was picked (too large, "
+                           "or inside a training loop): it shows from its next call.")
         if missing == "large":
             return self.tr("One sample of its output is too large to keep.")
         if missing == "not a tensor":
