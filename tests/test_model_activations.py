@@ -79,3 +79,36 @@ def test_a_picked_layer_follows_a_live_loop_and_the_slider_picks_a_sample(
     assert view.sample_label.text() == "sample 6 of 8"
     window.document.stop()
     qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=WAIT)
+
+
+def test_odd_answers_draw_nan_blank_and_say_what_is_missing(qtbot):
+    """The view alone, fed answers as the kernel sends them (``kernel.activations``)."""
+    from widgets.model.activations import ActivationView
+
+    view = ActivationView()
+    qtbot.addWidget(view)
+    view.show_layer("net.conv1")
+    tiles = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    tiles[1, 0, 0] = np.nan
+    view.show_answer({"call": 1, "shape": [5, 2, 3, 4], "batch": 5, "kept": 5, "sample": 2,
+                      "form": "tiles", "values": tiles, "min": 0.0, "max": 23.0,
+                      "nonfinite": 1, "step": 1})
+    assert view.tile_count() == 2 and view.tile_shape() == (3, 4)
+    assert np.isnan(view.tile(1)[0, 0]) and view.tile(0)[2, 3] == 11.0
+    assert view.levels() == (0.0, 23.0) and "1 values are NaN" in view.note.text()
+    assert view.sample_label.text() == "sample 3 of 5" and view.slider.value() == 2
+    nothing = np.full((3, 4), np.nan, dtype=np.float32)  # all NaN: no finite min or max
+    view.show_answer({"call": 2, "shape": [1, 3, 4], "batch": 1, "kept": 1, "sample": 0,
+                      "form": "heatmap", "values": nothing, "min": None, "max": None,
+                      "nonfinite": 12, "step": 1})
+    assert view.form() == "heatmap" and view.tile_count() == 0
+    view.show_answer({"call": 3, "shape": [1, 2, 2, 2, 2], "batch": 1, "kept": 1,
+                      "sample": 0, "form": "histogram", "values": np.ones(4, np.float32),
+                      "edges": [0.0, 1.0, 2.0, 3.0, 4.0], "min": 0.0, "max": 4.0,
+                      "nonfinite": 0, "step": 1})
+    assert view.form() == "histogram"
+    view.show_answer({"call": 4, "shape": [0, 4], "batch": 0, "sample": 0, "kept": 0,
+                      "missing": "no samples"})
+    assert view.form() == "" and "empty batch" in view.note.text()
+    view.show_answer({"call": 4, "same": True})  # nothing new: nothing changes
+    assert "empty batch" in view.note.text()
