@@ -96,6 +96,8 @@ def test_odd_answers_draw_nan_blank_and_say_what_is_missing(qtbot):
     assert view.tile_count() == 2 and view.tile_shape() == (3, 4)
     assert np.isnan(view.tile(1)[0, 0]) and view.tile(0)[2, 3] == 11.0
     assert view.levels() == (0.0, 23.0) and "1 values are NaN" in view.note.text()
+    top, left = view.tile_corner(1)  # the second tile's, in the image
+    assert view.hovered(left + 3.5, top + 2.5) == "channel 1 [2, 3] = 23"
     assert view.sample_label.text() == "sample 3 of 5" and view.slider.value() == 2
     nothing = np.full((3, 4), np.nan, dtype=np.float32)  # all NaN: no finite min or max
     view.show_answer({"call": 2, "shape": [1, 3, 4], "batch": 1, "kept": 1, "sample": 0,

@@ -76,6 +76,8 @@ class ActivationView(QWidget):
         self.slider.setRange(0, 0)
         self.slider.valueChanged.connect(self._on_view_slider)
         self.sample_label = QLabel()
+        self.readout = QLabel(" ")
+        self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self.graphics = pg.GraphicsLayoutWidget()
         self._image_plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0)
         self._image_plot.invertY(True)
@@ -106,10 +108,12 @@ class ActivationView(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.note)
+        layout.addWidget(self.readout)
         layout.addWidget(self.graphics, 1)
         layout.addLayout(row)
         self._apply_theme(current_palette())
         theme_notifier().changed.connect(self._apply_theme)
+        self.graphics.scene().sigMouseMoved.connect(self._on_view_mouse_moved)
         translated(self, self._set_texts)
 
     # -- what is shown -------------------------------------------------------------------
@@ -120,6 +124,10 @@ class ActivationView(QWidget):
     def tile_shape(self) -> tuple[int, int]:
         """Each tile's (rows, columns) of pixels."""
         return self._tile_shape
+
+    def tile_corner(self, channel: int) -> tuple[int, int]:
+        """``channel``'s tile's top-left (row, column) in the image."""
+        return self._tiles[channel]
 
     def tile(self, channel: int) -> np.ndarray:
         """The values drawn in ``channel``'s tile."""
@@ -226,6 +234,7 @@ class ActivationView(QWidget):
         self.sample_label.setToolTip(self.slider.toolTip())
         self.title.setToolTip(self.tr("The layer picked in the tree, and the shape of its "
                                       "last call's output (its first tensor)"))
+        self.readout.setToolTip(self.tr("The hovered cell: its channel, index and value"))
         self.graphics.setToolTip(self._graphics_tip())
         self._bar_plot.setLabel("bottom", self.tr("value") if self.form() == "histogram"
                                 else self.tr("feature"))
@@ -283,6 +292,30 @@ class ActivationView(QWidget):
                      self._bar_plot.getAxis("bottom")):
             axis.setPen(ink)
             axis.setTextPen(ink)
+
+    def hovered(self, x: float, y: float) -> str:
+        """What the readout says of the image's point (``x``, ``y``): the channel, the
+        cell and its value ("" off the tiles)."""
+        image = self.image.image
+        row, col = int(np.floor(y)), int(np.floor(x))
+        if image is None or not (0 <= row < image.shape[0] and 0 <= col < image.shape[1]):
+            return ""
+        step = int((self.data or {}).get("step", 1))
+        value = float(image[row, col])
+        if not self._tiles:
+            return self.tr("[{0}, {1}] = {2:.4g}").format(row * step, col * step, value)
+        rows, cols = self._tile_shape
+        for channel, (top, left) in enumerate(self._tiles):
+            if top <= row < top + rows and left <= col < left + cols:
+                return self.tr("channel {0} [{1}, {2}] = {3:.4g}").format(
+                    channel, (row - top) * step, (col - left) * step, value)
+        return ""
+
+    def _on_view_mouse_moved(self, pos) -> None:
+        inside = self._image_plot.isVisible() and \
+            self._image_plot.getViewBox().sceneBoundingRect().contains(pos)
+        point = self.image.mapFromScene(pos)
+        self.readout.setText((self.hovered(point.x(), point.y()) if inside else "") or " ")
 
     def _on_view_slider(self, value: int) -> None:
         self.sample_chosen.emit(value)

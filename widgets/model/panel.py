@@ -75,6 +75,7 @@ class ModelPanel(FollowsDocument, QWidget):
         self.splitter.addWidget(self.activations)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([1000, 1000])  # half each at first (a size hint: more)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.totals)
         self.name: str | None = None
