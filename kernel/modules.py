@@ -6,10 +6,10 @@ The last calls are recorded by the training watch's forward hook (``kernel.watch
 torch's global one: it calls ``record`` for every module call while it is registered.
 That is every call of a statement outside a training loop; inside one, a live run hooks
 only the steps it samples (the hook sends every module call down torch's slow path), so
-a module's last call there is the last sampled step's. Only shapes are kept, never the
-tensors, keyed by the module's ``id`` beside a weak reference to it: a module the recipe
-drops takes its entry with it, and one with an odd ``__eq__``/``__hash__`` is no
-matter.
+a module's last call there is the last sampled step's. Only shapes are kept here, never
+the tensors (the Activations' copies of some outputs are ``kernel.activations``'), keyed
+by the module's ``id`` beside a weak reference to it: a module the recipe drops takes
+its entry with it, and one with an odd ``__eq__``/``__hash__`` is no matter.
 """
 
 from __future__ import annotations

@@ -36,6 +36,9 @@ The forward hook also records each module's last call's shapes (``kernel.modules
 the Module view and ``run --json``): it is on at the start of every statement, so a
 statement outside a loop has every call recorded; a loop's first ``backward()`` lets the
 loop choose its steps as above, and a live loop's last call is its last sampled step's.
+So does a layer's output, for the Model tab's Activations (``kernel.activations``): a
+layer the window watches, at each hooked call; every small one until the statement's
+first ``backward()``.
 """
 
 from __future__ import annotations
