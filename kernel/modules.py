@@ -6,10 +6,10 @@ The last calls are recorded by the training watch's forward hook (``kernel.watch
 torch's global one: it calls ``record`` for every module call while it is registered.
 That is every call of a statement outside a training loop; inside one, a live run hooks
 only the steps it samples (the hook sends every module call down torch's slow path), so
-a module's last call there is the last sampled step's. Only shapes are kept, never the
-tensors, keyed by the module's ``id`` beside a weak reference to it: a module the recipe
-drops takes its entry with it, and one with an odd ``__eq__``/``__hash__`` is no
-matter.
+a module's last call there is the last sampled step's. Only shapes are kept here, never
+the tensors (the Activations' copies of some outputs are ``kernel.activations``'), keyed
+by the module's ``id`` beside a weak reference to it: a module the recipe drops takes
+its entry with it, and one with an odd ``__eq__``/``__hash__`` is no matter.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from kernel.activations import keep, recording, watched
 from kernel.summary import loaded_torch
 from protocol.module_data import (
     MAX_CALL_SHAPES,
@@ -47,6 +48,8 @@ def record(module: Any, inputs: tuple, output: Any) -> None:
         _shapes(inputs, tensor, ins, 0)
         _shapes(output, tensor, outs, 0)
         _calls[key] = (ref, tuple(ins), tuple(outs))
+        if key in watched or recording.everything:  # its output too (the Activations)
+            keep(module, key, output)
     except Exception:  # noqa: BLE001 - an odd module or tensor: its call is not kept
         pass
 

@@ -19,6 +19,7 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
   (``kernel.module_graph``, ``protocol.module_graph_data``).
 - ``attention``: the attention calls of the run (``kernel.attention``), and one sample's
   weights of one of them, per head.
+- ``activation``: one sample of a module's last output (``kernel.activations``).
 - ``step_values``: a form step's tensors too large to come with its report, copied for
   Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
@@ -277,6 +278,23 @@ def sample_steps(rows: int, cols: int, cells: int = MAX_PLANE_CELLS) -> tuple[in
     return step, step
 
 
+def _activation(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    from kernel.activations import answer as activation
+
+    torch = loaded_torch()
+    run, name, path = int(args.get("run", 0)), str(args["name"]), str(args.get("path") or "")
+    if args.get("statement") is not None:
+        value = values.get(run, int(args["statement"]), name)
+    else:
+        value = values.user_namespace(run).get(name)
+    dotted = ".".join(filter(None, (name, path)))
+    if path and torch is not None and isinstance(value, torch.nn.Module):
+        value = module_part(value, path)
+    if torch is None or not isinstance(value, torch.nn.Module):
+        raise QueryError(f"{dotted} is not a module")
+    return activation(value, dotted, args)
+
+
 def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
     return machine_answer()
 
@@ -284,7 +302,7 @@ def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
                              "step_values": _step_values, "devices": _devices,
                              "module": _module, "module_graph": _module_graph,
-                             "attention": _attention}
+                             "attention": _attention, "activation": _activation}
 #: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

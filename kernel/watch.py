@@ -38,6 +38,9 @@ statement outside a loop has every call recorded; a loop's first ``backward()`` 
 loop choose its steps as above, and a live loop's last call is its last sampled step's.
 Hooks registered with it, on the same steps, trace a model's forward call for the Model
 graph (``kernel.module_graph``).
+So does a layer's output, for the Model tab's Activations (``kernel.activations``): a
+layer the window watches, at each hooked call; every small one until the statement's
+first ``backward()``.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import time
 from typing import Any
 
 from kernel import attention
+from kernel.activations import loop_started, statement_started
 from kernel.loops import Known
 from kernel.module_graph import GraphHooks
 from kernel.modules import record
@@ -196,6 +200,8 @@ class TrainingWatch:
         self.statement = (index, line)
         attention.statement(index)
         self._graph.new_statement()
+        if self.installed:  # small outputs of every layer kept, until a backward()
+            statement_started(self.namespace)
         self._pending = {}  # modules an earlier statement called are not this one's layers
         self._close_lane()
         self._clock(None)
@@ -329,6 +335,7 @@ class TrainingWatch:
         this one are complete (their optimizer stepped): send them when a frame is due,
         and wait here while the window pauses the loop."""
         loss = _loss(tensor)
+        loop_started()  # a loop's: only the layers the window watches are kept
         self._close_lane()
         live, controls = self.live, self.controls
         if live is None or self.statement is None:

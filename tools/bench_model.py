@@ -91,7 +91,7 @@ def bench_model_view(pairs: int, figure, interleave, qapp, settle) -> list:
 
     def module() -> float:
         unselect(panel)
-        panel.views.setCurrentWidget(panel.tree_view)
+        panel.views.setCurrentWidget(panel.splitter)
         settle()
         start = time.perf_counter()
         document.select(model_step)
