@@ -943,6 +943,114 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
 </context>
 <context>
+    <name>ActivationView</name>
+    <message>
+        <source>{0}: output {1}</source>
+        <extracomment>The transparent line between two tiles, in pixels of the tiles.</extracomment>
+        <translation>{0}：输出 {1}</translation>
+    </message>
+    <message>
+        <source>sample {0} of {1}</source>
+        <translation>第 {0} 个样本，共 {1} 个</translation>
+    </message>
+    <message>
+        <source>The sample of the batch shown (the first {0} of its {1} are kept)</source>
+        <translation>显示的是批次中的哪个样本（保留了它的 {1} 个中的前 {0} 个）</translation>
+    </message>
+    <message>
+        <source>The sample of the batch shown</source>
+        <translation>显示的是批次中的哪个样本</translation>
+    </message>
+    <message>
+        <source>The layer picked in the tree, and the shape of its last call&apos;s output (its first tensor)</source>
+        <translation>在树中选中的层，以及它最后一次调用的输出（第一个张量）的形状</translation>
+    </message>
+    <message>
+        <source>The hovered cell: its channel, index and value</source>
+        <translation>鼠标所指的单元格：它的通道、索引和值</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>feature</source>
+        <translation>特征</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Pick a layer in the tree to see its output for one sample.</source>
+        <translation>在树中选一层，查看它对一个样本的输出。</translation>
+    </message>
+    <message>
+        <source>Its output could not be read: {0}</source>
+        <translation>无法读取它的输出：{0}</translation>
+    </message>
+    <message>
+        <source>Not called yet: its output shows once the recipe calls it.</source>
+        <translation>尚未调用：配方调用它之后才显示输出。</translation>
+    </message>
+    <message>
+        <source>Its last output was not kept before it was picked (too large, or inside a training loop): it shows from its next call.</source>
+        <translation>选中它之前，它最后的输出没有保留（太大，或在训练循环中）：从下一次调用起显示。</translation>
+    </message>
+    <message>
+        <source>One sample of its output is too large to keep.</source>
+        <translation>它的一个样本的输出太大，无法保留。</translation>
+    </message>
+    <message>
+        <source>Its output is not a tensor ({0}).</source>
+        <translation>它的输出不是张量（{0}）。</translation>
+    </message>
+    <message>
+        <source>Its last call had an empty batch: no sample to show.</source>
+        <translation>它最后一次调用的批次为空：没有样本可显示。</translation>
+    </message>
+    <message>
+        <source>{0} values are NaN or infinite (left blank)</source>
+        <translation>{0} 个值是 NaN 或无穷大（留空）</translation>
+    </message>
+    <message>
+        <source>every {0}th row and column shown</source>
+        <translation>每隔 {0} 行和列显示一次</translation>
+    </message>
+    <message>
+        <source>One tile per channel of the sample&apos;s output, all on the colour bar&apos;s scale (its min to its max)</source>
+        <translation>样本输出的每个通道一块，都使用色条的刻度（从最小值到最大值）</translation>
+    </message>
+    <message>
+        <source>The sample&apos;s output as a heatmap: rows are its first dimension, columns its second</source>
+        <translation>样本输出的热图：行是第一个维度，列是第二个维度</translation>
+    </message>
+    <message>
+        <source>The sample&apos;s output: a bar per feature</source>
+        <translation>样本的输出：每个特征一根柱</translation>
+    </message>
+    <message>
+        <source>How the sample&apos;s output values spread: counts per bin</source>
+        <translation>样本输出值的分布：每个区间的计数</translation>
+    </message>
+    <message>
+        <source>The picked layer&apos;s output for one sample of its last batch</source>
+        <translation>选中的层对其最后一个批次中一个样本的输出</translation>
+    </message>
+    <message>
+        <source>[{0}, {1}] = {2:.4g}</source>
+        <translation>[{0}, {1}] = {2:.4g}</translation>
+    </message>
+    <message>
+        <source>channel {0} [{1}, {2}] = {3:.4g}</source>
+        <translation>通道 {0} [{1}, {2}] = {3:.4g}</translation>
+    </message>
+</context>
+<context>
     <name>AttentionView</name>
     <message>
         <source>Call:</source>
@@ -3004,10 +3112,123 @@ Discard what was typed?</source>
     </message>
 </context>
 <context>
-    <name>ModelPanel</name>
+    <name>ModelGraph</name>
     <message>
         <source>No kernel: run the recipe to see its modules.</source>
         <translation>没有内核：运行配方后才能看到它的模块。</translation>
+    </message>
+    <message>
+        <source>Export the graph</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Zoom to show the whole graph</source>
+        <translation>缩放以显示整张图</translation>
+    </message>
+    <message>
+        <source>Open all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Open every collapsed container</source>
+        <translation>展开所有折叠的容器</translation>
+    </message>
+    <message>
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <source>Save the graph as a PNG image or an SVG drawing, for slides</source>
+        <translation>把图保存为 PNG 图像或 SVG 矢量图，用于幻灯片</translation>
+    </message>
+    <message>
+        <source>No graph: {0}</source>
+        <translation>没有图：{0}</translation>
+    </message>
+    <message>
+        <source>Select a step that makes an nn.Module and call it: the graph is drawn from its last forward call.</source>
+        <translation>选择一个创建 nn.Module 的步骤并调用它：图根据它最后一次前向调用绘制。</translation>
+    </message>
+    <message>
+        <source>{0}: {1}, its last traced forward call</source>
+        <translation>{0}：{1}，它最后一次被记录的前向调用</translation>
+    </message>
+    <message>
+        <source>it raised: {0}</source>
+        <translation>它抛出了异常：{0}</translation>
+    </message>
+    <message>
+        <source>(too many calls: the first {0} are drawn)</source>
+        <translation>（调用太多：只画出前 {0} 个）</translation>
+    </message>
+    <message>
+        <source>Recorded while the recipe&apos;s own call ran (no extra forward pass): a statement&apos;s first call of the module, and in a training loop a sampled step&apos;s now and then</source>
+        <translation>在配方自己的调用运行时记录（没有额外的前向传播）：每条语句对该模块的第一次调用，训练循环中则不时记录一个采样步</translation>
+    </message>
+    <message>
+        <source>Tree</source>
+        <translation>树</translation>
+    </message>
+    <message>
+        <source>The module&apos;s submodules, parameters and buffers</source>
+        <translation>模块的子模块、参数和缓冲区</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>The module&apos;s last forward call: its layers and the shapes between them</source>
+        <translation>模块最后一次前向调用：它的各层以及层之间的形状</translation>
+    </message>
+    <message>
+        <source>The module&apos;s last traced forward call: its layers and the torch calls between them, each edge labelled with the shape that flowed. The wheel zooms, dragging pans; click a container&apos;s title to collapse it.</source>
+        <extracomment>Fill of each kind of node (light, so the dark text reads on any theme).</extracomment>
+        <translation>模块最后一次被记录的前向调用：它的各层和层之间的 torch 调用，每条边标出流过的张量形状。滚轮缩放，拖动平移；点击容器的标题可以把它折叠。</translation>
+    </message>
+    <message>
+        <source>Called inside {0}</source>
+        <translation>在 {0} 内部调用</translation>
+    </message>
+    <message>
+        <source>A container, collapsed: click to open it.</source>
+        <translation>一个已折叠的容器：点击展开。</translation>
+    </message>
+    <message>
+        <source>This call raised: {0}</source>
+        <translation>这次调用抛出了异常：{0}</translation>
+    </message>
+    <message>
+        <source>{0} → {1}: a tensor of shape {2}</source>
+        <translation>{0} → {1}：形状为 {2} 的张量</translation>
+    </message>
+    <message>
+        <source>The call it goes into raised: {0}</source>
+        <translation>它流入的调用抛出了异常：{0}</translation>
+    </message>
+    <message>
+        <source>{0}: click to collapse it into one box</source>
+        <translation>{0}：点击把它折叠成一个框</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPanel</name>
+    <message>
+        <source>No kernel: run the recipe to see its modules.</source>
+        <extracomment>While the run trains, a picked layer&apos;s output is asked again this often (ms).</extracomment>
+        <translation>没有内核：运行配方后才能看到它的模块。</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>The attention weights of the run&apos;s attention calls (nn.MultiheadAttention, F.scaled_dot_product_attention), a heatmap per head</source>
+        <translation>本次运行中注意力调用（nn.MultiheadAttention、F.scaled_dot_product_attention）的注意力权重，每个头一张热图</translation>
     </message>
     <message>
         <source>The module could not be read: {0}</source>
@@ -5397,7 +5618,7 @@ strides {1}</translation>
     <name>ViewerPanel</name>
     <message>
         <source>The selected step</source>
-        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes. The facts shown, in order. The facts&apos; and statistics&apos; texts written inside ``batched``: only the last of each is set on its label, at the end.</extracomment>
+        <extracomment>Above this many elements a tensor opens as a heatmap rather than a grid. The most cells a heatmap asks the kernel for (about 512x512): more than it can show on a screen, a quarter of a 1000x1000 plane&apos;s bytes. The facts&apos; and statistics&apos; texts written inside ``batched``: only the last of each is set on its label, at the end.</extracomment>
         <translation>所选步骤</translation>
     </message>
     <message>
@@ -5410,6 +5631,7 @@ strides {1}</translation>
     </message>
     <message>
         <source>Statistics of the finite values: NaN and ±inf are left out and counted instead. std is the sample standard deviation.</source>
+        <extracomment>The facts shown, in order.</extracomment>
         <translation>有限值的统计：NaN 和 ±inf 不计入统计，而是单独计数。std 是样本标准差。</translation>
     </message>
     <message>
