@@ -18,6 +18,10 @@ The output is 10 numbers, one per class. Its grad_fn=<AddmmBackward0> (the notes
 an older PyTorch, print AddmmBackward) is fc3's matrix product plus bias: only forward
 is written, and autograd works out the backward pass from the operations it records.
 
+Select net = Net(): the Model tab lists the layers with the shapes of their last call,
+(1, 1, 32, 32) into conv1 and (1, 6, 28, 28) out of it; its Graph draws the same
+path with F.relu, max_pool2d and view between the layers, a shape on every edge.
+
 LeNet：__init__ 创建各层，forward 依次调用它们
 
 这是笔记中的网络：两个卷积层和三个线性层，在 __init__ 中创建，在 forward 中使用。
@@ -35,6 +39,10 @@ x.view(-1, 400) 把每张图像展平成一行 400 个数。28 x 28 的 MNIST �
 输出是 10 个数，每个类别一个。其中的 grad_fn=<AddmmBackward0>（笔记用的是旧版
 PyTorch，打印为 AddmmBackward）表示 fc3 的矩阵乘法加偏置：我们只写了 forward，
 反向传播由 autograd 根据它记录的运算自动求出。
+
+选中 net = Net()：“模型”页列出各层以及它们最后一次调用时的形状，conv1 的输入是
+(1, 1, 32, 32)，输出是 (1, 6, 28, 28)；“图”画出同一条路径，各层之间是 F.relu、
+max_pool2d 和 view，每条边上都标有形状。
 
 Category: nn
 """

@@ -8,8 +8,9 @@ state_dict(), not in parameters(); with persistent=False it stays out of the
 state_dict too. A plain tensor attribute is in none of them: it is neither
 trained nor saved, and model.to(device) leaves it behind.
 
-Select m and compare the lists printed below. Then turn the plain tensor into a
-buffer and see which lists change.
+Select m and compare the lists printed below. The Model tab lists its parameters
+and buffers apart, each with its shape and whether it trains; the plain tensor is
+not there. Then turn the plain tensor into a buffer and see which lists change.
 
 Parameter、buffer 还是普通张量：模块保存了什么
 
@@ -21,8 +22,9 @@ nn.Parameter 是可学习的：它出现在 parameters() 中，因此优化器�
 普通的张量属性哪里都不出现：它既不被训练也不被保存，model.to(device)
 也不会移动它。
 
-选中 m，对比下面打印出的各个列表。然后把普通张量改成 buffer，看看哪些列表
-发生了变化。
+选中 m，对比下面打印出的各个列表。“模型”页分别列出它的参数和 buffer，以及
+各自的形状和是否参与训练；普通张量不在其中。然后把普通张量改成 buffer，看看
+哪些列表发生了变化。
 """
 import torch
 import torch.nn as nn

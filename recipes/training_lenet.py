@@ -12,8 +12,10 @@ classes) and the validation accuracy below a third; then the filters find the ba
 and by step 90 the loss is about 0.1 and every held-out image is right. Watch the
 layers in the lab: as the filters sharpen, the output std of net.conv1 grows from
 0.33 to 0.84 by the last step and that of net.conv2 from 0.24 to 2.6, while the
-gradient norms peak during the fall and shrink once it is learnt. Try lr=0.05: the
-fall comes sooner, but the loss jumps on the way.
+gradient norms peak during the fall and shrink once it is learnt. In the Model tab,
+select net = Net().to(device) and pick conv1: its six output maps follow the loop,
+the bars appearing in them as the filters sharpen. Try lr=0.05: the fall comes
+sooner, but the loss jumps on the way.
 
 LeNet 学习亮条的位置
 
@@ -27,8 +29,9 @@ LeNet 学习亮条的位置
 不到三分之一；然后卷积核找到了亮条，到第 90 步损失约为 0.1，留出的图像全部分类正确。
 在实验室里观察各层：随着卷积核变清晰，net.conv1 输出的标准差从 0.33 增长到最后一步
 的 0.84，net.conv2 的从 0.24 增长到 2.6；梯度范数在损失下降时达到峰值，学会之后又
-变小。试试
-lr=0.05：下降来得更早，但损失一路跳动。
+变小。在“模型”页选中 net = Net().to(device)，再选 conv1：它的六张输出图随循环
+变化，卷积核变清晰时亮条就在图中出现。试试 lr=0.05：下降来得更早，但损失一路
+跳动。
 
 Category: training
 """
