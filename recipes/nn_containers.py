@@ -9,9 +9,9 @@ a dict of modules looked up by name, handy for several heads on one body.
 The names in state_dict() show where each parameter lives: "0.weight" is the
 weight of seq[0], "heads.box.bias" the bias of heads["box"]. Select net = TwoHeads()
 and the Model tab shows the same nesting as a tree: body (a Sequential), blocks (a
-ModuleList, items 0 and 1), heads (a ModuleDict, label and box), each layer forward
-called with the shapes of that call (heads.label, never called, has none); its Graph
-shows the order forward called them in.
+ModuleList, items 0 and 1), heads (a ModuleDict, label and box), each layer with the
+shapes of its last call; its Graph shows the order forward called them in, and
+heads.label is not in it: forward never calls it (the recipe does, on its own line).
 Change a layer's size and watch the shapes that follow it.
 
 Sequential、ModuleList 和 ModuleDict
@@ -25,8 +25,9 @@ nn.ModuleList 只是一个列表：它没有 forward，需要你自己按 forwar
 state_dict() 中的名字说明了每个参数的位置："0.weight" 是 seq[0] 的权重，
 "heads.box.bias" 是 heads["box"] 的偏置。选中 net = TwoHeads()，“模型”页用一棵树
 显示同样的嵌套：body（Sequential）、blocks（ModuleList，元素 0 和 1）、heads
-（ModuleDict，label 和 box），forward 调用过的每层都带有那次调用的形状
-（heads.label 从未被调用，没有形状）；“图”显示 forward 调用它们的顺序。改变某一层的大小，观察它后面的形状如何变化。
+（ModuleDict，label 和 box），每层都带有最后一次调用时的形状；“图”显示 forward
+调用它们的顺序，其中没有 heads.label：forward 从不调用它（配方在单独的一行里调用
+它）。改变某一层的大小，观察它后面的形状如何变化。
 """
 import torch
 import torch.nn as nn
