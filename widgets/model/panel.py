@@ -23,6 +23,7 @@ from protocol.module_data import ModuleTree, tree_from
 from widgets.common.answered import while_alive
 from widgets.common.doc_links import FollowsDocument
 from widgets.common.retranslate import translated
+from widgets.common.when_shown import WhenShown
 from widgets.model.activations import ActivationView
 from widgets.model.attention import AttentionView
 from widgets.model.graph import ModelGraph, tree_and_graph
@@ -98,10 +99,12 @@ class ModelPanel(FollowsDocument, QWidget):
         self._timer.setInterval(ACTIVATION_INTERVAL_MS)
         self._timer.timeout.connect(self._on_tick)
         self._asked = 0
-        self._stale = True
         self._error = ""
+        #: The module is asked for once the tab is on screen, after each change
+        self._when_shown = WhenShown(self, self.refresh)
         translated(self, self._set_texts)
         self._set_model_connected(True)
+        self._when_shown()
 
     def _model_links(self):
         doc = self._document
@@ -110,8 +113,6 @@ class ModelPanel(FollowsDocument, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
         self._timer.start()
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 - Qt override
@@ -121,7 +122,6 @@ class ModelPanel(FollowsDocument, QWidget):
     # -- public ------------------------------------------------------------------------
     def refresh(self) -> None:
         """Ask the kernel for the selected step's module (or show that there is none)."""
-        self._stale = False
         found = selected_module(self._document)
         if found is None:
             self._asked += 1  # an answer on its way is for a step no longer selected
@@ -138,10 +138,7 @@ class ModelPanel(FollowsDocument, QWidget):
 
     # -- model to view -----------------------------------------------------------------
     def _on_model_changed(self, *_args) -> None:
-        if self.isVisible():
-            self.refresh()
-        else:
-            self._stale = True
+        self._when_shown()
 
     def _on_view_tensor(self, path: str, _kind: str) -> None:
         row = self.tree_view.tensor_row(path)
