@@ -341,5 +341,6 @@ def test_a_layers_weights_and_gradients_show_as_histograms(qtbot, tab):
     weights = panel.loop.history.weights  # Linear(16, 1): 16 weights, bounded by init
     assert len(weights) == 16 and np.abs(weights).max() < 10
     assert len(panel.loop.history.grads) == 16
+    qtbot.waitUntil(lambda: histogram.weights.hist.getData()[1] is not None, timeout=WAIT)
     counts = histogram.weights.hist.getData()[1]
     assert counts.sum() == 16  # the histogram now counts every sampled value

@@ -102,7 +102,7 @@ class History:
         the sampled steps (values shaped steps by layers by percentiles; NaN for none).
     weights, grads : ndarray or None
         The latest sample of the histogram layer's weights and gradients, taken at
-        ``sample_step``.
+        ``sample_step`` from the layer ``sample_layer`` (its path, or None).
     boundary : ndarray or None
         The latest decision-boundary grid.
     """
@@ -119,5 +119,6 @@ class History:
         self.weights: np.ndarray | None = None
         self.grads: np.ndarray | None = None
         self.sample_step = 0  # the step the weights and grads were sampled at
+        self.sample_layer: str | None = None  # and the layer they were sampled from
         self.boundary: np.ndarray | None = None
         self.step = 0

@@ -95,6 +95,7 @@ class Loop:
             self.history.weights = np.asarray(sample["weights"], dtype=np.float64)
             self.history.grads = np.asarray(sample["grads"], dtype=np.float64)
             self.history.sample_step = int(sample["step"]) + 1
+            self.history.sample_layer = sample["layer"]
             self.info.histogram_layer = sample["layer"]
         if message.layer_steps and self.info.layer_names:
             steps = np.asarray(message.layer_steps, dtype=np.int64) + 1

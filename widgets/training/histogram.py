@@ -24,8 +24,6 @@ from widgets.training.bands import Bands
 from widgets.training.plots import PlotGrid, ViewFitter, new_plot, plot_texts, style_plots
 
 BINS = 50
-#: ``_old`` just after the user chose a layer: the sample then held is of another one.
-_CHOSEN = object()
 
 
 def _tr(text: str) -> str:
@@ -113,7 +111,6 @@ class HistogramPlots(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.grid, 1)
         self._names: list[str] = []  # the loop's layers
-        self._old: object = None  # a sample of the layer shown before the one chosen now
         self._shown: object = None  # the sample shown
         self._bands_shown: tuple = ()
         self._apply_theme(current_palette())
@@ -156,9 +153,7 @@ class HistogramPlots(QWidget):
         if history is None:
             return
         sample = history.weights
-        if self._old is _CHOSEN:  # the sample held now is the layer's shown before
-            self._old = sample
-        if sample is not None and sample is not self._old \
+        if sample is not None and history.sample_layer == self.layer \
                 and (force or sample is not self._shown):
             self._shown = sample
             self.weights.show(history.weights)
@@ -178,7 +173,6 @@ class HistogramPlots(QWidget):
 
     def _on_view_layer(self, index: int) -> None:
         self._clear_tracks()
-        self._old = _CHOSEN
         self.layer_changed.emit(self.layer_combo.itemText(index))
 
     def _apply_theme(self, palette: Palette) -> None:
