@@ -52,3 +52,19 @@ def test_a_sample_of_b_arriving_before_the_first_frame_after_the_choice_shows(qt
     plots.refresh(history)
     assert _counts(plots).sum() == 5
     np.testing.assert_allclose(plots.weights.hist.getData()[0][[0, -1]], [4.0, 8.0])
+
+
+def test_the_layer_chosen_stays_chosen_until_the_kernel_samples_it(qtbot):
+    """Until the kernel's next sample, it still reports the old layer: the choice shows,
+    not the old layer again."""
+    plots = HistogramPlots()
+    qtbot.addWidget(plots)
+    plots.set_run(SimpleNamespace(layer_names=["a", "b", "c"], steps=100))
+    plots.show_layer("a")
+    plots.layer_combo.setCurrentIndex(1)
+    plots.layer_combo.activated.emit(1)  # the user picks "b"
+    plots.show_layer("a")  # a frame: the kernel's latest sample is still a's
+    assert plots.layer == "b"
+    plots.show_layer("b")  # its sample of b
+    plots.show_layer("c")  # later the kernel samples another (a new run's first, say)
+    assert plots.layer == "c"

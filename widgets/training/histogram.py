@@ -3,8 +3,8 @@
 The kernel samples the chosen layer's weights and gradients (up to 4096 values each) now
 and then (``kernel.watch_histogram``); ``HistogramPlots`` draws the latest sample as a
 histogram, and beside it the layer's percentiles at every sampled step, which the kernel
-computes for every layer (``kernel.watch_quantiles``), as nested bands (TensorBoard's
-"distributions", ``widgets.training.bands``).
+computes for every layer (of up to 1024 values each, ``kernel.watch_quantiles``), as
+nested bands (TensorBoard's "distributions", ``widgets.training.bands``).
 """
 
 from __future__ import annotations
@@ -111,6 +111,7 @@ class HistogramPlots(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.grid, 1)
         self._names: list[str] = []  # the loop's layers
+        self._chosen: str | None = None  # a layer chosen that the kernel has not sampled
         self._shown: object = None  # the sample shown
         self._bands_shown: tuple = ()
         self._apply_theme(current_palette())
@@ -131,12 +132,18 @@ class HistogramPlots(QWidget):
             self.layer_combo.addItems(names)
             if previous in names:
                 self.layer_combo.setCurrentIndex(names.index(previous))
+        if self._chosen not in names:
+            self._chosen = None  # (the kernel samples its first layer instead)
         self.fitter.x_limit = float(info.steps) if info is not None and info.steps \
             else None  # the run's last step, when known
         self._clear_tracks()
 
     def show_layer(self, path: str) -> None:
-        """The kernel sampled ``path`` (its first choice, or the user's)."""
+        """The kernel sampled ``path`` (its first choice, or the user's): shown, unless
+        the user has chosen another layer that the kernel has not sampled yet."""
+        if self._chosen is not None and path != self._chosen:
+            return  # (its next sample is of the layer chosen)
+        self._chosen = None
         index = self.layer_combo.findText(path)
         if index >= 0 and index != self.layer_combo.currentIndex():
             with QSignalBlocker(self.layer_combo):
@@ -173,6 +180,7 @@ class HistogramPlots(QWidget):
 
     def _on_view_layer(self, index: int) -> None:
         self._clear_tracks()
+        self._chosen = self.layer_combo.itemText(index)
         self.layer_changed.emit(self.layer_combo.itemText(index))
 
     def _apply_theme(self, palette: Palette) -> None:
