@@ -41,16 +41,37 @@ def layer_quantiles(modules: list[Any]) -> list[tuple[Quantiles, Quantiles]]:
     if not tensors:
         return [(None, None)] * len(modules)
     try:
-        with torch.no_grad():
-            q = torch.tensor([p / 100 for p in LAYER_PERCENTILES], dtype=torch.float64)
-            rows = [torch.nanquantile(_sample(t, torch), q.to(t.device)).cpu()
-                    for t in tensors]
-            values = torch.stack(rows).tolist()
+        rows = _percentiles(tensors, torch)
     except (RuntimeError, TypeError, ValueError, NotImplementedError):
         return [(None, None)] * len(modules)
-    rows = [[v if math.isfinite(v) else None for v in row] for row in values]
     return [(rows[w] if w is not None else None, rows[g] if g is not None else None)
             for w, g in places]
+
+
+def _percentiles(tensors: list[Any], torch: Any) -> list[list[float | None]]:
+    """``LAYER_PERCENTILES`` of each tensor's sample, in as few calls as it takes: the
+    samples of each device padded with NaN into one matrix, one ``nanquantile`` over its
+    rows (six calls a layer were a millisecond of a small MLP's sampled step), and every
+    device's answers read with one ``tolist()``."""
+    by_device: dict[Any, list[int]] = {}
+    for i, tensor in enumerate(tensors):
+        by_device.setdefault(tensor.device, []).append(i)
+    order: list[int] = []
+    parts = []
+    with torch.no_grad():
+        for device, indices in by_device.items():
+            q = torch.tensor([p / 100 for p in LAYER_PERCENTILES], dtype=torch.float64,
+                             device=device)
+            samples = torch.nn.utils.rnn.pad_sequence(
+                [_sample(tensors[i], torch) for i in indices], batch_first=True,
+                padding_value=math.nan)
+            parts.append(torch.nanquantile(samples, q, dim=1).T.cpu())
+            order.extend(indices)
+        values = torch.cat(parts).tolist()
+    rows: list[list[float | None]] = [[]] * len(tensors)
+    for i, row in zip(order, values, strict=True):
+        rows[i] = [v if math.isfinite(v) else None for v in row]
+    return rows
 
 
 def _sample(tensor: Any, torch: Any) -> Any:
@@ -58,7 +79,7 @@ def _sample(tensor: Any, torch: Any) -> Any:
     flat = tensor.detach().reshape(-1)
     stride = max(1, -(-flat.numel() // QUANTILE_VALUES))
     values = flat[::stride].to(torch.float64)
-    return torch.where(torch.isfinite(values), values, torch.nan)
+    return values.nan_to_num(nan=math.nan, posinf=math.nan, neginf=math.nan)
 
 
 def _weight(module: Any, torch: Any) -> Any:

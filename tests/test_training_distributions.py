@@ -144,3 +144,24 @@ def test_the_too_large_learning_rate_lesson_says_what_its_run_does():
     assert all(steps[s][4] == 0.0 for s in range(80, 100))
     assert printed[20][2] == 0.89 and all(printed[s][2] <= 0.11 for s in (50, 60, 70, 80, 90))
     assert torch.is_tensor(space["net"].fc1.weight)
+
+
+def test_layers_of_every_size_in_one_call_each_get_their_own_values_percentiles():
+    """The samples travel padded into one matrix: a small layer's percentiles are its own
+    values' (the padding is not counted), a wide one's are those of every k-th value."""
+    torch = pytest.importorskip("torch")
+    from kernel.watch_quantiles import layer_quantiles
+
+    torch.manual_seed(0)
+    small, wide, middle = (torch.nn.Linear(2, 1), torch.nn.Linear(100, 50),
+                           torch.nn.Linear(10, 10))
+    for layer in (small, wide, middle):
+        layer.weight.grad = torch.randn_like(layer.weight) * 3
+    got = layer_quantiles([small, wide, middle])
+    for layer, (w, g) in zip((small, wide, middle), got, strict=True):
+        for tensor, quantiles in ((layer.weight, w), (layer.weight.grad, g)):
+            flat = tensor.detach().reshape(-1).double().numpy()
+            stride = max(1, -(-flat.size // QUANTILE_VALUES))
+            expected = np.percentile(flat[::stride], LAYER_PERCENTILES)
+            assert quantiles == pytest.approx(expected.tolist(), rel=1e-12, abs=1e-12)
+    assert wide.weight.numel() > QUANTILE_VALUES  # the wide one really is sampled
