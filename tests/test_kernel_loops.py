@@ -381,10 +381,10 @@ for step in range(3000):
 def test_a_loop_holds_no_earlier_iteration_of_its_loss(kernel, tmp_path):
     """A training loop's loss is a 0-d tensor with an autograd graph: the recorder takes
     it as a number, and holds none of the earlier iterations' tensors (held by the
-    hundred, they cost a fast loop a few percent). Under python one is alive at a time;
-    the recorder may hold the last one taken and the last one it summed up (the loop's
-    last values). The samples still tell
-    each sampled loss as the tensor it was."""
+    hundred, they cost a fast loop a few percent; the last one alone, into the next
+    iteration's ``backward()``, about 1%). As under python, one is alive at a time. The
+    samples still tell each sampled loss as the tensor it was, and the last iteration's
+    too."""
     source = '''\
 import weakref
 import torch
@@ -399,11 +399,39 @@ for step in range(3000):
     steps, _, _, code = _run(kernel, tmp_path, source)
     loop = steps[4].loop
     assert code == 0 and loop["iterations"] == 3000
-    assert max(loop["scalars"]["alive"][150:]) <= 3
+    python = _python(tmp_path, source + "print(alive)\n")
+    assert python.stdout.strip() == "1"
+    assert set(loop["scalars"]["alive"]) == {1}
     assert loop["scalars"]["loss"] == [float(s) for s in range(3000)]
     late = max(int(n) for n in loop["samples"])
     assert late >= 1000 and loop["samples"][str(late)]["loss"]["values"] == float(late)
     assert "MulBackward0" in str(loop["samples"][str(late)]["loss"])
+    assert loop["samples"]["2999"]["loss"]["values"] == 2999.0  # the last, still alive
+
+
+def test_the_last_iterations_tensor_rebound_by_an_error_is_told_by_its_number_only(
+        kernel, tmp_path):
+    """The recorder holds the last iteration's tensors weakly: one the next iteration
+    bound again before it raised (a Stop in ``backward()`` is the same) is gone, so that
+    iteration's sample leaves it out, never shows another tensor for it; its number,
+    read as the iteration ended, is kept with the others, and a tensor still alive (the
+    weight) is summarized."""
+    source = '''\
+import torch
+w = torch.ones((), requires_grad=True)
+for i in range(300):
+    loss = w * i
+    if i == 250:
+        raise ValueError("stop")
+    loss.backward()
+'''
+    steps, _, _, code = _run(kernel, tmp_path, source)
+    loop = steps[2].loop
+    assert code == 1 and loop["iterations"] == 250
+    assert loop["scalars"]["loss"] == [float(i) for i in range(250)]
+    last = loop["samples"]["249"]  # not an even sample's: 2 apart from 100 on
+    assert "loss" not in last and last["i"]["value"] == 249 and "248" in loop["samples"]
+    assert loop["samples"]["248"]["loss"]["values"] == 248.0
 
 
 def test_a_loss_changed_after_its_backward_is_taken_as_it_ended(kernel, tmp_path):
