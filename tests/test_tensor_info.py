@@ -73,6 +73,21 @@ def test_stats_match_torch_on_finite_values():
     assert _close(stats["mean"], torch.nanmean(torch.where(t.isinf(), float("nan"), t)).item())
 
 
+@pytest.mark.parametrize("shape, offset", [((1000, 1000), 0.0), ((7,), 1e4), ((3, 5), -2.5),
+                                           ((2049, 2049), 0.5)])
+def test_std_is_float64s_to_the_digits_shown(shape, offset):
+    """Two passes below ``TWO_PASS_CELLS`` elements, ``std()`` above (the last shape):
+    either way the std shown is float64's own to its six significant digits (a large
+    mean, 1e4, is where one pass of summed squares would lose them)."""
+    from kernel.tensor_info import TWO_PASS_CELLS
+
+    torch.manual_seed(1)
+    t = torch.rand(shape) * 3 + offset
+    stats = _stats(t)
+    assert math.isclose(float(stats["std"]), t.double().std().item(), rel_tol=2e-6)
+    assert (t.numel() > TWO_PASS_CELLS) == (shape == (2049, 2049))
+
+
 def test_stats_of_ints_bools_and_edge_cases():
     ints = _stats(torch.arange(12))
     assert (ints["min"], ints["max"]) == ("0", "11")  # exact, not 0.0
