@@ -194,3 +194,51 @@ def test_the_toolbar_gets_its_actions_with_their_texts_already_set(qapp, monkeyp
     finally:
         window.kernel_hook.close()
         window.deleteLater()
+
+
+_FONTS = textwrap.dedent("""
+    import ctypes
+    import os
+    import sys
+    import threading
+
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtWidgets import QApplication
+
+    import widgets.launch as launch
+
+    app = QApplication([])
+    started = []
+    real_start = threading.Thread.start
+
+    def start(thread):
+        started.append(thread._target)  # (a thread forgets it once run)
+        real_start(thread)
+
+    threading.Thread.start = start
+    if sys.argv[1] == "warm":
+        launch.warm_fonts()
+        for thread in threading.enumerate():
+            if thread.name == "tensor-lab fonts":
+                thread.join()
+    # the warming thread calls C (ctypes lets go of the GIL), never Qt from Python
+    print([isinstance(target, ctypes._CFuncPtr) for target in started])
+    print(sorted(QFontDatabase.families()))
+""")
+
+
+def test_warming_the_fonts_calls_fontconfig_without_the_gil_and_changes_no_font():
+    """``warm_fonts`` loads fontconfig's database on a thread that holds no GIL while it
+    works (one that asked Qt held it, and the window's thread waited 5 ms for it); Qt then
+    lists the same fonts as a window that warmed nothing."""
+    said = {}
+    for mode in ("warm", "cold"):
+        out = subprocess.run([sys.executable, "-c", _FONTS, mode], capture_output=True,
+                             text=True, cwd=ROOT, timeout=60)
+        assert out.returncode == 0, out.stderr
+        said[mode] = out.stdout.splitlines()
+    if sys.platform.startswith("linux"):
+        assert said["warm"][0] == "[True]"  # the one thread, its target fontconfig's FcInit
+    assert said["cold"][0] == "[]"
+    assert said["warm"][1] == said["cold"][1] != "[]"
