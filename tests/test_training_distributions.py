@@ -113,8 +113,14 @@ def test_a_two_layer_mlp_shows_one_band_set_per_layer_after_50_steps(qtbot, tab)
             steps, median = bands.median.getData()
             np.testing.assert_array_equal(steps, kept.steps)
             np.testing.assert_array_equal(median, kept.values[:, index, MEDIAN])
-            outer_lo, outer_hi = (c.getData()[1] for c in bands.bounds[0])
-            inner_lo, inner_hi = (c.getData()[1] for c in bands.bounds[-1])
+            outer_lo, outer_hi = bands.edges(0)
+            inner_lo, inner_hi = bands.edges(len(bands.fills) - 1)
+            np.testing.assert_array_equal(outer_lo, kept.values[:, index, 0])
+            np.testing.assert_array_equal(outer_hi, kept.values[:, index, -1])
+            drawn = bands.fills[0].path().boundingRect()  # the min-max polygon's extent
+            assert drawn.top() == pytest.approx(outer_lo.min())
+            assert drawn.bottom() == pytest.approx(outer_hi.max())
+            assert drawn.left() == kept.steps[0] and drawn.right() == kept.steps[-1]
             assert (outer_lo <= inner_lo).all() and (inner_lo <= median).all()
             assert (median <= inner_hi).all() and (inner_hi <= outer_hi).all()
             assert (outer_lo < outer_hi).all()  # 32 and 16 weights: a spread

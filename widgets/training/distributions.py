@@ -68,16 +68,29 @@ class DistributionPlots(QWidget):
         """Draw the layers of the loop ``info`` describes (None: no loop), once their
         first percentiles come: the layers with a weight."""
         self._names = list(info.layer_names) if info is not None else []
-        self._lay_out([])
+        # the plots are kept, emptied and hidden until this run's first percentiles: a
+        # run of the same layers lays out nothing again (``_lay_out``)
+        for weights, grads in self.bands:
+            weights.clear()
+            grads.clear()
+        self._shown = ()
+        self.grid.hide()
         self.fitter.x_limit = float(info.steps) if info is not None and info.steps \
             else None  # the run's last step, when known
         self.fitter.follow_all()
 
     def _lay_out(self, indices: list[int]) -> None:
-        """A row of plots for each layer in ``indices`` (of the loop's), up to MAX_LAYERS."""
+        """A row of plots for each layer in ``indices`` (of the loop's), up to MAX_LAYERS;
+        the rows laid out already, when they are those layers' (10 plots laid out, titled
+        and styled took 22 ms: a frame and more, at every run's first percentiles)."""
+        layers = [self._names[i] for i in indices[:MAX_LAYERS]]
+        self.grid.setVisible(bool(layers))
+        if layers == self.layers and len(indices) == self._total:
+            self._indices = indices
+            return
         self._indices = indices
         self._total = len(indices)
-        self.layers = [self._names[i] for i in indices[:MAX_LAYERS]]
+        self.layers = layers
         while len(self._pool) < 2 * len(self.layers):
             plot = new_plot("")
             self._pool.append((plot, Bands(plot, len(self._pool) % 2)))
@@ -103,7 +116,7 @@ class DistributionPlots(QWidget):
         self._shown = shown
         values = weights.values
         have = [i for i in range(values.shape[1]) if not np.isnan(values[:, i, :]).all()]
-        if have != self._indices:
+        if have != self._indices or self.grid.isHidden():
             self._lay_out(have)
             self._shown = shown
         for i, (w, g) in zip(self._indices, self.bands, strict=False):

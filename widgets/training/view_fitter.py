@@ -12,7 +12,6 @@ import time
 import numpy as np
 import pyqtgraph as pg
 
-from widgets.training.layer_lines import LayerLines
 from widgets.training.plot_data import log10
 
 #: Seconds between automatic fits of the views that follow their data.
@@ -23,13 +22,15 @@ def data_bounds(plot: pg.PlotItem) -> tuple[float, float, float, float] | None:
     """(xmin, xmax, ymin, ymax) of every visible curve's whole data, in view coordinates.
 
     The curves' own bounds cannot be used: clipped to the view, they only know the part
-    shown, so a view fitted to them would never grow with the data.
+    shown, so a view fitted to them would never grow with the data. An item drawn from
+    data otherwise tells its extent (``data_rect``) and how many points it has
+    (``points``): ``LayerLines``, a band's polygon (``widgets.training.bands``).
     """
     log_y = bool(plot.getAxis("left").logMode)
     xs: list[float] = []
     ys: list[float] = []
     for item in plot.items:
-        if isinstance(item, LayerLines):
+        if hasattr(item, "data_rect"):
             r = item.data_rect
             if item.points and item.isVisible():
                 xs += [r.left(), r.right()]
