@@ -59,7 +59,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 NAMES = ("training", "plot", "viewer", "op", "startup", "recipe", "scalar", "long", "scale",
-         "model")
+         "model", "lenet")
 #: Pairs for the training figures, at least: a pair is three runs of a few seconds.
 TRAINING_PAIRS = 9
 #: Edits for the op figure: its 95th percentile needs more than a handful.
@@ -518,6 +518,12 @@ def _bench_model(pairs: int) -> list[Figure]:
     return bench_model_view(pairs, figure, interleave, qapp, settle)
 
 
+def _bench_lenet(pairs: int) -> list[Figure]:
+    from tools.bench_lenet import bench_lenet
+
+    return bench_lenet(pairs, figure, percentile, interleave, qapp)
+
+
 def _bench_scale(pairs: int) -> list[Figure]:
     from tools.bench_scale import bench_scale
 
@@ -559,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
             "op": lambda: bench_op(pairs), "startup": lambda: bench_startup(pairs),
             "recipe": lambda: _bench_recipe(pairs), "scalar": lambda: _bench_scalar(pairs),
             "long": lambda: _bench_long(pairs), "scale": lambda: _bench_scale(pairs),
-            "model": lambda: _bench_model(pairs)}
+            "model": lambda: _bench_model(pairs), "lenet": lambda: _bench_lenet(pairs)}
     for name in chosen:
         if name not in runs:
             parser.error(f"unknown figure {name!r}; choose from {', '.join(NAMES)}")
