@@ -59,3 +59,24 @@ def test_a_device_not_present_is_refused_before_anything_is_measured(bench, tmp_
     assert f"device {absent!r} is not present here" in capsys.readouterr().err
     assert not report.exists()
     assert "cpu" in bench.present_devices()
+
+
+def test_the_lenet_figures_time_the_lesson_as_python_runs_it(tmp_path):
+    """``--only lenet`` runs the lesson itself, lengthened and timed: under python the
+    file prints the lesson's own lines, then its loop's seconds and its last loss, which
+    the bench reads (``tools.bench_training._printed``)."""
+    import subprocess
+
+    from tools.bench_lenet import lenet_recipe
+    from tools.bench_training import _printed
+
+    path = tmp_path / "lenet.py"
+    path.write_text(lenet_recipe(steps=3), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "step loss val_accuracy" and lines[1].startswith("0 ")
+    assert lines[2].startswith("2 ")  # the last step's line, as the lesson prints it
+    seconds, loss = _printed(done.stdout)
+    assert 0 < seconds < 60 and loss == f"loss {float(lines[2].split()[1]):.4f}"
