@@ -171,3 +171,38 @@ def test_layers_of_every_size_in_one_call_each_get_their_own_values_percentiles(
             expected = np.percentile(flat[::stride], LAYER_PERCENTILES)
             assert quantiles == pytest.approx(expected.tolist(), rel=1e-12, abs=1e-12)
     assert wide.weight.numel() > QUANTILE_VALUES  # the wide one really is sampled
+
+
+def test_a_short_page_keeps_its_plots_compact_and_presenter_mode_makes_rows_taller(qtbot):
+    """Five layers on a short page: compact plots (no x axis title under each, where a
+    new title set showed it again), rows at least 130 px, 195 px at presenter mode's 1.5,
+    and no scale in the value axis's title (turned on its side, it ran into the next
+    row): the ticks read the values themselves."""
+    from types import SimpleNamespace
+
+    from app.training.history import History
+    from widgets.common.scale import display_scale
+    from widgets.training.distributions import DistributionPlots
+
+    names = [f"net.{i}" for i in range(5)]
+    page = DistributionPlots()
+    qtbot.addWidget(page)
+    page.resize(900, 500)
+    page.show()
+    page.set_run(SimpleNamespace(layer_names=names, steps=100))
+    history = History(5)
+    rows = np.linspace(-1e-3, 1e-3, len(LAYER_PERCENTILES))
+    for kept in (history.weight_q, history.grad_q):
+        kept.extend(np.array([1, 2, 3]), np.tile(rows, (3, 5, 1)))
+    page.refresh(history)
+    assert page.layers == names and page.grid.compact
+    plots = [plot for plot, _ in page._pool[:10]]
+    assert not any(plot.getAxis("bottom").label.isVisible() for plot in plots)
+    assert not any(plot.getAxis("left").autoSIPrefix for plot in plots)
+    assert page.graphics.minimumHeight() == 5 * 130
+    try:
+        display_scale().set_value(1.5)
+        assert page.graphics.minimumHeight() == 5 * 195
+    finally:
+        display_scale().set_value(1.0)
+    assert page.graphics.minimumHeight() == 5 * 130

@@ -93,6 +93,9 @@ class DistributionPlots(QWidget):
         self.layers = layers
         while len(self._pool) < 2 * len(self.layers):
             plot = new_plot("")
+            # the values as they are on the ticks: a scale in the axis's title ("value
+            # (x0.001)") ran, turned on its side, past a short row into the next
+            plot.getAxis("left").enableAutoSIPrefix(False)
             self._pool.append((plot, Bands(plot, len(self._pool) % 2)))
             self.fitter.add(plot)
         used = self._pool[:2 * len(self.layers)]
@@ -137,7 +140,7 @@ class DistributionPlots(QWidget):
                 plot = self._pool[2 * i + j][0]
                 plot.setTitle(title.format(path), size="9pt")
                 plot.setLabel("bottom", _tr("step"))
-                plot.setLabel("left", _tr("value"))
+        self.grid.refresh_compact()  # (a title set shows the x axis's again)
         hidden = self._total > len(self.layers)
         self.note.setVisible(hidden)
         if hidden:

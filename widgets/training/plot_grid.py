@@ -10,6 +10,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea, QWidget
 
+from widgets.common.scale import display_scale
+
 #: Widths below which the plots use two columns, then one.
 TWO_COLUMNS, ONE_COLUMN = 900, 480
 #: Below this height per row of plots, the plots are compact (a small screen: 1366x768).
@@ -24,8 +26,9 @@ MIN_PLOT_WIDTH = 150
 
 class PlotGrid(QScrollArea):
     """Plots in as many columns as the width allows (up to ``max_columns``), each at least
-    ``MIN_PLOT_HEIGHT`` tall, or ``MIN_COMPACT_HEIGHT`` compact: a small window scrolls
-    rather than squashing them further.
+    ``MIN_PLOT_HEIGHT`` tall, or ``MIN_COMPACT_HEIGHT`` compact (both times the display
+    scale: presenter mode's larger text): a small window scrolls rather than squashing
+    them further.
 
     Attributes
     ----------
@@ -45,6 +48,8 @@ class PlotGrid(QScrollArea):
         self._columns = 0
         self.compact = False
         """Whether the plots are compact now (no x axis titles, low title rows)."""
+        # presenter mode's larger text needs taller rows, or the ticks run together
+        display_scale().changed.connect(self._on_view_scale)  # (a method: it goes with us)
 
     def set_plots(self, plots: Sequence[pg.PlotItem]) -> None:
         """Show ``plots``, in order, row by row."""
@@ -61,15 +66,17 @@ class PlotGrid(QScrollArea):
         # The scroll area's width, not its viewport's: a scroll bar coming and going must
         # not change the number of columns.
         width, height = self.width(), self.height()
+        scale = max(1.0, display_scale().value)
+        tall, short = MIN_PLOT_HEIGHT * scale, round(MIN_COMPACT_HEIGHT * scale)
         columns = min(3 if width >= TWO_COLUMNS else 2 if width >= ONE_COLUMN else 1,
                       self.max_columns)
         widest = max(columns, min(self.max_columns, width // MIN_PLOT_WIDTH))
         # a short page (a small screen, presenter mode) takes more columns, for fewer
         # rows: the least that lets every row be MIN_PLOT_HEIGHT, else the most that fit
         columns = next((c for c in range(columns, widest + 1)
-                        if height >= -(-len(self._plots) // c) * MIN_PLOT_HEIGHT), widest)
+                        if height >= -(-len(self._plots) // c) * tall), widest)
         rows = -(-len(self._plots) // columns)
-        self._set_compact(rows > 0 and height < rows * MIN_PLOT_HEIGHT, force)
+        self._set_compact(rows > 0 and height < rows * tall, force)
         if columns == self._columns and not force:
             return
         self._columns = columns
@@ -78,7 +85,15 @@ class PlotGrid(QScrollArea):
             layout.removeItem(item)
         for i, plot in enumerate(self._plots):
             layout.addItem(plot, row=i // columns, col=i % columns)
-        self.graphics.setMinimumHeight(rows * MIN_COMPACT_HEIGHT)
+        self.graphics.setMinimumHeight(rows * short)
+
+    def _on_view_scale(self, _value: float) -> None:
+        self.relayout(force=True)
+
+    def refresh_compact(self) -> None:
+        """Hide the x axis titles again where the plots are compact (after new titles,
+        which show them)."""
+        self._set_compact(self.compact, force=True)
 
     def _set_compact(self, compact: bool, force: bool = False) -> None:
         """Compact plots give their rows' height to the data: the x axis's title ("step",
