@@ -58,7 +58,7 @@ class LeNetRuns(WindowRuns):
 
     def __init__(self, path: Path, steps: int) -> None:
         super().__init__(path, steps)
-        self.activation_answers: list[int] = []
+        self.activation_answers: list[int] = [0]  # each run's answers (and those before)
         view = self.window.model.activations
         real = view.show_answer
 
