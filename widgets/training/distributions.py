@@ -31,6 +31,10 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
+#: Samples of a run during which every view is fitted at each one.
+YOUNG_SAMPLES = 8
+
+
 class DistributionPlots(QWidget):
     """Per layer, the bands of its weights and of its gradients over the steps.
 
@@ -119,13 +123,17 @@ class DistributionPlots(QWidget):
         self._shown = shown
         values = weights.values
         have = [i for i in range(values.shape[1]) if not np.isnan(values[:, i, :]).all()]
-        if have != self._indices or self.grid.isHidden():
+        first = have != self._indices or self.grid.isHidden()  # the run's first layers
+        if first:
             self._lay_out(have)
             self._shown = shown
         for i, (w, g) in zip(self._indices, self.bands, strict=False):
             w.set_data(weights.steps, values[:, i, :])
             g.set_data(grads.steps, grads.values[:, i, :])
-        self.fitter.fit_all(force=force)
+        # every view fitted at once while the run is young (its first few samples move
+        # every range; later, one view in turn): they showed the last run's ranges, or
+        # their first point's, meanwhile
+        self.fitter.fit_all(force=force or first or len(weights) <= YOUNG_SAMPLES)
 
     def fit(self) -> None:
         self.fitter.fit_all(force=True)
