@@ -65,8 +65,7 @@ class Bands:
             plot.addItem(fill)
             self.fills.append(fill)
         self.median = plot.plot()  # (over the bands)
-        self._steps = np.zeros(0)
-        self._rows = np.zeros((0, len(LAYER_PERCENTILES)))
+        self._rows = np.zeros((0, len(LAYER_PERCENTILES)))  # the percentiles drawn
         self.apply_theme()
 
     def apply_theme(self) -> None:
@@ -81,7 +80,7 @@ class Bands:
         kept = ~np.isnan(rows).all(axis=1) if len(rows) else np.zeros(0, dtype=bool)
         steps = np.asarray(steps, dtype=np.float64)[kept]
         rows = np.asarray(rows, dtype=np.float64)[kept]
-        self._steps, self._rows = steps, rows
+        self._rows = rows
         self.median.setData(steps, rows[:, MEDIAN] if len(rows) else rows)
         there_and_back = np.concatenate([steps, steps[::-1]])
         for i, fill in enumerate(self.fills):
