@@ -23,6 +23,8 @@ from collections.abc import Iterator
 
 #: Exit codes of ``tensor-lab run --json``; a plain run exits as python would.
 EXIT_OK, EXIT_STEP_FAILED, EXIT_REFUSED = 0, 1, 2
+#: The exit code of a run whose server cannot be reached (ssh's own).
+EXIT_UNREACHABLE = 255
 #: Seconds a ``tensor-lab run`` may take by default.
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -46,10 +48,24 @@ def run_main(argv: list[str]) -> int:
                         help=f"stop the recipe after this long (default {DEFAULT_TIMEOUT_S:g})")
     parser.add_argument("--memory", type=float, metavar="GIB",
                         help="the recipe's memory budget in GiB (default: half the RAM)")
+    parser.add_argument("--kernel", metavar="ssh://[USER@]HOST[:PORT][?python=PATH]",
+                        default="", help="run on a server over SSH (its python needs torch; "
+                        "the recipe runs in ~/.local/share/tensor-lab/work/NAME there; "
+                        f"exit {EXIT_UNREACHABLE} when it cannot be reached); default: "
+                        "this computer")
     args, args.args = parser.parse_known_args(argv)
+    if args.kernel:
+        from app.link.ssh import parse_target
+
+        try:
+            args.target = parse_target(args.kernel)
+        except ValueError as e:
+            parser.error(str(e))
+    else:
+        args.target = None
     with _kernels_end_on(getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
         if args.json:
-            return _run_json(args.recipe, args.timeout, args.memory)
+            return _run_json(args.recipe, args.timeout, args.memory, args.target)
         return _run_in_kernel(args)
 
 
@@ -77,8 +93,20 @@ def _kernels_end_on(*signals: int | None) -> Iterator[None]:
             signal.signal(signum, signal.SIG_DFL)
 
 
+def start_kernel(target, memory_budget: int | None):
+    """A kernel on this computer (``target`` None) or on a server over SSH
+    (``app.link.ssh.SshTarget``); ``app.link.ssh.Unreachable`` says why not."""
+    if target is None:
+        from app.link.supervisor import Kernel
+
+        return Kernel(memory_budget=memory_budget)
+    from app.link.ssh import SshKernel
+
+    return SshKernel(target, memory_budget)
+
+
 def _run_in_kernel(args: argparse.Namespace) -> int:
-    from app.link.supervisor import Kernel
+    from app.link.ssh import Unreachable
     from protocol.budget import GIB
     from protocol.source import decode
 
@@ -96,7 +124,11 @@ def _run_in_kernel(args: argparse.Namespace) -> int:
         traceback.print_exception(type(e), e, None)
         return 1
     budget = int(args.memory * GIB) if args.memory else None
-    kernel = Kernel(memory_budget=budget)
+    try:
+        kernel = start_kernel(args.target, budget)
+    except Unreachable as e:
+        print(f"tensor-lab: {e}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     try:
         ending = kernel.run_file(args.recipe, source, args.args, timeout=args.timeout)
     except KeyboardInterrupt:  # Ctrl+C here reaches the kernel's own process group
@@ -150,17 +182,22 @@ def _why_stopped(recipe: str, ending, timeout: float, budget: int) -> str:
 
 
 def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
-                   memory: float | None = None) -> tuple[dict, int]:
+                   memory: float | None = None, target=None) -> tuple[dict, int]:
     """The JSON report of a run in a kernel process, as ``python`` runs the file, and
     the exit code it means. Stopped by its ``timeout`` (seconds) or ``memory`` budget
     (GiB), it says so on stderr as a plain run does, and the report keeps what the run
     gathered, with an error that says why it ended."""
-    from app.link.supervisor import Kernel
+    from app.link.ssh import Unreachable
     from protocol.budget import GIB
 
     with open(path, "rb") as f:
         source = f.read().decode("utf-8-sig")
-    kernel = Kernel(memory_budget=int(memory * GIB) if memory else None)
+    try:
+        kernel = start_kernel(target, int(memory * GIB) if memory else None)
+    except Unreachable as e:
+        print(f"tensor-lab: {e}", file=sys.stderr)
+        return {"tensors": {}, "errors": [{"line": 0, "step": None, "type": "KernelError",
+                                           "message": str(e)}]}, EXIT_UNREACHABLE
     try:
         ending = kernel.run_file(path, source, timeout=timeout, report=True)
     finally:
@@ -178,7 +215,7 @@ def _kernel_report(path: str, timeout: float = DEFAULT_TIMEOUT_S,
 
 
 def _run_json(path: str, timeout: float = DEFAULT_TIMEOUT_S,
-              memory: float | None = None) -> int:
+              memory: float | None = None, target=None) -> int:
     """The JSON report of a run in a kernel, as python runs the file (its ``"training"``
     key: what the kernel's watch saw of its loops, ``kernel.watch``)."""
     from app.recipe.reader import RecipeError, read_recipe_file
@@ -194,6 +231,6 @@ def _run_json(path: str, timeout: float = DEFAULT_TIMEOUT_S,
             "refused": True}))
         print(f"tensor-lab: {path}: refused: {e}", file=sys.stderr)
         return EXIT_REFUSED
-    report, code = _kernel_report(path, timeout, memory)  # in a kernel, as python runs it
+    report, code = _kernel_report(path, timeout, memory, target)  # as python runs it
     print(json.dumps(report))
     return code

@@ -6,7 +6,8 @@ nothing but descriptors and its own pid, so that the window imports nothing the 
 runs, and another transport (a server's ``ssh``) can start the same entry point:
 
 - ``--fd``: the kernel's end of its pipe (a socket; frames both ways, ``protocol.wire``);
-- ``--stdio``: frames come on stdin and go out on stdout (``ssh host python3 -m ...``).
+- ``--stdio``: frames come on stdin and go out on stdout (a peer on its standard streams;
+  the SSH watcher, ``kernel.remote``, moves its own streams off 0 and 1 the same way).
   The kernel moves them to descriptors of their own first, then gives its descriptor 0
   ``/dev/null`` and its descriptor 1 its stderr: what the recipe or a process it starts
   writes there cannot reach the frames. Its end of file ends the kernel;
@@ -45,13 +46,13 @@ def main(argv: list[str] | None = None) -> None:
     start = getattr(importlib.import_module(module), name)
     from protocol.wire import Descriptors
 
-    conn = _stdio() if args.stdio else Descriptors(args.fd)
+    conn = stdio_descriptors() if args.stdio else Descriptors(args.fd)
     if sys.stdin is not None:  # input() in a window's run meets an end of file
         sys.stdin = open(os.devnull)  # noqa: SIM115 - the process's own, for its life
     start(conn, args.parent, args.raised)
 
 
-def _stdio():
+def stdio_descriptors():
     """The frames' ``Descriptors``, moved off stdin and stdout (see ``--stdio``)."""
     from protocol.wire import Descriptors
 

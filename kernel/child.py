@@ -422,8 +422,7 @@ def _run_source(channel: Channel, message: messages.RunSource, values: queries.V
     what each bound kept for the views to ask about (``values``); an edit goes on from
     the last run's checkpoint where one can be trusted (``kernel.checkpoints``)."""
     _forget_interrupt()
-    if message.cwd:
-        os.chdir(message.cwd)
+    _enter(message.cwd)
     start, parsed = 0, None
     if message.resume and window.module is not None and message.stop_before < 0:
         try:
@@ -527,8 +526,16 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
     return 0
 
 
+def _enter(folder: str) -> None:
+    """Run in ``folder`` (made if missing: a server's work folder); "" stays."""
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        os.chdir(folder)
+
+
 def _run_file(channel: Channel, message: messages.RunFile) -> int:
     _callers_stdin()
+    _enter(message.cwd)
     runner = Runner(message.path, message.source, message.argv, user_code=_user_code)
     out_of_memory = False
 

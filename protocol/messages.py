@@ -37,8 +37,9 @@ __builtins__ = BUILTINS  # noqa: A001 - a recipe's patched builtins are not the 
 
 #: The version of these messages: a change to any of them, or to the codec, adds one.
 #: (1 was the last without a number: its ``Ready`` has none, read as 0; 2 the last
-#: whose window sent no ``Hello``; 3 the last whose layers had no percentiles.)
-VERSION = 4
+#: whose window sent no ``Hello``; 3 the last whose layers had no percentiles; 4 the
+#: last whose ``RunFile`` had no folder.)
+VERSION = 5
 
 
 class VersionMismatch(ValueError):
@@ -129,6 +130,9 @@ class RunFile:
     memory_budget: int = 0  # bytes; 0 for none
     #: ``tensor-lab run --json``: capture the output and end with a ``Report``.
     report: bool = False
+    #: The folder to run in (made if missing: a server's work folder); "" for the
+    #: kernel's own, the caller's as under python.
+    cwd: str = ""
 
 
 @wire_type

@@ -8,6 +8,7 @@ the same. Memory addresses in a repr (``0x7f...``) are the only thing masked.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -25,12 +26,20 @@ ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 
 
+@functools.cache
+def python_run(name: str) -> subprocess.CompletedProcess:
+    """``python NAME`` in the seeds' folder (run once a session: the SSH kernel's tests
+    compare with it too)."""
+    return subprocess.run([sys.executable, name], capture_output=True, text=True, cwd=SEEDS,
+                          env=ENV, timeout=300)
+
+
 def _both(name: str) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
-    commands = ([sys.executable, name], [sys.executable, "-m", "app", "run", name])
     with ThreadPoolExecutor(2) as pool:
-        python, lab = pool.map(lambda command: subprocess.run(
-            command, capture_output=True, text=True, cwd=SEEDS, env=ENV, timeout=300), commands)
-    return python, lab
+        python = pool.submit(python_run, name)
+        lab = subprocess.run([sys.executable, "-m", "app", "run", name], capture_output=True,
+                             text=True, cwd=SEEDS, env=ENV, timeout=300)
+        return python.result(), lab
 
 
 def _masked(text: str) -> str:

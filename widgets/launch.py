@@ -45,10 +45,20 @@ def gui_main(argv: list[str]) -> int:
                         help="the interface language, such as en or zh_CN (remembered)")
     parser.add_argument("--theme", choices=("system", "light", "dark"),
                         help="the colour theme (remembered)")
+    parser.add_argument("--kernel", metavar="ssh://[USER@]HOST[:PORT][?python=PATH]",
+                        help="run recipes on a server over SSH (its python needs torch)")
     parser.add_argument("--trust", action="store_true",
                         help="run RECIPE.py even if it came from elsewhere (without it, "
                              "only gallery recipes and files this lab saved run at once)")
     args = parser.parse_args(argv)
+    if args.kernel:
+        from app.link.places import run_on
+        from app.link.ssh import parse_target
+
+        try:
+            run_on(parse_target(args.kernel))
+        except ValueError as e:
+            parser.error(str(e))
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:

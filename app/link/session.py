@@ -124,6 +124,9 @@ class KernelSession:
         self._kernel: Transport | None = None
         self._run: _Run | None = None
         self._born = 0.0  # when the kernel started
+        #: Why the last kernel could not start, in one line ("" when it did or no one
+        #: said: a server that cannot be reached says, ``app.link.ssh.Unreachable``).
+        self.why_not = ""
         self._asked: set[int] = set()  # queries the kernel has not answered yet
         self._devices_query: int | None = None  # asked of each kernel as it starts
         #: The devices of the kernel's machine, as its last kernel said (``devices``).
@@ -370,8 +373,9 @@ class KernelSession:
             self._replace("")
         kernel = self._kernel
         if kernel is None:
-            return self._end(run, "died", 1,
-                             QT_TRANSLATE_NOOP("Kernel", "The kernel could not start."))
+            return self._end(run, "died", 1, Filled(QT_TRANSLATE_NOOP(
+                "Kernel", "The kernel could not start: {0}"), self.why_not) if self.why_not
+                else QT_TRANSLATE_NOOP("Kernel", "The kernel could not start."))
         if not self._send_run(kernel, run):
             self._run = run
             self._died(run)
@@ -529,8 +533,10 @@ class KernelSession:
         try:
             kernel = (self._transport or Kernel)(self.memory_budget)
             kernel.warm(self.query_modules)
-        except Exception:  # noqa: BLE001 - no kernel now; the next run tries again
+        except Exception as e:  # noqa: BLE001 - no kernel now; the next run tries again
+            self.why_not = str(e) if isinstance(e, OSError) else ""
             return
+        self.why_not = ""
         self._kernel = kernel
         self._events.put(KernelReady(kernel.pid))
         self._ask_devices()

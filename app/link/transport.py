@@ -3,22 +3,20 @@
 ``app.link.session.KernelSession`` talks to its kernel only through a ``Transport``:
 it sends typed messages (``protocol.messages``), reads them back on its one reader
 thread with a blocking ``receive``, and asks the transport to interrupt, end and watch
-the kernel. Today's transport is the local process and its pipe
+the kernel. The local transport is a process and its pipe
 (``app.link.supervisor.Kernel``: ``python -m kernel`` started as a plain
 subprocess, handed a socket and the ``raised`` pipe as descriptors). Another plugs in
 by implementing this class and handing ``KernelSession`` a factory
 (``KernelSession(transport=...)``), for example:
 
-- **SSH** (the issue "A kernel on a GPU server"): ``ssh host python3 -c ...`` started
-  with ``subprocess``, the kernel side sent as a zip on its stdin, then the same entry
-  point as here in its ``--stdio`` form (``python -m kernel --stdio``: frames on its
-  stdin and stdout, which it moves off descriptors 0 and 1 first, so the recipe's writes
-  there go to its stderr; its end of file ends the kernel), read with the same framing
-  (``protocol.wire``: a ``Wire`` over ``Descriptors(its stdout, its stdin)``).
-  ``interrupt`` and ``kill`` become messages that a small watcher on the server turns
-  into SIGINT and SIGKILL of the kernel's group (the 200 ms grace is the session's, as
-  here); ``over_budget`` is what that watcher reports of the server's
-  memory; ``alive`` and ``ended`` follow the ssh process.
+- **SSH** (``app.link.ssh.SshKernel``): ``ssh host python3 -c BOOT``, the kernel's code
+  sent as a zip on its stdin, then frames both ways over ssh's stdin and stdout (a
+  ``Wire`` over ``Descriptors``). On the server a watcher (``kernel.remote``) starts the
+  kernel as the local supervisor does and passes its frames; ``interrupt``, ``kill``
+  and the memory watch become ``protocol.remote.Control`` messages it acts on there,
+  and what it tells (a ``KeyboardInterrupt`` raised, the budget passed, the kernel's
+  end) comes back as ``Notice`` messages; ``alive`` and ``ended`` follow them and the
+  ssh process.
 - **Jupyter**: a kernel started by a ``jupyter_client`` kernel manager (or a JupyterHub
   server's), with this protocol's frames carried in a comm; ``interrupt`` is the
   manager's ``interrupt_kernel``, ``kill`` its ``shutdown_kernel(now=True)``.

@@ -788,7 +788,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>Each layer&apos;s weights (left) and gradients (right) over the steps: the line is the median; the bands hold the middle 38%, 68% and 86% of the values, and all of them</source>
-        <extracomment>Layers drawn at most (two plots each); the Histogram page shows any one of the rest.</extracomment>
+        <extracomment>Layers drawn at most (two plots each); the Histogram page shows any one of the rest. Samples of a run during which every view is fitted at each one.</extracomment>
         <translation>每层的权重（左）和梯度（右）随步数的变化：线是中位数；色带分别包含中间 38%、68%、86% 的值，以及全部的值</translation>
     </message>
     <message>
@@ -801,7 +801,6 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>value</source>
-        <extracomment>``_old`` just after the user chose a layer: the sample then held is of another one.</extracomment>
         <translation>值</translation>
     </message>
     <message>
@@ -1907,8 +1906,12 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>The kernel speaks version {0} of the protocol and this window version {1}, so the kernel was ended.</source>
-        <extracomment>Held by whoever acts on the kernel&apos;s state below: the reader thread, except while it waits for the kernel; ``run`` on the window&apos;s thread, for an idle one. The devices of the kernel&apos;s machine, as its last kernel said (``devices``). Its torch build, as it said with its devices; None until a kernel has said.</extracomment>
+        <extracomment>Held by whoever acts on the kernel&apos;s state below: the reader thread, except while it waits for the kernel; ``run`` on the window&apos;s thread, for an idle one. Why the last kernel could not start, in one line (&quot;&quot; when it did or no one said: a server that cannot be reached says, ``app.link.ssh.Unreachable``). The devices of the kernel&apos;s machine, as its last kernel said (``devices``). Its torch build, as it said with its devices; None until a kernel has said.</extracomment>
         <translation>内核使用第 {0} 版协议，而此窗口使用第 {1} 版，因此已结束该内核。</translation>
+    </message>
+    <message>
+        <source>The kernel could not start: {0}</source>
+        <translation>内核无法启动：{0}</translation>
     </message>
     <message>
         <source>The run went past its time limit of {0} s.</source>
@@ -3050,6 +3053,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <translation>│  torch {0}{1} · 默认设备：{2} · 设备：{3}</translation>
     </message>
     <message>
+        <source>│  on {0} </source>
+        <translation>│  服务器：{0} </translation>
+    </message>
+    <message>
         <source>Shape and dtype of the selected step&apos;s tensor</source>
         <translation>所选步骤张量的形状和 dtype</translation>
     </message>
@@ -3219,7 +3226,7 @@ Discard what was typed?</source>
     <name>ModelPanel</name>
     <message>
         <source>No kernel: run the recipe to see its modules.</source>
-        <extracomment>While the run trains, a picked layer&apos;s output is asked again this often (ms).</extracomment>
+        <extracomment>While the run trains, a picked layer&apos;s output is asked again this often (ms). The module is asked for once the tab is on screen, after each change</extracomment>
         <translation>没有内核：运行配方后才能看到它的模块。</translation>
     </message>
     <message>

@@ -101,9 +101,10 @@ class KernelHook(QObject):
         at first use, which for the launcher's window is right after its first paint
         (``attach=False``): the kernel link's modules are imported then, not before it."""
         if self._session is None:
+            from app.link.places import transport
             from app.link.session import KernelSession
 
-            self._listen(KernelSession(query_modules=VIEW_QUERIES))
+            self._listen(KernelSession(query_modules=VIEW_QUERIES, transport=transport()))
         return self._session
 
     def _listen(self, session: KernelSession) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
 
+from app.link.places import chosen
 from widgets.common.kernel_devices import kernel_devices
 from widgets.common.retranslate import translated
 from widgets.shell.lazy_panels import LazyPanels
@@ -149,9 +150,13 @@ def torch_info_text(default_device: str) -> str:
             default_device)
     gpu = torch.cuda and any(i.startswith("cuda") for i in ids)
     cuda = f" · CUDA {torch.cuda}" if gpu else ""
-    return QCoreApplication.translate(
+    text = QCoreApplication.translate(
         "MainWindow", "│  torch {0}{1} · default device: {2} · devices: {3}").format(
         torch.version, cuda, default_device, ", ".join(ids))
+    server = chosen()
+    if server is not None:  # the kernel's machine is that server
+        text = QCoreApplication.translate("MainWindow", "│  on {0} ").format(server) + text
+    return text
 
 
 def add_status_labels(window: QMainWindow, default_device: str) -> QLabel:
