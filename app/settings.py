@@ -17,7 +17,8 @@ Versions
     Tensor Lab 0.1: ``window/geometry``, ``window/state`` and ``recent``, no version key.
 2
     ``version``; ``recent`` became ``recipes/recent``; theme, high contrast, language,
-    presenter scale and default device were added.
+    presenter scale and default device were added. Later, still 2 (absent keys read as
+    their defaults): ``kernel/servers`` and ``kernel/run_on``.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ KEYS = {
     "language": "appearance/language",
     "presenter_scale": "presenter/scale",
     "default_device": "devices/default",
+    "servers": "kernel/servers",
+    "run_on": "kernel/run_on",
 }
 #: Keys older versions wrote that the current one does not; deleted on save.
 OBSOLETE_KEYS = ("recent",)
@@ -102,6 +105,11 @@ class Settings:
         How much presenter mode enlarges text, cells and plot lines.
     default_device : str
         The device new tensors are made on, such as ``cpu`` or ``cuda:0``.
+    servers : list of str
+        The servers added to Kernel > Run On, as ``ssh://`` addresses
+        (``app.link.ssh.parse_target``), at most ``MAX_RECENT``.
+    run_on : str
+        Where recipes run: one of ``servers``, or ``""`` for this computer.
     version : int
         The settings version this object follows (``CURRENT_VERSION``).
     """
@@ -114,6 +122,8 @@ class Settings:
     recent_recipes: list[str] = field(default_factory=list)
     presenter_scale: float = 1.5
     default_device: str = "cpu"
+    servers: list[str] = field(default_factory=list)
+    run_on: str = ""
     version: int = CURRENT_VERSION
 
     # -- conversion ------------------------------------------------------------------------
@@ -258,6 +268,8 @@ _PARSERS: dict[str, Callable[[Any, Any], Any]] = {
     "high_contrast": _to_bool,
     "language": _to_str,
     "recent_recipes": _to_str_list,
+    "servers": _to_str_list,
+    "run_on": _to_str,
     "presenter_scale": _to_float,
     "default_device": _to_str,
 }

@@ -39,7 +39,7 @@ from widgets.shell.translators import install_translators
 pytestmark = pytest.mark.gui
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-MENUS = ("&File", "&Edit", "&View", "&Help")
+MENUS = ("&File", "&Edit", "&View", "&Kernel", "&Help")
 
 
 @pytest.fixture

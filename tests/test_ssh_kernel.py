@@ -245,3 +245,104 @@ def test_a_training_lesson_trains_live_in_the_window_on_the_server(qtbot, tmp_pa
     qtbot.waitUntil(lambda: window.document.kernel_run is None, timeout=30_000)
     ended = window.document.kernel_ended
     assert ended is not None and ended.reason == "stopped", ended
+
+
+@pytest.mark.gui
+def test_a_lost_connection_says_so_and_reconnect_runs_the_recipe_again(qtbot, tmp_path, reach,
+                                                                       make_window,
+                                                                       monkeypatch):
+    from app.link import places
+
+    monkeypatch.setattr(places, "_chosen", reach)
+    path = tmp_path / "small.py"
+    path.write_text("import torch\nx = torch.arange(6.0)\ny = x * 2\n", encoding="utf-8")
+    window = make_window(str(path))
+    document, status = window.document, window.kernel_status
+    text = document.recipe.source
+    kernel = window.kernel_hook.session._kernel
+    first = kernel.pid
+    kernel.process.kill()  # the connection drops while the recipe is idle
+    qtbot.waitUntil(lambda: status.again_button.isVisible(), timeout=30_000)
+    assert status.label.text() == f"The connection to {reach} was lost."
+    assert status.again_button.text() == "Reconnect"
+    assert document.recipe.source == text  # the document is kept
+    qtbot.waitUntil(lambda: not _alive(first), timeout=5_000)  # its kernel went with it
+    status.again_button.click()
+    window.settle()
+    assert not status.again_button.isVisible() and document.kernel_ended.reason == ""
+    again = window.kernel_hook.session._kernel
+    assert again is not kernel and again.alive and again.pid != first
+    assert [r.status for r in document.run.results] == ["ok"] * len(document.recipe.steps)
+
+
+# -- Kernel > Run On ---------------------------------------------------------------------------
+def test_remembered_servers_skip_damaged_entries_and_repeats():
+    from widgets.shell.run_on import remembered
+
+    found = remembered(["ssh://ada@gpu1:22", "not a host/with path", "", "ada@gpu1:22",
+                        "ssh://-oProxyCommand=x", "gpu2?python=/opt/py"])
+    assert [t.url() for t in found] == ["ssh://ada@gpu1:22", "ssh://gpu2?python=/opt/py"]
+
+
+def _menu_texts(window) -> dict[str, bool]:
+    window.run_on._fill()  # (as the menu opens)
+    return {a.text(): a.isChecked() for a in window.run_on.menu.actions() if a.text()}
+
+
+@pytest.mark.gui
+def test_a_server_added_from_the_menu_runs_the_recipe_and_is_remembered(
+        qtbot, tmp_path, sshd, make_window, monkeypatch):
+    from app.link import places
+    from app.link.ssh import SshKernel
+    from app.link.supervisor import Kernel
+    from widgets.shell.server_dialog import ServerDialog
+    from widgets.shell.settings_store import load_settings
+
+    monkeypatch.setattr(places, "_chosen", None)
+    monkeypatch.setenv("TENSOR_LAB_SSH", sshd.ssh)
+    path = tmp_path / "small.py"
+    path.write_text("import torch\nx = torch.arange(6.0)\ny = x * 2\n", encoding="utf-8")
+    window = make_window(str(path))
+    assert _menu_texts(window) == {"This &Computer": True, "&Add a Server…": False}
+    assert window.run_on.button.text() == "Run on: this computer"
+    dialog = ServerDialog(window)
+    dialog.address.setText(f"{sshd.user}@127.0.0.1:{sshd.port}")
+    dialog.python.setText(sys.executable)
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: dialog.result() == dialog.DialogCode.Accepted, timeout=60_000)
+    target = dialog.target
+    assert target.python == sys.executable and dialog.server.torch
+    window.run_on.add(target)
+    window.settle()
+    session = window.kernel_hook.session
+    assert places.chosen() == target and isinstance(session._kernel, SshKernel)
+    assert [r.status for r in window.document.run.results] == ["ok"] * 2
+    assert window.run_on.button.text() == f"Run on: {target}"
+    texts = _menu_texts(window)
+    assert texts[f"{target}  ({sys.executable})"] is True and texts["This &Computer"] is False
+    stored = load_settings()
+    assert stored.servers == [target.url()] and stored.run_on == target.url()
+    window.run_on.choose(None)  # back here
+    window.settle()
+    assert places.chosen() is None and type(window.kernel_hook.session._kernel) is Kernel
+    assert [r.status for r in window.document.run.results] == ["ok"] * 2
+    assert load_settings().run_on == "" and load_settings().servers == [target.url()]
+
+
+@pytest.mark.gui
+def test_a_server_that_cannot_run_recipes_is_not_added(qtbot, sshd, monkeypatch):
+    from widgets.shell.server_dialog import ServerDialog
+
+    monkeypatch.setenv("TENSOR_LAB_SSH", sshd.ssh)
+    dialog = ServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.address.setText("-oProxyCommand=touch")  # (ssh would read an option)
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    assert "not a host name" in dialog.status.text() and dialog.target is None
+    dialog.address.setText(f"{sshd.user}@127.0.0.1:{sshd.port}")
+    dialog.python.setText("/nowhere/python3")
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: "no /nowhere/python3 there" in dialog.status.text(),
+                    timeout=60_000)
+    assert dialog.target is None and dialog.result() != dialog.DialogCode.Accepted
+    assert dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()

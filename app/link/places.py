@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.link.ssh import SshTarget
+    from app.link.address import SshTarget
     from app.link.transport import Transport
 
 _chosen: SshTarget | None = None

@@ -86,6 +86,10 @@ def _death_text(code: int | None) -> str:
     return Filled(QT_TRANSLATE_NOOP("Kernel", "The kernel ended with signal {0}."), name)
 
 
+#: Every session's run ids, from one count.
+_RUN_IDS = itertools.count(1)
+
+
 class KernelSession:
     """The window's one kernel, read by a thread of its own; no method blocks but ``close``.
 
@@ -113,7 +117,8 @@ class KernelSession:
         self._transport = transport
         self._events = EventQueue()
         self._commands: queue.SimpleQueue[tuple] = queue.SimpleQueue()
-        self._ids = itertools.count(1)
+        self._ids = _RUN_IDS  # (one count for the process: a window that changes its
+        # session, Kernel > Run On, never sees a run of the new one under an old one's id)
         self._query_ids = itertools.count(1)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -488,7 +493,8 @@ class KernelSession:
         assert kernel is not None
         code = kernel.exit_code(2.0)  # the pipe closes a moment before the status is known
         kernel.kill()  # what it started, too
-        self._lose(run, "died", 1 if code is None else code, _death_text(code))
+        self._lose(run, "died", 1 if code is None else code,
+                   kernel.lost() or _death_text(code))
 
     def _out_of_memory(self, run: _Run, exit_code: int) -> None:
         self._lose(run, "memory", exit_code, self._budget_message())
@@ -505,7 +511,7 @@ class KernelSession:
 
     def _lost_while_idle(self, kernel: Transport) -> None:
         kernel.kill()
-        text = _death_text(kernel.exit_code())
+        text = kernel.lost() or _death_text(kernel.exit_code())
         if time.monotonic() - self._born > _RESPAWN_AFTER_S:
             return self._replace("died", text)
         kernel.close()  # never a loop of kernels that die at once; the next run starts one

@@ -29,13 +29,13 @@ import sys
 import threading
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from app.link.address import SshTarget, parse_target  # noqa: F401 - the names' home
 from app.link.supervisor import _KERNELS, STOP_GRACE_S, Kernel, _ended_handle
 from protocol import messages
+from protocol.i18n import QT_TRANSLATE_NOOP, Filled
 from protocol.remote import BOOT, OLD_PYTHON_EXIT, Control, Notice, Server
 from protocol.wire import Descriptors, Wire
 
@@ -48,54 +48,6 @@ KERNEL_PACKAGES = ("kernel", "protocol")
 class Unreachable(OSError):
     """The server could not be reached, or cannot run the kernel: ``str`` says why in
     one line."""
-
-
-@dataclass(frozen=True)
-class SshTarget:
-    """Where a kernel runs: ``[user@]host[:port]`` and the python to use there."""
-
-    host: str
-    user: str = ""
-    port: int | None = None
-    python: str = "python3"
-
-    @property
-    def destination(self) -> str:
-        """What ssh is given: ``user@host``, or the host."""
-        return f"{self.user}@{self.host}" if self.user else self.host
-
-    def url(self) -> str:
-        """``ssh://...``, as ``parse_target`` reads it back."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        user = f"{quote(self.user, safe='')}@" if self.user else ""
-        port = f":{self.port}" if self.port else ""
-        python = "" if self.python == "python3" else f"?python={quote(self.python)}"
-        return f"ssh://{user}{host}{port}{python}"
-
-    def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host and self.port else self.host
-        return (f"{self.user}@" if self.user else "") + host + (
-            f":{self.port}" if self.port else "")
-
-
-def parse_target(text: str) -> SshTarget:
-    """``ssh://[user@]host[:port][?python=PATH]`` or ``[user@]host[:port]`` (an alias of
-    ``~/.ssh/config`` is a host); ``ValueError`` saying what is wrong."""
-    text = text.strip()
-    if not text.startswith("ssh://"):
-        text = "ssh://" + text
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError as e:
-        raise ValueError(f"not a server address: {text!r} ({e})") from None
-    host = parts.hostname or ""
-    if not host or parts.path not in ("", "/") or parts.password:
-        raise ValueError(f"not a server address: {text!r}; write [user@]host[:port]")
-    if host.startswith("-"):  # (ssh would read it as an option)
-        raise ValueError(f"not a host name: {host!r}")
-    python = parse_qs(parts.query).get("python", ["python3"])[-1] or "python3"
-    return SshTarget(host, unquote(parts.username or ""), port, python)
 
 
 def ssh_program() -> list[str]:
@@ -300,6 +252,23 @@ class SshKernel(Kernel):
         code = self.process.poll()
         return None if code is None else (code if code >= 0 else 1)
 
+    def lost(self) -> str:
+        """"The connection to HOST was lost (ssh's last words)." when ssh ended before the
+        watcher told of the kernel's end: a dropped connection, a server that went
+        down, ssh killed."""
+        if self._ended_code is None and self.process.poll() is not None:
+            self._read_rest()
+        if self._ended_code is not None or self.process.poll() is None:
+            return ""
+        self._errors.join(1)
+        said = next((line.strip() for line in reversed(self._stderr_tail) if line.strip()),
+                    "")
+        if said:
+            return Filled(QT_TRANSLATE_NOOP("Kernel", "The connection to {0} was lost: {1}"),
+                          str(self.target), said)
+        return Filled(QT_TRANSLATE_NOOP("Kernel", "The connection to {0} was lost."),
+                      str(self.target))
+
     def _read_rest(self) -> None:
         """What the watcher sent before it left (its ``Notice``s), the rest dropped."""
         with contextlib.suppress(EOFError, OSError, ValueError):
@@ -360,3 +329,13 @@ class SshKernel(Kernel):
         self._errors.join(1)  # (ssh has ended: its stderr is at its end)
         if not self._errors.is_alive():
             self.process.stderr.close()
+
+
+def probe(target: SshTarget) -> Server:
+    """Connect to ``target``, read what its server has, and leave (a kernel starts there
+    and ends): ``Unreachable`` says in one line what is wrong or missing."""
+    kernel = SshKernel(target)
+    try:
+        return kernel.server
+    finally:
+        kernel.close()

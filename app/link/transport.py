@@ -105,6 +105,12 @@ class Transport(ABC):
         """Whether the kernel grew more than ``memory_budget`` past its size at its first
         run (the transport then ``wake``-s the reader: the session ends the kernel)."""
 
+    def lost(self) -> str:
+        """Why the kernel can no longer be reached when its connection, not the kernel,
+        ended (marked English: ``protocol.i18n``), or "" (a local kernel's end is its
+        exit code's to tell)."""
+        return ""
+
     @abstractmethod
     def exit_code(self, wait: float = 0.0) -> int | None:
         """The kernel's exit code (minus the signal that ended it), waiting at most

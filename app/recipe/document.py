@@ -234,7 +234,7 @@ class Document:
 
     def take_kernel_events(self, events: list) -> None:
         """Apply what the kernel reported (called by the window's timer)."""
-        from app.link.events import Answered, Ended, Restoring, RunMessage
+        from app.link.events import Answered, Ended, KernelStarting, Restoring, RunMessage
         from protocol import messages
 
         state, changed, moved, printed, ended = self.kernel_run, False, False, "", False
@@ -242,6 +242,14 @@ class Document:
         for event in events:
             if isinstance(event, Answered):
                 self._answers.answered(event.query_id, event.data, event.error)
+                continue
+            if isinstance(event, KernelStarting):
+                if event.cause == "died" and event.message and state is None \
+                        and (self.kernel_ended is None or not self.kernel_ended.reason):
+                    # lost while idle (a dropped connection): what is on screen is the
+                    # gone kernel's; the line says so, and Run Again runs it anew
+                    self.kernel_ended = Ended(-1, "died", 1, event.message)
+                    moved = True
                 continue
             last = self._last_kernel_run
             if isinstance(event, RunMessage) and last is not None \

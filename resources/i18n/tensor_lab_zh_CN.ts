@@ -25,6 +25,10 @@
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
+        <source>&amp;Kernel</source>
+        <translation>内核(&amp;K)</translation>
+    </message>
+    <message>
         <source>Cop&amp;y As</source>
         <translation>复制为(&amp;Y)</translation>
     </message>
@@ -231,6 +235,14 @@
     <message>
         <source>Stop the recipe&apos;s run: it gets a KeyboardInterrupt, and the values of the steps that finished stay</source>
         <translation>停止配方的运行：配方会收到 KeyboardInterrupt，已完成步骤的值会保留</translation>
+    </message>
+    <message>
+        <source>&amp;Restart the Kernel</source>
+        <translation>重启内核(&amp;R)</translation>
+    </message>
+    <message>
+        <source>End the kernel, with everything the recipe started, and run the recipe again in a fresh one (where Run On says)</source>
+        <translation>结束内核及食谱启动的所有进程，并在新内核中重新运行食谱（在“运行于”所选之处）</translation>
     </message>
     <message>
         <source>&amp;Previous Step</source>
@@ -939,6 +951,94 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>partly</source>
         <translation>部分</translation>
+    </message>
+    <message>
+        <source>Run &amp;On</source>
+        <translation>运行于(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Run on: {0}</source>
+        <translation>运行于：{0}</translation>
+    </message>
+    <message>
+        <source>Run on: this computer</source>
+        <translation>运行于：本机</translation>
+    </message>
+    <message>
+        <source>Where the recipe runs: this computer, or a server you reach with ssh (its Python, torch and GPUs)</source>
+        <translation>食谱在哪里运行：本机，或你用 ssh 连接的服务器（使用它的 Python、torch 和 GPU）</translation>
+    </message>
+    <message>
+        <source>This &amp;Computer</source>
+        <translation>本机(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run recipes in a kernel on this computer</source>
+        <translation>在本机的内核中运行食谱</translation>
+    </message>
+    <message>
+        <source>Run recipes on {0} over ssh, with {1} there</source>
+        <translation>通过 ssh 在 {0} 上运行食谱，使用那里的 {1}</translation>
+    </message>
+    <message>
+        <source>&amp;Add a Server…</source>
+        <translation>添加服务器(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a server you reach with ssh; its Python and torch are checked first</source>
+        <translation>添加一台用 ssh 连接的服务器；会先检查它的 Python 和 torch</translation>
+    </message>
+    <message>
+        <source>&amp;Forget {0}</source>
+        <translation>移除 {0}(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Take this server off the list and run here again</source>
+        <translation>从列表中移除此服务器，并回到本机运行</translation>
+    </message>
+    <message>
+        <source>Add a Server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <source>user@host:port, or a Host of ~/.ssh/config</source>
+        <translation>用户@主机:端口，或 ~/.ssh/config 中的 Host</translation>
+    </message>
+    <message>
+        <source>The server, as you would give it to ssh: your keys, agent, ~/.ssh/config and jump hosts apply</source>
+        <translation>服务器，写法与交给 ssh 的相同：你的密钥、agent、~/.ssh/config 和跳板机都适用</translation>
+    </message>
+    <message>
+        <source>The python on the server that has torch, such as python3 or /opt/conda/bin/python</source>
+        <translation>服务器上装有 torch 的 python，例如 python3 或 /opt/conda/bin/python</translation>
+    </message>
+    <message>
+        <source>Recipes will run there, in ~/.local/share/tensor-lab/work; nothing is installed.</source>
+        <translation>食谱将在那里的 ~/.local/share/tensor-lab/work 中运行；不会安装任何东西。</translation>
+    </message>
+    <message>
+        <source>Connecting to the server</source>
+        <translation>正在连接服务器</translation>
+    </message>
+    <message>
+        <source>Check and Add</source>
+        <translation>检查并添加</translation>
+    </message>
+    <message>
+        <source>Connect to the server, check its Python and torch, and add it</source>
+        <translation>连接服务器，检查它的 Python 和 torch，然后添加</translation>
+    </message>
+    <message>
+        <source>&amp;Server:</source>
+        <translation>服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Python there:</source>
+        <translation>那里的 Python(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Connecting to {0}…</source>
+        <translation>正在连接 {0}…</translation>
     </message>
 </context>
 <context>
@@ -1906,7 +2006,7 @@ Restore the changes to {0}, autosaved at {1}?</source>
     </message>
     <message>
         <source>The kernel speaks version {0} of the protocol and this window version {1}, so the kernel was ended.</source>
-        <extracomment>Held by whoever acts on the kernel&apos;s state below: the reader thread, except while it waits for the kernel; ``run`` on the window&apos;s thread, for an idle one. Why the last kernel could not start, in one line (&quot;&quot; when it did or no one said: a server that cannot be reached says, ``app.link.ssh.Unreachable``). The devices of the kernel&apos;s machine, as its last kernel said (``devices``). Its torch build, as it said with its devices; None until a kernel has said.</extracomment>
+        <extracomment>Every session&apos;s run ids, from one count. Held by whoever acts on the kernel&apos;s state below: the reader thread, except while it waits for the kernel; ``run`` on the window&apos;s thread, for an idle one. Why the last kernel could not start, in one line (&quot;&quot; when it did or no one said: a server that cannot be reached says, ``app.link.ssh.Unreachable``). The devices of the kernel&apos;s machine, as its last kernel said (``devices``). Its torch build, as it said with its devices; None until a kernel has said.</extracomment>
         <translation>内核使用第 {0} 版协议，而此窗口使用第 {1} 版，因此已结束该内核。</translation>
     </message>
     <message>
@@ -1937,6 +2037,15 @@ Restore the changes to {0}, autosaved at {1}?</source>
         <source>The recipe needed more memory than its budget of {0}, so the kernel was replaced.</source>
         <translation>配方所需内存超出了 {0} 的预算，因此内核已被替换。</translation>
     </message>
+    <message>
+        <source>The connection to {0} was lost: {1}</source>
+        <extracomment>How long a connection may take to say what its server has, in seconds. How long ``kill`` waits for the watcher to end the kernel and leave. The packages the server imports from the zip: all the kernel runs.</extracomment>
+        <translation>与 {0} 的连接已断开：{1}</translation>
+    </message>
+    <message>
+        <source>The connection to {0} was lost.</source>
+        <translation>与 {0} 的连接已断开。</translation>
+    </message>
 </context>
 <context>
     <name>KernelStatus</name>
@@ -1952,6 +2061,22 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the values of finished steps stay</source>
         <translation>停止运行（Ctrl+.）：配方会收到 KeyboardInterrupt；已完成步骤的值会保留</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
+    <message>
+        <source>Run Again</source>
+        <translation>重新运行</translation>
+    </message>
+    <message>
+        <source>Connect to {0} again and run the recipe&apos;s steps there; the recipe is as you left it</source>
+        <translation>重新连接 {0} 并在那里运行食谱的步骤；食谱保持你离开时的样子</translation>
+    </message>
+    <message>
+        <source>Run the recipe&apos;s steps again in a fresh kernel; the recipe is as you left it</source>
+        <translation>在新内核中重新运行食谱的步骤；食谱保持你离开时的样子</translation>
     </message>
     <message>
         <source>Running the finished steps again in a fresh kernel…</source>

@@ -45,9 +45,12 @@ class KernelDevices(QObject):
 
     def follow(self, session: Any) -> None:
         """List what ``session``'s kernels say (``KernelSession.on_devices``), starting
-        with what it knows now."""
+        with what it knows now (nothing yet, for a new one)."""
         session.on_devices(lambda devices: self._answered.emit(devices, session.torch))
-        self._on_answered(session.devices, session.torch)
+        # another session may be on another machine (Kernel > Run On): what the last one
+        # said is not known of it; until its kernel says, torch shows as starting
+        self.set_torch(session.torch)
+        self.set_devices(session.devices)
 
     def _on_answered(self, devices: list[Device], torch: TorchBuild | None) -> None:
         if torch is not None:  # (a kernel that has not said keeps the last one's)

@@ -71,12 +71,12 @@ class ActionSpec:
 
 
 #: Top-level menus in menu bar order.
-MENUS = ("file", "edit", "view", "help")
+MENUS = ("file", "edit", "view", "kernel", "help")
 
 
 def menu_title(path: str) -> str:
     titles = {"file": _tr("&File"), "edit": _tr("&Edit"), "view": _tr("&View"),
-              "help": _tr("&Help"), "file/export": _tr("&Export"),
+              "kernel": _tr("&Kernel"), "help": _tr("&Help"), "file/export": _tr("&Export"),
               "edit/copy": _tr("Cop&y As"), "view/theme": _tr("&Theme"),
               "view/language": _tr("&Language")}
     return titles[path]
@@ -164,6 +164,10 @@ def action_table(window) -> list[ActionSpec]:
         ActionSpec("edit.stop", "edit", _tr("S&top"), w.document.stop, ("Ctrl+.",),
                    _tr("Stop the recipe's run: it gets a KeyboardInterrupt, and the values of "
                        "the steps that finished stay"), "stop", True),
+        ActionSpec("kernel.restart", "kernel", _tr("&Restart the Kernel"),
+                   lambda: restart_kernel(w), (),
+                   _tr("End the kernel, with everything the recipe started, and run the "
+                       "recipe again in a fresh one (where Run On says)")),
         ActionSpec("view.previous_step", "view", _tr("&Previous Step"),
                    lambda: step_selection(w, -1), ("Alt+PgUp",),
                    _tr("Select the step before the selected one (PgUp in presenter mode)"),
@@ -270,3 +274,11 @@ def show_shortcuts(window):
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog
+
+
+def restart_kernel(window) -> None:
+    """A fresh kernel, and the recipe run in it (unless the trust rule holds it)."""
+    window.kernel_hook.session.restart()
+    document = window.document
+    if not document.held and document.recipe.steps:
+        document.run_again()

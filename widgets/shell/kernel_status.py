@@ -6,10 +6,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QToolButton, QWidget
 from superqt import QElidingLabel
 
+from app.link.places import chosen
 from widgets.common.doc_links import listen
 from widgets.common.i18n_text import translate_core
 from widgets.common.icons import icon
@@ -49,11 +50,17 @@ class KernelStatus(QWidget):
             "KernelStatus", "Stop the run (Ctrl+.): the recipe gets a KeyboardInterrupt; the "
             "values of finished steps stay")))
         self.stop_button.clicked.connect(document.stop)
+        # a kernel that died or a connection lost: the steps run again in a fresh one
+        self.again_button = QToolButton()
+        self.again_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.again_button.clicked.connect(document.run_again)
+        self.again_button.hide()
         for w in (self.busy, self.label, self.stop_button):
             policy = w.sizePolicy()  # hidden, they keep their room: the status bar keeps
             policy.setRetainSizeWhenHidden(True)  # its height, and the views above theirs
             w.setSizePolicy(policy)
             layout.addWidget(w)
+        layout.addWidget(self.again_button)
         self._tick = QTimer(self)
         self._tick.setInterval(200)
         self._tick.timeout.connect(self._show)
@@ -61,6 +68,17 @@ class KernelStatus(QWidget):
         listen(self, [(document.kernel_changed, self._on_model_kernel_changed)], True)
         self._on_model_kernel_changed()
         translated(self, self._set_texts)
+
+    def _set_again_texts(self) -> None:
+        server = chosen()
+        self.again_button.setText(QCoreApplication.translate(
+            "KernelStatus", "Reconnect") if server is not None else
+            QCoreApplication.translate("KernelStatus", "Run Again"))
+        self.again_button.setToolTip(QCoreApplication.translate(
+            "KernelStatus", "Connect to {0} again and run the recipe's steps there; the "
+            "recipe is as you left it").format(server) if server is not None else
+            QCoreApplication.translate("KernelStatus", "Run the recipe's steps again in "
+                                       "a fresh kernel; the recipe is as you left it"))
 
     def _set_texts(self) -> None:
         self._about = QCoreApplication.translate(
@@ -83,6 +101,7 @@ class KernelStatus(QWidget):
             self.busy_shown = state is not None
             self.busy_changed.emit(self.busy_shown)
         if state is not None:
+            self.again_button.hide()
             progress = state.progress
             if state.restores is not None:  # Stop had to end the kernel: values come back
                 text = QCoreApplication.translate(
@@ -113,7 +132,11 @@ class KernelStatus(QWidget):
             self.label.setText(text)
             self.label.setToolTip(f"{self._about}\n\n{text}")
             self.label.setStyleSheet("color: palette(highlight);")
+            if ended.reason == "died":
+                self._set_again_texts()
+            self.again_button.setVisible(ended.reason == "died")
         else:
+            self.again_button.hide()
             self.label.setText("")
             self.label.setToolTip(self._about)
 

@@ -30,6 +30,7 @@ from widgets.shell.lazy_panels import LazyPanels
 from widgets.shell.opening import TrustGate
 from widgets.shell.presenter import PresenterMode
 from widgets.shell.recipe_files import FILE_FILTER, RecipeFiles
+from widgets.shell.run_on import RunOn
 from widgets.shell.settings_store import load_settings, save_settings
 from widgets.shell.translators import lesson_language
 from widgets.shell.trust_bar import TrustBar
@@ -115,7 +116,8 @@ class MainWindow(QMainWindow):
         self.shape_label = add_status_labels(self, self.settings.default_device)
         self.kernel_hook = KernelHook(self.document, self, attach=attach_kernel)
         self.kernel_status = KernelStatus(self.document, self)
-        self.statusBar().addWidget(self.kernel_status)
+        self.run_on = RunOn(self)
+        self.statusBar().addWidget(self.kernel_status, 1)  # (the room the line has)
         # Stop is on with the status bar's busy line: an edit's quick run does not flash
         # it (each change of an action lays out the toolbar and the main window again)
         stop = self.window_actions["edit.stop"]
