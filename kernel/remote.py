@@ -191,6 +191,8 @@ class Watcher:
                 reaper.end_tree(pid, keep_root=True)
         elif message.action == "budget":
             self._budget = message.value
+        elif message.action == "ping":  # (the connection's own round trip, measured)
+            self.send(Notice("pong", message.value))
 
     def watch(self) -> None:
         """Tell the window of a Stop's KeyboardInterrupt raised, and of a kernel past its

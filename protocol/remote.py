@@ -65,8 +65,9 @@ class Server:
 class Control:
     """The window asks the watcher (window to watcher): ``interrupt`` the recipe
     (SIGINT to the kernel's group), ``kill`` the kernel and everything it started,
-    ``end_children`` (keep the kernel), or ``budget``: end the kernel when its resident
-    size passes ``value`` bytes."""
+    ``end_children`` (keep the kernel), ``budget``: end the kernel when its resident
+    size passes ``value`` bytes, or ``ping``: answer ``Notice("pong", value)`` (the
+    connection's round trip)."""
 
     action: str
     value: int = 0
@@ -77,8 +78,8 @@ class Control:
 class Notice:
     """The watcher tells (watcher to window): ``raised`` (a Stop's KeyboardInterrupt
     reached the recipe), ``over_budget``, ``stdout`` (what the kernel's process wrote to
-    its descriptor 1, ``data``: a ``tensor-lab run``'s output), or ``ended`` (the
-    kernel's exit code in ``value``: minus the signal that ended it)."""
+    its descriptor 1, ``data``: a ``tensor-lab run``'s output), ``ended`` (the
+    kernel's exit code in ``value``: minus the signal that ended it), or ``pong``."""
 
     kind: str
     value: int = 0

@@ -346,3 +346,49 @@ def test_a_server_that_cannot_run_recipes_is_not_added(qtbot, sshd, monkeypatch)
                     timeout=60_000)
     assert dialog.target is None and dialog.result() != dialog.DialogCode.Accepted
     assert dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+
+
+#: The most the LeNet lesson's live training may send across the connection, in bytes per
+#: second of training, both ways together (the issue's bound).
+TRAFFIC_BOUND = 200_000
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("page", ["plots", "distributions"])
+def test_the_lenet_lessons_live_training_crosses_the_connection_in_under_200_kb_a_second(
+        qtbot, tmp_path, reach, make_window, monkeypatch, page):
+    """The window asks for what it shows: the lesson trains live (1,000 steps) with the
+    Training tab's plots, or its Distributions page (every layer's percentiles), shown,
+    and the frames both ways stay under the bound (counted at
+    the connection's ends: ``CountingWire``; the time from opening it to its end)."""
+    from app.link import places
+
+    monkeypatch.setattr(places, "_chosen", reach)
+    lesson = (Path(__file__).parent.parent / "recipes" / "training_lenet.py").read_text(
+        encoding="utf-8")
+    assert "\nsteps = 100\n" in lesson
+    path = tmp_path / "lenet.py"
+    path.write_text(lesson.replace("\nsteps = 100\n", "\nsteps = 1000\n"), encoding="utf-8")
+    window = make_window()
+    window.views.setCurrentWidget(window.training)
+    if page == "distributions":
+        window.training.views.setCurrentWidget(window.training.distributions)
+    kernel = window.kernel_hook.session._kernel
+    sent, received = kernel.traffic
+    started = time.monotonic()
+    assert window.open_path(str(path), trust=True)
+    panel = window.training
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=300_000)
+    seconds = time.monotonic() - started
+    window.settle()
+    assert window.kernel_hook.session._kernel is kernel  # (one connection throughout)
+    total = sum(kernel.traffic) - sent - received
+    assert panel.loop.steps == 1000
+    rate = total / seconds
+    if page == "distributions":  # (what it shows came)
+        assert window.training.distributions.layers
+    else:
+        assert _points(panel.plots.loss_curve) == 1000 and panel.plots.std_lines.points
+    print(f"LeNet over ssh, {page}: {total / 1e3:.0f} kB in {seconds:.1f} s "
+          f"= {rate / 1e3:.1f} kB/s")
+    assert rate < TRAFFIC_BOUND, f"{rate / 1e3:.0f} kB/s crossed the connection"

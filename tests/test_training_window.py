@@ -133,3 +133,28 @@ def test_both_rows_of_plots_fit_a_1366x768_window(qtbot, tmp_path, make_window, 
                     grid.graphics.mapTo(grid.viewport(), bottom_right)), plot.titleLabel.text
     finally:
         install_translators("en")
+
+
+def test_a_loop_that_ends_never_shows_an_empty_loss_plot(qtbot, tmp_path, make_window):
+    """A loop without a boundary is set up anew when it ends (its layout changes): its
+    curves are drawn again in the same turn, so no frame shows the plot empty (one
+    frame in two runs did, on a projector a flash at every run's end)."""
+    lesson = (Path(__file__).parent.parent / "recipes" / "training_lenet.py").read_text(
+        encoding="utf-8")
+    path = tmp_path / "lenet.py"
+    path.write_text(lesson.replace("\nsteps = 100\n", "\nsteps = 150\n"), encoding="utf-8")
+    window = make_window()
+    window.views.setCurrentWidget(window.training)
+    panel = window.training
+    assert window.open_path(str(path), trust=True)
+    at_end = []
+
+    def ended() -> bool:
+        if panel.loop is not None and panel.loop.finished and not at_end:
+            curve = panel.plots.loss_curve
+            at_end.append(0 if curve.xData is None else len(curve.xData))
+        return bool(at_end)
+
+    qtbot.waitUntil(ended, timeout=WAIT)
+    assert panel.loop.info.extent is None  # (the case: no boundary)
+    assert at_end[0] == 150

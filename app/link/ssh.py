@@ -84,6 +84,26 @@ def kernel_bundle() -> tuple[bytes, bytes]:
     return (root / "kernel" / "boot.py").read_bytes(), _bundle
 
 
+class CountingWire(Wire):
+    """A ``Wire`` that counts the bytes of the frames it carries, headers included
+    (``sent``, ``received``): what crosses the connection, before ssh's own framing."""
+
+    HEADER = 12  # (``protocol.wire``'s magic word and length)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.sent = self.received = 0
+
+    def send_bytes(self, data: bytes) -> None:
+        super().send_bytes(data)
+        self.sent += len(data) + self.HEADER
+
+    def recv_bytes(self) -> bytes | bytearray:
+        frame = super().recv_bytes()
+        self.received += len(frame) + self.HEADER
+        return frame
+
+
 class SshKernel(Kernel):
     """A kernel on a server, through its ssh process (a ``Kernel``: the same run, stop
     and budget logic; what acts on the kernel's process is the watcher's there)."""
@@ -92,6 +112,7 @@ class SshKernel(Kernel):
         self.target = target
         self._stderr_tail: list[str] = []
         self._ended_code: int | None = None
+        self._pong = 0
         to_r, self._to = os.pipe()
         from_r, from_w = os.pipe()
         try:
@@ -109,8 +130,8 @@ class SshKernel(Kernel):
         self._errors = threading.Thread(target=self._pass_stderr, daemon=True)
         self._errors.start()
         self._exited = _ended_handle(self.process.pid)
-        self._conn = Wire(Descriptors(from_r, self._to), wakeable=True,
-                          ended=_ended_handle(self.process.pid))
+        self._conn = CountingWire(Descriptors(from_r, self._to), wakeable=True,
+                                  ended=_ended_handle(self.process.pid))
         self.wakes = self._conn.wakes
         self._sending = threading.Lock()
         self._raised_pipe = None
@@ -198,24 +219,39 @@ class SshKernel(Kernel):
                                 posixpath.splitext(name)[0] or "recipe")
         return dataclasses.replace(message, path=posixpath.join(folder, name), cwd=folder)
 
+    def round_trip(self, timeout: float = 10.0) -> float:
+        """Seconds a message takes to the watcher and back, through ssh (no kernel in
+        it). For a transport no session reads (it reads the kernel's messages itself,
+        dropping them)."""
+        self._pong, token = 0, int(time.monotonic_ns() % (1 << 31)) or 1
+        start = time.perf_counter()
+        self.send(Control("ping", token))
+        deadline = time.monotonic() + timeout
+        while self._pong != token:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.target}: no answer in {timeout:g} s")
+            self.receive(max(0.0, deadline - time.monotonic()))
+        return time.perf_counter() - start
+
+    @property
+    def traffic(self) -> tuple[int, int]:
+        """Bytes sent to the server and received from it so far (the frames, boot and
+        code sent first not counted)."""
+        return self._conn.sent, self._conn.received
+
     def work_folder(self, path: str) -> str:
         """The folder on the server where the recipe at ``path`` runs."""
         return self._moved(messages.RunFile(path, "")).cwd
 
     def receive(self, timeout: float | None) -> Any | None:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            message = super().receive(left)
-            if isinstance(message, Notice):
-                self._noticed(message)
-                if self._over_budget or deadline is not None and time.monotonic() >= deadline:
-                    return None
-                continue
-            if isinstance(message, messages.Ready) and self.memory_budget:
-                with contextlib.suppress(OSError, ValueError):
-                    self.send(Control("budget", message.resident + self.memory_budget))
-            return message
+        message = super().receive(timeout)
+        if isinstance(message, Notice):  # the watcher's, not the kernel's: nothing to hand
+            self._noticed(message)  # on (None, as after a wake: every caller goes on)
+            return None
+        if isinstance(message, messages.Ready) and self.memory_budget:
+            with contextlib.suppress(OSError, ValueError):
+                self.send(Control("budget", message.resident + self.memory_budget))
+        return message
 
     def _noticed(self, notice: Notice) -> None:
         if notice.kind == "raised":
@@ -224,6 +260,8 @@ class SshKernel(Kernel):
             self._over_budget = True
         elif notice.kind == "ended":
             self._ended_code = notice.value
+        elif notice.kind == "pong":
+            self._pong = notice.value
         elif notice.kind == "stdout":
             out = getattr(sys.stdout, "buffer", None)
             with contextlib.suppress(OSError, ValueError, AttributeError):

@@ -237,7 +237,8 @@ class TrainingPanel(QWidget):
                   loop.info.points is not None, ended_without) if loop is not None else ()
         if loop is not None and loop.info.extent is not None:
             self._boundary_line = loop.line
-        if loop is not self._loop or layers != self._layers:
+        reset = loop is not self._loop or layers != self._layers
+        if reset:
             self._loop, self._layers, self._drawn = loop, layers, -1
             # a run of the loop that showed a boundary keeps its plot until it ends
             # without one (between two runs, no loop: the plots stay as they are)
@@ -254,8 +255,8 @@ class TrainingPanel(QWidget):
             self.bar.show_extras([], "")
         self._update_bar()
         self._show_runs()
-        if not self.frame_timer.isActive():
-            self._on_frame()
+        if reset or not self.frame_timer.isActive():  # (plots set anew are drawn in the
+            self._on_frame()  # same turn: a loop that ends never shows one empty frame)
 
     def _show_runs(self) -> None:
         """The comparison, when it shows and its runs changed (not at every batch: a run
