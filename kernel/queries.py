@@ -20,6 +20,8 @@ in the kernel, as in spyder-kernels; a view asks for the part it shows:
 - ``attention``: the attention calls of the run (``kernel.attention``), and one sample's
   weights of one of them, per head.
 - ``activation``: one sample of a module's last output (``kernel.activations``).
+- ``files`` and ``file``: the files of the folder the recipe runs in, and one's bytes
+  (``kernel.files``: a server's work folder, for the window's download).
 - ``step_values``: a form step's tensors too large to come with its report, copied for
   Op explained (up to ``limits.ASKED_CELLS`` cells each), as long as no later statement
   changed them in place (``Tensor._version`` tells).
@@ -36,6 +38,7 @@ import math
 import threading
 from typing import Any
 
+from kernel import files
 from kernel.machine import machine_answer
 from kernel.modules import describe
 from kernel.summary import loaded_torch
@@ -299,10 +302,25 @@ def _devices(_values: Values, _args: dict[str, Any]) -> dict[str, Any]:
     return machine_answer()
 
 
+def _files(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return files.listed(values, args)
+    except OSError as e:
+        raise QueryError(f"the folder cannot be read: {e.strerror or e}") from None
+
+
+def _file(values: Values, args: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return files.read(values, args)
+    except (files.FileQueryError, OSError) as e:
+        raise QueryError(str(e)) from None
+
+
 _HANDLERS: dict[str, Any] = {"tensor": _tensor, "tensor_stats": _tensor_stats,
                              "step_values": _step_values, "devices": _devices,
                              "module": _module, "module_graph": _module_graph,
-                             "attention": _attention, "activation": _activation}
+                             "attention": _attention, "activation": _activation,
+                             "files": _files, "file": _file}
 #: Set once the window's own query modules (``messages.Warm.modules``) are loaded.
 loaded = threading.Event()
 loaded.set()

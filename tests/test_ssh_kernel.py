@@ -392,3 +392,65 @@ def test_the_lenet_lessons_live_training_crosses_the_connection_in_under_200_kb_
     print(f"LeNet over ssh, {page}: {total / 1e3:.0f} kB in {seconds:.1f} s "
           f"= {rate / 1e3:.1f} kB/s")
     assert rate < TRAFFIC_BOUND, f"{rate / 1e3:.0f} kB/s crossed the connection"
+
+
+@pytest.mark.gui
+def test_a_held_file_is_not_sent_to_the_server_until_run(qtbot, tmp_path, sshd, reach,
+                                                          make_window, monkeypatch):
+    """The trust rule over SSH: a file from elsewhere opens held, and nothing of it
+    reaches the server (no run, no text in its work folder) until the user runs it."""
+    from app.link import places
+
+    monkeypatch.setattr(places, "_chosen", reach)
+    window = make_window()
+    path = tmp_path / "from_elsewhere.py"
+    path.write_text("import os\nopen('ran.txt', 'w').write('ran')\nx = 1\n", encoding="utf-8")
+    kernel = window.kernel_hook.session._kernel
+    sent = kernel.traffic[0]
+    window.open_path(str(path))
+    window.settle()
+    folder = sshd.home / ".local/share/tensor-lab/work/from_elsewhere"
+    assert window.document.held and window.trust_bar.run_button.isVisible()
+    qtbot.wait(500)
+    assert not folder.exists()
+    assert kernel.traffic[0] == sent  # not a byte went to the server
+    window.trust_bar.run_button.click()
+    window.settle()
+    assert (folder / "ran.txt").read_text() == "ran"
+    assert (folder / "from_elsewhere.py").read_text() == path.read_text()
+
+
+@pytest.mark.gui
+def test_files_the_recipe_wrote_on_the_server_are_listed_and_downloaded(
+        qtbot, tmp_path, sshd, reach, make_window, monkeypatch):
+    from app.link import places
+
+    monkeypatch.setattr(places, "_chosen", None)
+    window = make_window()
+    download = window.window_actions["file.download"]
+    assert not download.isEnabled()  # (here, the file manager shows the folder)
+    monkeypatch.setattr(places, "_chosen", reach)
+    path = tmp_path / "writes.py"
+    path.write_text("import torch\ntorch.save(torch.arange(5.0), 'w.pt')\n"
+                    "open('notes.txt', 'w').write('loss 0.1\\n')\n", encoding="utf-8")
+    window.run_on.choose(None)  # (from the server chosen above...)
+    window.run_on.choose(reach)  # ...to it, as the menu does
+    assert download.isEnabled()
+    assert window.open_path(str(path), trust=True)
+    window.settle()
+    there = sshd.home / ".local/share/tensor-lab/work/writes"
+    window.show_run_folder()
+    assert f"runs on {reach}, in {there}" in window.statusBar().currentMessage()
+    dialog = window.download_from_server()
+    qtbot.waitUntil(lambda: len(dialog.names) == 3, timeout=30_000)
+    assert set(dialog.names) == {"w.pt", "notes.txt", "writes.py"}
+    assert str(there) in dialog.folder.text()
+    errors = []
+    dialog.download("w.pt", str(tmp_path / "local.pt"), errors.append)
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert errors == [""] and (tmp_path / "local.pt").read_bytes() == (there / "w.pt").read_bytes()
+    errors.clear()
+    dialog.download("../../../../etc/passwd", str(tmp_path / "stolen"), errors.append)
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert "not a file name" in errors[0] and not (tmp_path / "stolen").exists()
+    dialog.close()

@@ -158,3 +158,35 @@ def test_a_loop_that_ends_never_shows_an_empty_loss_plot(qtbot, tmp_path, make_w
     qtbot.waitUntil(ended, timeout=WAIT)
     assert panel.loop.info.extent is None  # (the case: no boundary)
     assert at_end[0] == 150
+
+
+def test_the_layer_bars_say_which_step_they_show_and_show_its_numbers(qtbot, tmp_path,
+                                                                     make_window):
+    """Live, layers are sampled a few times a second, so a short loop's last sample is
+    not its last step: the bars' title names the step they show (it said "now", under
+    step 61's numbers, once a 100-step loop had ended), and their heights are that step's
+    output std, as ``tensor-lab run --json`` (every step, no sampling) reports it."""
+    import json
+    import subprocess
+    import sys
+
+    lesson = (Path(__file__).parent.parent / "recipes" / "training_lenet.py").read_text(
+        encoding="utf-8")
+    path = tmp_path / "lenet.py"
+    path.write_text(lesson, encoding="utf-8")
+    window = make_window()
+    window.views.setCurrentWidget(window.training)
+    panel, plots = window.training, window.training.plots
+    assert window.open_path(str(path), trust=True)
+    qtbot.waitUntil(lambda: panel.loop is not None and panel.loop.finished, timeout=WAIT)
+    window.settle()
+    step = int(panel.loop.history.output_std.steps[-1])
+    assert plots.std_bar_plot.titleLabel.text == f"Layer output std at step {step}"
+    opts = plots.std_bars.opts
+    shown = [10 ** (float(opts["y0"]) + h) for h in opts["height"]]
+    done = subprocess.run([sys.executable, "-m", "app", "run", "--json", str(path)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    training = json.loads(done.stdout)["training"][0]
+    at = training["steps"].index(step - 1)  # (the window counts from step 1, --json from 0)
+    want = [training["layers"][name]["std"][at] for name in panel.loop.info.layer_names]
+    assert shown == pytest.approx(want, rel=1e-4)

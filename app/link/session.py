@@ -210,6 +210,12 @@ class KernelSession:
         """Stop the run in progress (``KeyboardInterrupt``, or a kill and a restore)."""
         self._command("stop")
 
+    def work_folder(self, path: str) -> str:
+        """The folder the recipe at ``path`` runs in on a server (``Transport.work_folder``),
+        or "" where it runs here, or no kernel is connected."""
+        kernel = self._kernel
+        return kernel.work_folder(path) if kernel is not None else ""
+
     def restart(self) -> None:
         """End the kernel (and any run) and start a fresh one."""
         self._command("restart")

@@ -105,6 +105,11 @@ class Transport(ABC):
         """Whether the kernel grew more than ``memory_budget`` past its size at its first
         run (the transport then ``wake``-s the reader: the session ends the kernel)."""
 
+    def work_folder(self, path: str) -> str:
+        """Where the recipe at ``path`` runs on the kernel's machine when that is not
+        this one (a server's work folder), or "": it runs where the window says."""
+        return ""
+
     def lost(self) -> str:
         """Why the kernel can no longer be reached when its connection, not the kernel,
         ended (marked English: ``protocol.i18n``), or "" (a local kernel's end is its

@@ -105,8 +105,16 @@
         <translation>显示配方所在的文件夹(&amp;F)</translation>
     </message>
     <message>
-        <source>Open the folder the recipe runs in, where the files it writes land: a saved recipe&apos;s own folder; for a new recipe or a gallery lesson, the lab&apos;s work folder</source>
-        <translation>打开配方运行时所在的文件夹，它写出的文件都保存在这里：已保存的配方是它自己的文件夹；新建的配方或课程库里的课程是本实验室的工作文件夹</translation>
+        <source>Open the folder the recipe runs in, where the files it writes land: a saved recipe&apos;s own folder; for a new recipe or a gallery lesson, the lab&apos;s work folder; on a server, its folder there</source>
+        <translation>打开食谱运行所在的文件夹，即它写出的文件所在之处：已保存食谱的所在文件夹；新食谱或课程库课程则为实验室的工作文件夹；在服务器上，则为那里的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Download from the Server...</source>
+        <translation>从服务器下载(&amp;D)...</translation>
+    </message>
+    <message>
+        <source>List the files the recipe wrote in its folder on the server (Kernel &gt; Run On), and save one on this computer</source>
+        <translation>列出食谱在服务器上其文件夹中写出的文件（内核 &gt; 运行于），并将其中一个保存到本机</translation>
     </message>
     <message>
         <source>&amp;Save</source>
@@ -763,6 +771,10 @@
         <translation>训练（平滑）</translation>
     </message>
     <message>
+        <source>Layer output std at step {0}</source>
+        <translation>第 {0} 步的层输出标准差</translation>
+    </message>
+    <message>
         <source>an unsaved recipe</source>
         <translation>一个未保存的配方</translation>
     </message>
@@ -1039,6 +1051,54 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>Connecting to {0}…</source>
         <translation>正在连接 {0}…</translation>
+    </message>
+    <message>
+        <source>Download from the Server</source>
+        <translation>从服务器下载</translation>
+    </message>
+    <message>
+        <source>Asking the server for the recipe&apos;s files…</source>
+        <translation>正在向服务器询问食谱的文件…</translation>
+    </message>
+    <message>
+        <source>The files in the folder the recipe runs in on the server, the newest first</source>
+        <translation>食谱在服务器上运行所在文件夹中的文件，最新的在前</translation>
+    </message>
+    <message>
+        <source>&amp;Download…</source>
+        <translation>下载(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Save the file picked on this computer</source>
+        <translation>把所选文件保存到本机</translation>
+    </message>
+    <message>
+        <source>No kernel runs: run the recipe first.</source>
+        <translation>没有正在运行的内核：请先运行食谱。</translation>
+    </message>
+    <message>
+        <source>{0} on {1}</source>
+        <translation>{1} 上的 {0}</translation>
+    </message>
+    <message>
+        <source>The recipe wrote no file there yet.</source>
+        <translation>食谱尚未在那里写出任何文件。</translation>
+    </message>
+    <message>
+        <source>Save {0} as</source>
+        <translation>将 {0} 另存为</translation>
+    </message>
+    <message>
+        <source>Downloading {0}…</source>
+        <translation>正在下载 {0}…</translation>
+    </message>
+    <message>
+        <source>Could not write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Saved {0} as {1}</source>
+        <translation>已将 {0} 保存为 {1}</translation>
     </message>
 </context>
 <context>
@@ -3196,6 +3256,10 @@ Restore the changes to {0}, autosaved at {1}?</source>
     <message>
         <source>Cannot save</source>
         <translation>无法保存</translation>
+    </message>
+    <message>
+        <source>The recipe runs on {0}, in {1}; File &gt; Download from the Server fetches its files</source>
+        <translation>食谱在 {0} 的 {1} 中运行；“文件 &gt; 从服务器下载”可取回它的文件</translation>
     </message>
     <message>
         <source>The recipe runs in {0}</source>

@@ -112,7 +112,11 @@ def action_table(window) -> list[ActionSpec]:
                    w.show_run_folder, (),
                    _tr("Open the folder the recipe runs in, where the files it writes "
                        "land: a saved recipe's own folder; for a new recipe or a gallery "
-                       "lesson, the lab's work folder")),
+                       "lesson, the lab's work folder; on a server, its folder there")),
+        ActionSpec("file.download", "file", _tr("&Download from the Server..."),
+                   w.download_from_server, (),
+                   _tr("List the files the recipe wrote in its folder on the server (Kernel "
+                       "> Run On), and save one on this computer")),
         ActionSpec("file.save", "file", _tr("&Save"), w.save, (QKeySequence.StandardKey.Save,),
                    _tr("Save the recipe as a Python script; a gallery lesson is saved as "
                        "a copy of your own"), "save", True,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSignalBlocker, QTimer
+from PySide6.QtCore import QByteArray, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -286,6 +286,16 @@ class MainWindow(QMainWindow):
     def show_run_folder(self) -> bool:
         """Show the folder the recipe runs in (``Document.run_path``) in the file manager."""
         return self._files.show_run_folder()
+
+    def download_from_server(self):
+        """File > Download from the Server: the recipe's files there, one saved here."""
+        from widgets.shell.downloads import ServerFiles
+
+        dialog = ServerFiles(self, self.document)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.refresh()
+        dialog.show()
+        return dialog
 
     def reset_to_original(self) -> bool:
         """Open the recipe's file again, discarding its changes (after asking)."""

@@ -7,12 +7,14 @@ work to ``RecipeFiles``. Their texts keep the ``MainWindow`` translation context
 from __future__ import annotations
 
 import os
+import posixpath
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, QUrl
 from PySide6.QtGui import QDesktopServices, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
+from app.link.places import chosen
 from app.recipe.document import RECIPES_DIR, Document
 from app.resources import is_gallery
 from app.settings import Settings
@@ -120,7 +122,17 @@ class RecipeFiles(QObject):
     def show_run_folder(self) -> bool:
         """Open the recipe's working folder (``run_path`` makes the work folder) in the
         system's file manager; False, with the folder named, when it cannot be shown."""
-        folder = self._document.run_path()[1]
+        path, folder = self._document.run_path()
+        server = chosen()
+        if server is not None:  # on a server: its folder named, its files a download away
+            from protocol.remote import WORK_ROOT
+
+            there = self._window.kernel_hook.session.work_folder(path) or posixpath.join(
+                WORK_ROOT, os.path.splitext(os.path.basename(path))[0])
+            self._window.statusBar().showMessage(QCoreApplication.translate(
+                "MainWindow", "The recipe runs on {0}, in {1}; File > Download from the "
+                "Server fetches its files").format(server, there), 30_000)
+            return False
         if QDesktopServices.openUrl(QUrl.fromLocalFile(folder)):
             return True
         self._window.statusBar().showMessage(QCoreApplication.translate(  # no file manager

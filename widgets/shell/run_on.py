@@ -84,6 +84,7 @@ class RunOn(QObject):
                             else _tr("Run on: this computer"))
         self.button.setToolTip(_tr("Where the recipe runs: this computer, or a server you "
                                    "reach with ssh (its Python, torch and GPUs)"))
+        self._window.window_actions["file.download"].setEnabled(where is not None)
         if self.action.text() != self.button.text():
             self.action.setText(self.button.text())
             self.action.setToolTip(self.button.toolTip())

@@ -114,8 +114,8 @@ class LivePlots(QWidget):
         step = lambda: _tr("step")  # noqa: E731 - the x axis of most plots
         plot_texts(self, self.loss_plot, lambda: _tr("Loss"), step)
         plot_texts(self, self.lr_plot, lambda: _tr("Learning rate"), step)
-        plot_texts(self, self.std_bar_plot, lambda: _tr("Layer output std (now)"),
-                   lambda: _tr("layer"))
+        self._bar_step: int | None = None  # the step the bars are of (its last sample)
+        plot_texts(self, self.std_bar_plot, self._bars_title, lambda: _tr("layer"))
         plot_texts(self, self.std_plot, lambda: _tr("Layer output std"), step)
         plot_texts(self, self.grad_plot, lambda: _tr("Layer gradient norm"), step)
         plot_texts(self, self.boundary_plot, lambda: _tr("Decision boundary"))
@@ -165,6 +165,9 @@ class LivePlots(QWidget):
         2-D classifier run again: its first boundary comes with its first batch, and
         laying the plots out without it, then with it again, made them jump)."""
         self._info = info
+        if self._bar_step is not None:
+            self._bar_step = None
+            self.std_bar_plot.setTitle(self._bars_title(), size="9pt")
         names = list(info.layer_names) if info is not None else []
         for lines in (self.std_lines, self.grad_lines):
             lines.set_colours(layer_colours(len(names)))
@@ -257,10 +260,23 @@ class LivePlots(QWidget):
                 x0, x1, y0, y1 = self._info.extent
                 self.boundary_image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
 
+    def _bars_title(self) -> str:
+        """The bars are the last sample's: live, a step sampled a moment ago; once the
+        loop has ended, not always its last step (the watch samples layers a few times a
+        second), so the title says which."""
+        if self._bar_step is None:
+            return _tr("Layer output std (now)")
+        return _tr("Layer output std at step {0}").format(self._bar_step)
+
     def _refresh_layers(self, history: History) -> None:
         self.std_lines.set_data(history.output_std.steps, log10(history.output_std.values))
         self.grad_lines.set_data(history.grad_norm.steps, log10(history.grad_norm.values))
         last = history.output_std.last()
+        steps = history.output_std.steps
+        step = int(steps[-1]) if last is not None and len(steps) else None
+        if step != self._bar_step:
+            self._bar_step = step
+            self.std_bar_plot.setTitle(self._bars_title(), size="9pt")
         if last is not None:
             logs = log10(np.asarray(last, dtype=np.float64))
             finite = logs[np.isfinite(logs)]
