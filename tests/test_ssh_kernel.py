@@ -388,7 +388,9 @@ def test_the_lenet_lessons_live_training_crosses_the_connection_in_under_200_kb_
     if page == "distributions":  # (what it shows came)
         assert window.training.distributions.layers
     else:
-        assert _points(panel.plots.loss_curve) == 1000 and panel.plots.std_lines.points
+        qtbot.waitUntil(lambda: _points(panel.plots.loss_curve) == 1000,  # (next frame)
+                        timeout=2_000)
+        assert panel.plots.std_lines.points
     print(f"LeNet over ssh, {page}: {total / 1e3:.0f} kB in {seconds:.1f} s "
           f"= {rate / 1e3:.1f} kB/s")
     assert rate < TRAFFIC_BOUND, f"{rate / 1e3:.0f} kB/s crossed the connection"
@@ -454,3 +456,30 @@ def test_files_the_recipe_wrote_on_the_server_are_listed_and_downloaded(
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert "not a file name" in errors[0] and not (tmp_path / "stolen").exists()
     dialog.close()
+
+
+@pytest.mark.gui
+def test_the_course_seeds_print_in_the_window_on_the_server_what_python_prints(
+        qtbot, tmp_path, reach, make_window, monkeypatch):
+    """Every seed that python runs to its end (exit 0), opened in the window with its
+    kernel on the server: its console shows exactly what ``python`` printed (addresses
+    masked), and the run ends as python's did."""
+    import shutil
+
+    from app.link import places
+
+    monkeypatch.setattr(places, "_chosen", reach)
+    window = make_window()
+    wrong = []
+    for name in [n for n in EXAMPLES if EXPECTED[n]["exit_code"] == 0]:
+        python = python_run(name)
+        path = tmp_path / name
+        shutil.copy(SEEDS / name, path)
+        assert window.open_path(str(path), trust=True), name
+        window.settle(300_000)
+        ended = window.document.kernel_ended
+        if ended is None or ended.exit_code != 0 or \
+                _masked(window.document.output) != _masked(python.stdout):
+            wrong.append((name, ended, window.document.output[-300:], python.stdout[-300:]))
+    assert not wrong, wrong
+    assert isinstance(window.kernel_hook.session._kernel, SshKernel)

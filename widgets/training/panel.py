@@ -232,7 +232,10 @@ class TrainingPanel(QWidget):
                              for i, loop in sorted(loops.items())],
                             self.loop.index if self.loop is not None else None)
         loop = self.loop
-        ended_without = loop is not None and loop.finished and loop.info.extent is None
+        # a run of a loop whose last run showed a boundary, ended without one: its plot
+        # goes (a loop that never had one is not laid out again as it ends)
+        ended_without = loop is not None and loop.finished and loop.info.extent is None \
+            and loop.line == self._boundary_line
         layers = (tuple(loop.info.layer_names), loop.info.extent is not None,
                   loop.info.points is not None, ended_without) if loop is not None else ()
         if loop is not None and loop.info.extent is not None:
@@ -270,8 +273,10 @@ class TrainingPanel(QWidget):
             self.compare.set_runs(kept)
 
     def _on_frame(self) -> None:
-        version = self.document.training.version
         loop = self._loop
+        # (its end is drawn whole, forced, even with no new numbers: the last ones came
+        # between two of the slow plots' updates)
+        version = (self.document.training.version, loop is not None and loop.finished)
         if version == self._drawn or loop is None or loop.history is None:
             return
         self._drawn = version
