@@ -527,8 +527,14 @@ def _run_statements(channel: Channel, runner: Runner, taps: list[Tap], flusher,
 
 
 def _enter(folder: str) -> None:
-    """Run in ``folder`` (made if missing: a server's work folder); "" stays."""
-    if folder:
+    """Run in ``folder`` (made if missing: a server's work folder); "" stays. ``chdir``
+    first, a C call: ``os.makedirs`` is Python that calls the builtins, which a recipe
+    may have patched (the folder is there, but for a server's first run)."""
+    if not folder:
+        return
+    try:
+        os.chdir(folder)
+    except FileNotFoundError:
         os.makedirs(folder, exist_ok=True)
         os.chdir(folder)
 

@@ -43,14 +43,17 @@ class KernelDevices(QObject):
         """The kernel's torch build; None until a kernel has said (it is starting)."""
         return self._torch
 
-    def follow(self, session: Any) -> None:
+    def follow(self, session: Any, elsewhere: bool = False) -> None:
         """List what ``session``'s kernels say (``KernelSession.on_devices``), starting
-        with what it knows now (nothing yet, for a new one)."""
+        with what it knows now. ``elsewhere``: its kernels run on another machine than
+        the last session's (Kernel > Run On): what that one said is not known of it,
+        and until its kernel says, torch shows as starting."""
         session.on_devices(lambda devices: self._answered.emit(devices, session.torch))
-        # another session may be on another machine (Kernel > Run On): what the last one
-        # said is not known of it; until its kernel says, torch shows as starting
-        self.set_torch(session.torch)
-        self.set_devices(session.devices)
+        if elsewhere:
+            self.set_torch(session.torch)
+            self.set_devices(session.devices)
+        else:
+            self._on_answered(session.devices, session.torch)
 
     def _on_answered(self, devices: list[Device], torch: TorchBuild | None) -> None:
         if torch is not None:  # (a kernel that has not said keeps the last one's)

@@ -130,7 +130,8 @@ class KernelHook(QObject):
 
     def use(self, session: KernelSession) -> None:
         """Serve the document with ``session`` instead (the old one is closed): its
-        events and devices reach the window from now on."""
+        events and devices reach the window from now on (a session of another place,
+        Kernel > Run On: what the last one said of its machine is forgotten)."""
         old, self._session = self._session, session
         if old is not None:
             old.on_events(None)
@@ -138,7 +139,7 @@ class KernelHook(QObject):
             old.close()
         self._document.kernel = session
         session.on_events(self._ready.emit)
-        kernel_devices().follow(session)
+        kernel_devices().follow(session, elsewhere=True)
 
     def _on_model_kernel_changed(self) -> None:
         if self._document.kernel_run is not None:
