@@ -83,8 +83,10 @@ def test_tensor_lab_run_ended_by_a_signal_ends_its_kernel_and_the_recipes_proces
         tmp_path, signum):
     recipe, pids = _recipe(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    # (as from a terminal: under nohup SIGHUP is ignored, and ``run`` leaves it so)
     lab = subprocess.Popen([sys.executable, "-m", "app", "run", str(recipe)], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
     kernel, child, orphan = _pids(pids)
     assert kernel != lab.pid and not _gone(kernel)
     lab.send_signal(signum)
